@@ -1,0 +1,27 @@
+// Flat config: typescript-eslint's recommended type-aware rules over src, test, bench and scripts.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['dist/', 'coverage/', 'node_modules/', 'bench/results/'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: {
+      globals: { process: 'readonly', console: 'readonly', URL: 'readonly', Buffer: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', setInterval: 'readonly', clearInterval: 'readonly', performance: 'readonly', fetch: 'readonly' },
+    },
+    rules: {
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@typescript-eslint/consistent-type-imports': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      eqeqeq: ['error', 'always'],
+    },
+  },
+  {
+    // Only the CLI edge owns the process (ARCHITECTURE rule 2): no process.exit anywhere in src.
+    files: ['src/**/*.ts'],
+    rules: {
+      'no-restricted-properties': ['error', { object: 'process', property: 'exit', message: 'Return an exit code; only src/cli.ts sets process.exitCode.' }],
+    },
+  },
+);

@@ -1,0 +1,44 @@
+import type { Market } from '../schema/market-types.js';
+import { collectMarkets, FixtureError, loadFixtures, type FixtureProblem } from './load-fixtures.js';
+import { generateMarkets } from './generate-markets.js';
+import { createMemoryCatalog, type MarketCatalog } from './market-catalog.js';
+
+/** Where a catalog comes from: exactly one of fixtures, markets, or the generator's (seed, count, clock). */
+export interface CatalogOptions {
+  /** A fixture file or directory (see readFixtures). */
+  fixtures?: string | undefined;
+  /** Markets given in code, validated like fixtures. */
+  markets?: readonly unknown[] | undefined;
+  seed: number;
+  count: number;
+  clock: string;
+}
+
+/**
+ * Builds the catalog the server reads.
+ * @throws FixtureError listing every problem when fixtures or given markets are invalid or ids repeat.
+ */
+export async function buildCatalog(options: CatalogOptions): Promise<MarketCatalog> {
+  if (options.fixtures !== undefined) {
+    const markets = await loadFixtures(options.fixtures);
+    return createMemoryCatalog(markets, 'fixtures', `fixtures: ${markets.length} markets from ${options.fixtures}`);
+  }
+  if (options.markets !== undefined) {
+    const markets = validateMarkets(options.markets, 'markets');
+    return createMemoryCatalog(markets, 'inline', `inline: ${markets.length} markets`);
+  }
+  const markets = generateMarkets(options.count, { seed: options.seed, clock: options.clock });
+  return createMemoryCatalog(markets, 'generated', `generated: ${options.count} markets (seed ${options.seed}, clock ${options.clock})`);
+}
+
+/**
+ * Validates a list of candidate markets against `$defs/Market` and checks ids are unique.
+ * @throws FixtureError (file = `label`) listing every problem.
+ */
+export function validateMarkets(items: readonly unknown[], label: string): Market[] {
+  const markets: Market[] = [];
+  const problems: FixtureProblem[] = [];
+  collectMarkets(items, label, new Map(), markets, problems);
+  if (problems.length > 0) throw new FixtureError(problems, label);
+  return markets;
+}

@@ -1,0 +1,72 @@
+import type { Market, MarketSummary } from '../schema/market-types.js';
+
+/** One market with its pre-serialised response bodies (no serialisation on the request path). */
+export interface CatalogEntry {
+  readonly market: Market;
+  /** UTF-8 JSON of the single-market body, `GET /markets/{market_id}`. */
+  readonly body: Buffer;
+  /** JSON text of the list item (the MarketSummary projection). */
+  readonly summaryJson: string;
+}
+
+/** Where a catalog's markets came from. */
+export type CatalogSource = 'fixtures' | 'generated' | 'inline';
+
+/**
+ * The one interface both endpoints read. Positions are 0-based catalog order; lookups by id are
+ * exact (the id after URL decoding).
+ */
+export interface MarketCatalog {
+  readonly source: CatalogSource;
+  readonly size: number;
+  /** One line for people: `generated: 250 markets (seed 7, clock 2026-01-01)`. */
+  readonly description: string;
+  entryAt(index: number): CatalogEntry | undefined;
+  entry(marketId: string): CatalogEntry | undefined;
+  /** The bare JSON array of all summaries, built once on first use. */
+  listBody(): Buffer;
+}
+
+/** The five documented list fields, in response order. */
+export const SUMMARY_FIELDS = ['market_id', 'title', 'status', 'yes_price', 'no_price'] as const;
+
+/**
+ * The list view of a market: its five documented list fields (a projection of the same record,
+ * so list and item can never disagree). Extra fields of fixture markets stay on the item only.
+ */
+export function toSummary(market: Market): MarketSummary {
+  return {
+    market_id: market.market_id,
+    title: market.title,
+    status: market.status,
+    yes_price: market.yes_price,
+    no_price: market.no_price,
+  };
+}
+
+/** Pre-serialises one market. */
+export function toCatalogEntry(market: Market): CatalogEntry {
+  return { market, body: Buffer.from(JSON.stringify(market)), summaryJson: JSON.stringify(toSummary(market)) };
+}
+
+/**
+ * An in-memory catalog over already validated markets with unique ids.
+ * @throws Error on a duplicate market_id (callers validate first; this guards the invariant).
+ */
+export function createMemoryCatalog(markets: readonly Market[], source: CatalogSource, description: string): MarketCatalog {
+  const entries = markets.map(toCatalogEntry);
+  const byId = new Map<string, CatalogEntry>();
+  for (const e of entries) {
+    if (byId.has(e.market.market_id)) throw new Error(`duplicate market_id ${JSON.stringify(e.market.market_id)} in catalog`);
+    byId.set(e.market.market_id, e);
+  }
+  let list: Buffer | undefined;
+  return {
+    source,
+    size: entries.length,
+    description,
+    entryAt: (index) => entries[index],
+    entry: (marketId) => byId.get(marketId),
+    listBody: () => (list ??= Buffer.from(`[${entries.map((e) => e.summaryJson).join(',')}]`)),
+  };
+}

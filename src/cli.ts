@@ -1,0 +1,20 @@
+#!/usr/bin/env node
+// The process edge: the only module that reads process.argv/env, installs signal handlers and sets the exit code.
+import { runCli } from './cli/run-cli.js';
+
+const controller = new AbortController();
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => controller.abort());
+
+const code = await runCli(process.argv.slice(2), {
+  stdout: (text) => process.stdout.write(text),
+  stderr: (text) => process.stderr.write(text),
+  env: process.env,
+  isTTY: Boolean(process.stdout.isTTY),
+  signal: controller.signal,
+  stdoutStream: process.stdout,
+}).catch((error: unknown) => {
+  process.stderr.write(`market-stub: unexpected failure: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\nPlease report it with the command you ran.\n`);
+  return 2;
+});
+process.exitCode = code;
+// A served stub has closed by now; nothing else should keep the process alive.

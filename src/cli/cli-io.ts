@@ -1,0 +1,15 @@
+/** What a command may touch of the outside world; tests pass fakes. */
+export interface CliIo {
+  stdout(text: string): void;
+  stderr(text: string): void;
+  env: Readonly<Record<string, string | undefined>>;
+  /** Whether stdout is a terminal (colours, progress). */
+  isTTY: boolean;
+  /** Aborted on SIGINT/SIGTERM: long-running commands (serve) stop gracefully and return. */
+  signal: AbortSignal;
+  /** stdout as a stream, for loggers. */
+  stdoutStream: NodeJS.WritableStream;
+}
+
+/** Exit codes shared by every command. */
+export const EXIT = { ok: 0, failed: 1, couldNotRun: 2 } as const;

@@ -1,0 +1,72 @@
+import type { Argv } from 'yargs';
+import { ConfigError, resolveServeConfig, SERVE_OPTIONS, type RawFlags } from '../config.js';
+import { FixtureError } from '../catalog/load-fixtures.js';
+import { createLogger } from '../logger.js';
+import { startMarketStub } from '../stub.js';
+import { EXIT, type CliIo } from './cli-io.js';
+
+/** Declares serve's options on a yargs instance (types are validated later by resolveServeConfig). */
+export function serveOptions(y: Argv): Argv {
+  let out = y;
+  for (const spec of SERVE_OPTIONS) {
+    out = out.option(spec.cli, {
+      describe: `${spec.describe} [env ${spec.env.join(', ')}] [default: ${spec.defaultText}]`,
+      type: spec.kind === 'boolean' ? 'boolean' : 'string',
+      ...(spec.kind === 'log-format' ? { choices: ['text', 'json'] } : {}),
+      ...(spec.kind === 'boolean' ? { default: undefined } : { requiresArg: true }),
+    });
+  }
+  return out;
+}
+
+/**
+ * `market-stub serve`: resolves options, builds the catalog (validating fixtures: nothing is bound
+ * when they are bad), listens, prints the ready line and serves until `io.signal` aborts.
+ * @returns 0 after a graceful stop; 2 when options or fixtures are bad or the port cannot be bound.
+ */
+export async function runServe(flags: RawFlags, io: CliIo): Promise<number> {
+  let config;
+  try {
+    config = resolveServeConfig(flags, io.env);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      io.stderr(`market-stub serve: ${error.message} Run 'market-stub serve --help' for the options.\n`);
+      return EXIT.couldNotRun;
+    }
+    throw error;
+  }
+  const logger = createLogger({ format: config.logFormat, destination: io.stdoutStream, colorize: io.isTTY });
+  let stub;
+  try {
+    stub = await startMarketStub({
+      port: config.port,
+      host: config.host,
+      seed: config.seed,
+      count: config.count,
+      clock: config.clock,
+      ...(config.fixtures !== undefined ? { fixtures: config.fixtures } : {}),
+      ...(config.quiet ? {} : { logger }),
+    });
+  } catch (error) {
+    if (error instanceof FixtureError) {
+      io.stderr(`market-stub serve: ${error.message}\n`);
+      return EXIT.couldNotRun;
+    }
+    const e = error as NodeJS.ErrnoException;
+    if (e.code === 'EADDRINUSE' || e.code === 'EACCES' || e.code === 'EADDRNOTAVAIL' || e.code === 'ENOTFOUND') {
+      io.stderr(`market-stub serve: cannot listen on ${config.host}:${config.port} (${e.code}). Choose another --port (0 picks a free one) or --host.\n`);
+      return EXIT.couldNotRun;
+    }
+    throw error;
+  }
+  const ready = `market-stub listening on ${stub.url} serving ${stub.catalog.description}`;
+  if (config.logFormat === 'json') logger.info({ url: stub.url, source: stub.catalog.source, count: stub.catalog.size, seed: config.fixtures ? undefined : config.seed, clock: config.clock }, ready);
+  else io.stdout(`${ready}\n`);
+  await new Promise<void>((resolve) => {
+    if (io.signal.aborted) resolve();
+    else io.signal.addEventListener('abort', () => resolve(), { once: true });
+  });
+  await stub.close();
+  logger.flush();
+  return EXIT.ok;
+}

@@ -1,0 +1,25 @@
+import type { ServerResponse } from 'node:http';
+
+/** A complete HTTP response, built before anything is written. */
+export interface Reply {
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer;
+}
+
+/** Media type of every JSON body (RFC 8259 §11; charset spelled out for clients that want it). */
+export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+
+/** A 200 JSON reply around an already serialised body. */
+export function jsonReply(body: Buffer, status = 200, headers: Record<string, string> = {}): Reply {
+  return { status, headers: { 'content-type': JSON_CONTENT_TYPE, ...headers }, body };
+}
+
+/**
+ * Writes a reply with an explicit Content-Length. Node omits the body of a HEAD response itself
+ * (RFC 9110 §9.3.2: same headers as GET, no content).
+ */
+export function writeReply(res: ServerResponse, reply: Reply): void {
+  res.writeHead(reply.status, { ...reply.headers, 'content-length': String(reply.body.length) });
+  res.end(reply.body);
+}

@@ -1,0 +1,114 @@
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import ajvFormats from 'ajv-formats';
+import { loadMarketSchema } from './market-schema.js';
+import type { Market, MarketSummary } from './market-types.js';
+import { describeFound, pointerToken, valueAtPointer, type Finding } from './finding.js';
+
+/** Compiled validators for the three layers of `schemas/market.schema.json`. */
+export interface MarketValidator {
+  /** True when `doc` meets `$defs/Market` (the single-market contract). Fast; no findings built. */
+  isMarket(doc: unknown): doc is Market;
+  /** True when `doc` meets `$defs/MarketSummary` (a list item). */
+  isSummary(doc: unknown): doc is MarketSummary;
+  /** `$defs/Market` findings (severity `error`), pointers prefixed with `basePointer`; [] when valid. */
+  market(doc: unknown, basePointer?: string): Finding[];
+  /** `$defs/MarketSummary` findings (severity `error`); [] when valid. */
+  summary(doc: unknown, basePointer?: string): Finding[];
+  /** `$defs/MarketAssumptions` findings (severity `warning`: status, price bounds); [] when met. */
+  assumptions(doc: unknown, basePointer?: string): Finding[];
+}
+
+export interface MarketValidatorOptions {
+  /**
+   * Report every violation of a document instead of the first (ajv `allErrors`). Meant for
+   * fixture loading and the checker, not for a request path (Ajv docs, security.md).
+   * @default true
+   */
+  allErrors?: boolean;
+}
+
+const validators = new Map<boolean, MarketValidator>();
+
+// ajv-formats is CommonJS; under NodeNext its default import is the module object.
+const addFormats = ajvFormats.default;
+
+/**
+ * Returns the compiled validators, compiling the schema once per process and option set
+ * (Ajv docs, managing-schemas: compile at start-up, outside request handling).
+ *
+ * `multipleOfPrecision` is set because with default options ajv rejects 0.57 against
+ * `multipleOf: 0.01` (ajv issues #928, #2329); the GeneratedMarket tick depends on it.
+ */
+export function getMarketValidator(options: MarketValidatorOptions = {}): MarketValidator {
+  const allErrors = options.allErrors ?? true;
+  const existing = validators.get(allErrors);
+  if (existing) return existing;
+  const schema = loadMarketSchema();
+  const ajv = new Ajv2020({ allErrors, multipleOfPrecision: 9 });
+  addFormats(ajv, ['date']);
+  ajv.addSchema(structuredClone(schema));
+  const compiled = (name: string): ValidateFunction => {
+    const fn = ajv.getSchema(`${schema.$id}#/$defs/${name}`);
+    if (!fn) throw new Error(`schemas/market.schema.json has no $defs/${name}: the schema file is damaged.`);
+    return fn;
+  };
+  const market = compiled('Market');
+  const summary = compiled('MarketSummary');
+  const assumptions = compiled('MarketAssumptions');
+  const run = (fn: ValidateFunction, severity: Finding['severity']) => (doc: unknown, base = ''): Finding[] =>
+    fn(doc) ? [] : (fn.errors ?? []).map((e) => toFinding(e, doc, base, severity));
+  const validator: MarketValidator = {
+    isMarket: (doc): doc is Market => market(doc),
+    isSummary: (doc): doc is MarketSummary => summary(doc),
+    market: run(market, 'error'),
+    summary: run(summary, 'error'),
+    assumptions: run(assumptions, 'warning'),
+  };
+  validators.set(allErrors, validator);
+  return validator;
+}
+
+/** Maps one ajv error to a finding with an absolute pointer, the expectation and what was found. */
+function toFinding(error: ErrorObject, doc: unknown, base: string, severity: Finding['severity']): Finding {
+  const params = error.params as Record<string, unknown>;
+  let pointer = error.instancePath;
+  let expected: string;
+  let found = describeFound(valueAtPointer(doc, pointer));
+  switch (error.keyword) {
+    case 'required':
+      pointer = `${pointer}/${pointerToken(String(params['missingProperty']))}`;
+      expected = 'a value (required field)';
+      found = 'nothing (missing)';
+      break;
+    case 'type':
+      expected = String(params['type']);
+      break;
+    case 'format':
+      expected = params['format'] === 'date' ? 'a calendar date YYYY-MM-DD' : `format ${String(params['format'])}`;
+      break;
+    case 'false schema':
+      expected = 'no such field here (list items carry no resolution_date)';
+      break;
+    case 'minLength':
+      expected = params['limit'] === 1 ? 'a non-empty string' : `a string of at least ${String(params['limit'])} characters`;
+      break;
+    case 'const':
+      expected = JSON.stringify(params['allowedValue']);
+      break;
+    case 'minimum':
+    case 'maximum':
+      expected = `a number ${String(params['comparison'])} ${String(params['limit'])}`;
+      break;
+    default:
+      expected = error.message ?? error.keyword;
+  }
+  const at = `${base}${pointer}`;
+  return {
+    severity,
+    code: error.keyword === 'false schema' ? 'forbidden' : error.keyword,
+    pointer: at,
+    expected,
+    found,
+    message: `${at || '/'}: expected ${expected}, found ${found}`,
+  };
+}

@@ -1,0 +1,10 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    exclude: ['test/container/**', 'node_modules/**', 'dist/**'],
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
+  },
+});
