@@ -5,14 +5,27 @@ const NOW = new Date('2026-11-21T10:00:00Z');
 
 describe('resolveServeConfig', () => {
   it('has documented defaults', () => {
-    expect(resolveServeConfig({}, {}, NOW)).toEqual({ port: 4010, host: '127.0.0.1', fixtures: undefined, seed: 1, count: 100, clock: '2026-11-21', quiet: false, logFormat: 'text' });
+    expect(resolveServeConfig({}, {}, NOW)).toEqual({
+      port: 4010, host: '127.0.0.1', fixtures: undefined, watch: false, seed: 1, count: 100, clock: '2026-11-21', quiet: false, logFormat: 'text',
+      profile: { envelope: 'bare', paging: 'none', pageSize: 100, maxPageSize: 1000, errors: 'default', filterStatus: false },
+      behaviour: {}, rules: [], globalFaults: [], admin: true, adminToken: undefined, journalSize: 1000, cors: true,
+    });
   });
   it('takes flags over MARKET_STUB_* over PORT/HOST', () => {
     expect(resolveServeConfig({}, { PORT: '5000', HOST: '0.0.0.0' }, NOW)).toMatchObject({ port: 5000, host: '0.0.0.0' });
     expect(resolveServeConfig({}, { PORT: '5000', MARKET_STUB_PORT: '6000' }, NOW).port).toBe(6000);
     expect(resolveServeConfig({ port: '7000' }, { PORT: '5000', MARKET_STUB_PORT: '6000' }, NOW).port).toBe(7000);
     expect(resolveServeConfig({}, { MARKET_STUB_SEED: '9', MARKET_STUB_COUNT: '3', MARKET_STUB_CLOCK: '2030-01-01', MARKET_STUB_QUIET: 'true', MARKET_STUB_LOG_FORMAT: 'json', MARKET_STUB_FIXTURES: '/fx' }, NOW))
-      .toEqual({ port: 4010, host: '127.0.0.1', fixtures: '/fx', seed: 9, count: 3, clock: '2030-01-01', quiet: true, logFormat: 'json' });
+      .toMatchObject({ port: 4010, host: '127.0.0.1', fixtures: '/fx', seed: 9, count: 3, clock: '2030-01-01', quiet: true, logFormat: 'json' });
+  });
+  it('reads profile, behaviour, admin and journal options from flags and environment', () => {
+    const config = resolveServeConfig(
+      { envelope: 'markets', paging: 'cursor', 'page-size': '20', delay: '50', 'error-rate': '0.25', status: '503', 'market-fault': ['stale=0.5', 'missing'] },
+      { MARKET_STUB_ERRORS: 'problem', MARKET_STUB_ADMIN: 'off', MARKET_STUB_JOURNAL_SIZE: '10', MARKET_STUB_CORS: 'off', MARKET_STUB_FAULT: 'reset' }, NOW);
+    expect(config.profile).toMatchObject({ envelope: 'markets', paging: 'cursor', pageSize: 20, errors: 'problem' });
+    expect(config.behaviour).toEqual({ delayMs: 50, errorRate: 0.25, status: 503, fault: 'reset' });
+    expect(config.globalFaults).toEqual([{ fault: 'stale', rate: 0.5 }, { fault: 'missing', rate: 1 }]);
+    expect(config).toMatchObject({ admin: false, journalSize: 10, cors: false });
   });
   it('returns a frozen object', () => {
     expect(Object.isFrozen(resolveServeConfig({}, {}, NOW))).toBe(true);
@@ -24,7 +37,15 @@ describe('resolveServeConfig', () => {
     [{ count: '-1' }, {}, '--count: expected an integer'],
     [{ seed: '1.5' }, {}, '--seed: expected an integer'],
     [{ clock: '2026-02-30' }, {}, '--clock: expected a calendar date YYYY-MM-DD, found "2026-02-30"'],
-    [{}, { MARKET_STUB_LOG_FORMAT: 'xml' }, 'MARKET_STUB_LOG_FORMAT: expected text or json'],
+    [{}, { MARKET_STUB_LOG_FORMAT: 'xml' }, 'MARKET_STUB_LOG_FORMAT: expected one of text, json'],
+    [{ paging: 'pages' }, {}, '--paging: expected one of none, offset, cursor'],
+    [{ 'page-size': '2000' }, {}, 'pageSize: expected an integer from 1 to maxPageSize (1000)'],
+    [{ envelope: 'a b' }, {}, 'envelope: expected "bare" or a key'],
+    [{ 'error-rate': '1.5' }, {}, '--error-rate: expected a number from 0 to 1'],
+    [{ fault: 'explode' }, {}, '--fault: expected one of reset, truncate, malformed, slow-body'],
+    [{ 'market-fault': ['wobbly=0.1'] }, {}, '--market-fault: expected NAME=RATE'],
+    [{ watch: true }, {}, '--watch needs --fixtures PATH'],
+    [{ behaviours: '/no/such/rules.json' }, {}, '--behaviours: cannot read behaviour rules from /no/such/rules.json'],
     [{}, { MARKET_STUB_QUIET: 'maybe' }, 'MARKET_STUB_QUIET: expected true or false'],
   ])('rejects %j %j with a message naming the source', (flags, env, message) => {
     expect(() => resolveServeConfig(flags, env, NOW)).toThrow(ConfigError);

@@ -1,10 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
-import type { Logger } from 'pino';
-import type { MarketCatalog } from './catalog/market-catalog.js';
-import { respondToMarkets } from './http/market-responder.js';
-import { writeReply } from './http/reply.js';
+import type { StubRuntime } from './http/stub-runtime.js';
 
 /** Where to listen. */
 export interface ListenOptions {
@@ -27,33 +24,15 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-export interface RequestHandlerOptions {
-  app: Express;
-  catalog: MarketCatalog;
-  /** Request log; one line per request (method, path, status, ms). Omit for none. */
-  logger?: Logger;
-}
-
 /**
- * The server's request handler: the two market routes go through a lean path that skips
- * Express's router (same respondToMarkets as the app, so both paths answer identically);
- * everything else goes to the Express app.
+ * The server's request handler: the runtime answers the two market routes (and CORS preflights)
+ * without entering Express's router; everything else goes to the Express app, whose first
+ * middleware is the same runtime.handle, so both paths answer identically.
  */
-export function createRequestHandler(options: RequestHandlerOptions): (req: IncomingMessage, res: ServerResponse) => void {
-  const { app, catalog, logger } = options;
+export function createRequestHandler(options: { app: Express; runtime: StubRuntime }): (req: IncomingMessage, res: ServerResponse) => void {
+  const { app, runtime } = options;
   return (req, res) => {
-    if (logger) {
-      const start = process.hrtime.bigint();
-      res.once('finish', () => {
-        const ms = Number(process.hrtime.bigint() - start) / 1e6;
-        logger.info({ method: req.method, path: req.url, status: res.statusCode, ms: Math.round(ms * 100) / 100 }, `${req.method} ${req.url} ${res.statusCode} ${ms.toFixed(1)} ms`);
-      });
-    }
-    const url = req.url ?? '/';
-    const q = url.indexOf('?');
-    const reply = respondToMarkets(catalog, { method: req.method ?? 'GET', path: q === -1 ? url : url.slice(0, q) });
-    if (reply) writeReply(res, reply);
-    else app(req, res);
+    if (!runtime.handle(req, res)) app(req, res);
   };
 }
 

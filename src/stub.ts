@@ -1,8 +1,16 @@
 import type { Logger } from 'pino';
 import { buildCatalog } from './catalog/build-catalog.js';
 import { todayUtc } from './catalog/market-rules.js';
-import type { MarketCatalog } from './catalog/market-catalog.js';
+import { createMemoryCatalog, type MarketCatalog } from './catalog/market-catalog.js';
+import { formatFixtureProblems } from './catalog/load-fixtures.js';
+import type { DomainFault, GlobalDomainFault } from './catalog/market-store.js';
+import { watchFixtures } from './catalog/watch-fixtures.js';
+import type { Behaviour, BehaviourRule, BehaviourRuleInput } from './behaviour/behaviour.js';
+import type { JournalEntry, JournalFilter } from './journal/request-journal.js';
 import { createApp } from './http/create-app.js';
+import type { ResponseProfile } from './http/response-profile.js';
+import { createStubRuntime, type StubRuntime } from './http/stub-runtime.js';
+import type { Market } from './schema/market-types.js';
 import { createRequestHandler, listen } from './server.js';
 
 /** Options of startMarketStub; every field is optional. */
@@ -11,7 +19,7 @@ export interface MarketStubOptions {
   port?: number;
   /** Interface to bind. @default '127.0.0.1' */
   host?: string;
-  /** Seed of the generated catalog. @default 1 */
+  /** Seed of the generated catalog, of tick steps, jitter and error rates. @default 1 */
   seed?: number;
   /** Number of generated markets. @default 100 */
   count?: number;
@@ -19,39 +27,124 @@ export interface MarketStubOptions {
   clock?: string;
   /** Serve this fixture file or directory instead of generated markets. */
   fixtures?: string;
+  /** With `fixtures`: reload on change; keep the old data (and log findings) when the new is invalid. */
+  watch?: boolean;
   /** Serve these markets (validated like fixtures) instead of generated ones. */
   markets?: readonly unknown[];
+  /** Response profile: envelope, paging, error shape, status filter. */
+  profile?: Partial<ResponseProfile>;
+  /** Behaviour for every market request (delay, status, fault…). */
+  behaviour?: Behaviour;
+  /** Behaviour rules per route or market id. */
+  rules?: readonly BehaviourRuleInput[];
+  /** Domain faults for a seeded share of markets. */
+  globalFaults?: readonly GlobalDomainFault[];
+  /** Request journal size (ring buffer). @default 1000 */
+  journalSize?: number;
+  /** CORS headers and preflight answers. @default true */
+  cors?: boolean;
+  /** The admin API under /__stub. @default true */
+  admin?: boolean;
+  /** Require `Authorization: Bearer <adminToken>` on the admin API. */
+  adminToken?: string;
   /** Request log; none when omitted. */
   logger?: Logger;
 }
 
-/** A running stub. */
+/** A running stub and its runtime controls (the admin API, as methods). */
 export interface MarketStub {
-  /** Base URL with the address actually bound, e.g. `http://127.0.0.1:53111`. */
+  /** Base URL with the address actually bound, e.g. `http://127.0.0.1:53111` (never `localhost`). */
   readonly url: string;
   readonly port: number;
   readonly host: string;
-  /** What it serves. */
+  /** What the endpoints serve right now. */
   readonly catalog: MarketCatalog;
-  /** Stops the server; awaits in-flight requests; idempotent. */
+  readonly runtime: StubRuntime;
+  /** Replaces every market. @throws FixtureError (nothing changes) when any is invalid. */
+  setMarkets(markets: readonly unknown[]): void;
+  /** Adds or replaces one market. @throws FixtureError when invalid. */
+  putMarket(market: unknown): 'created' | 'replaced';
+  /** RFC 7396 merge patch of one market. @returns undefined for an unknown id. @throws FixtureError */
+  patchMarket(marketId: string, patch: Record<string, unknown>): Market | undefined;
+  removeMarket(marketId: string): boolean;
+  /** Domain faults of one market (`[]` clears). */
+  setMarketFaults(marketId: string, faults: readonly DomainFault[]): void;
+  /** Moves prices `n` ticks. @returns the tick count. */
+  tick(n?: number): number;
+  /** Start-up markets and behaviours again (the journal is kept). */
+  reset(): void;
+  /** Behaviour for every market request. @throws BehaviourError */
+  setBehaviour(behaviour: Behaviour): void;
+  /** @throws BehaviourError */
+  addRule(rule: BehaviourRuleInput): BehaviourRule;
+  removeRule(id: string): boolean;
+  /** Journal entries matching `filter`, oldest first (WireMock's verify). */
+  requests(filter?: JournalFilter): Promise<JournalEntry[]>;
+  requestCount(filter?: JournalFilter): number;
+  clearRequests(): void;
+  /** Stops the server (in-flight requests finish) and any watcher; idempotent. */
   close(): Promise<void>;
 }
 
 /**
  * Builds the catalog, then listens; resolves when the stub answers requests.
  * @throws FixtureError when `fixtures` or `markets` are invalid (nothing is bound then);
- *   a Node system error (EADDRINUSE, EACCES) when the port cannot be bound.
+ *   RangeError/BehaviourError for a bad profile or behaviour; a Node system error (EADDRINUSE,
+ *   EACCES) when the port cannot be bound.
  */
 export async function startMarketStub(options: MarketStubOptions = {}): Promise<MarketStub> {
-  const catalog = await buildCatalog({
-    fixtures: options.fixtures,
-    markets: options.markets,
-    seed: options.seed ?? 1,
-    count: options.count ?? 100,
-    clock: options.clock ?? todayUtc(),
+  const seed = options.seed ?? 1;
+  const catalog = await buildCatalog({ fixtures: options.fixtures, markets: options.markets, seed, count: options.count ?? 100, clock: options.clock ?? todayUtc() });
+  const runtime = createStubRuntime({
+    catalog, seed,
+    ...(options.profile ? { profile: options.profile } : {}),
+    ...(options.behaviour ? { behaviour: options.behaviour } : {}),
+    ...(options.rules ? { rules: options.rules } : {}),
+    ...(options.globalFaults ? { globalFaults: options.globalFaults } : {}),
+    ...(options.journalSize !== undefined ? { journalSize: options.journalSize } : {}),
+    ...(options.cors !== undefined ? { cors: options.cors } : {}),
+    ...(options.admin !== undefined ? { admin: options.admin } : {}),
+    ...(options.adminToken !== undefined ? { adminToken: options.adminToken } : {}),
+    ...(options.logger ? { logger: options.logger } : {}),
   });
-  const app = createApp({ catalog });
-  const handler = createRequestHandler({ app, catalog, ...(options.logger ? { logger: options.logger } : {}) });
-  const running = await listen(handler, { port: options.port ?? 0, host: options.host ?? '127.0.0.1' });
-  return { url: running.url, port: running.port, host: running.host, catalog, close: () => running.close() };
+  const app = createApp({ runtime });
+  const running = await listen(createRequestHandler({ app, runtime }), { port: options.port ?? 0, host: options.host ?? '127.0.0.1' });
+  let unwatch: (() => void) | undefined;
+  if (options.watch && options.fixtures !== undefined) {
+    const location = options.fixtures;
+    unwatch = watchFixtures(location, {
+      onValid: (markets) => {
+        runtime.store.setBase(createMemoryCatalog(markets, 'fixtures', `fixtures: ${markets.length} markets from ${location}`));
+        options.logger?.info({ count: markets.length }, `fixtures reloaded: ${markets.length} markets from ${location}`);
+      },
+      onInvalid: (problems) => options.logger?.warn({ problems: problems.length }, `fixtures changed but are invalid; still serving the previous data. ${formatFixtureProblems(problems, location)}`),
+    });
+  }
+  const store = runtime.store;
+  return {
+    url: running.url, port: running.port, host: running.host, runtime,
+    get catalog() {
+      return store.current();
+    },
+    setMarkets: (markets) => store.replace(markets),
+    putMarket: (market) => store.put(market),
+    patchMarket: (id, patch) => store.patch(id, patch),
+    removeMarket: (id) => store.remove(id),
+    setMarketFaults: (id, faults) => store.setFaults(id, faults),
+    tick: (n) => store.tick(n),
+    reset: () => {
+      store.reset();
+      runtime.behaviours.reset();
+    },
+    setBehaviour: (b) => runtime.behaviours.setGlobal(b),
+    addRule: (rule) => runtime.behaviours.addRule(rule),
+    removeRule: (id) => runtime.behaviours.removeRule(id),
+    requests: (filter) => Promise.resolve(runtime.journal.list(filter)),
+    requestCount: (filter) => runtime.journal.count(filter),
+    clearRequests: () => runtime.journal.clear(),
+    close: async () => {
+      unwatch?.();
+      await running.close();
+    },
+  };
 }

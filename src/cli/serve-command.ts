@@ -2,6 +2,7 @@ import type { Argv } from 'yargs';
 import { ConfigError, resolveServeConfig, SERVE_OPTIONS, type RawFlags } from '../config.js';
 import { FixtureError } from '../catalog/load-fixtures.js';
 import { createLogger } from '../logger.js';
+import { BehaviourError } from '../behaviour/behaviour.js';
 import { startMarketStub } from '../stub.js';
 import { EXIT, type CliIo } from './cli-io.js';
 
@@ -11,8 +12,9 @@ export function serveOptions(y: Argv): Argv {
   for (const spec of SERVE_OPTIONS) {
     out = out.option(spec.cli, {
       describe: `${spec.describe} [env ${spec.env.join(', ')}] [default: ${spec.defaultText}]`,
-      type: spec.kind === 'boolean' ? 'boolean' : 'string',
-      ...(spec.kind === 'log-format' ? { choices: ['text', 'json'] } : {}),
+      group: spec.group,
+      type: spec.kind === 'boolean' ? 'boolean' : spec.kind === 'list' ? 'array' : 'string',
+      ...(spec.choices ? { choices: spec.choices } : {}),
       ...(spec.kind === 'boolean' ? { default: undefined } : { requiresArg: true }),
     });
   }
@@ -44,12 +46,24 @@ export async function runServe(flags: RawFlags, io: CliIo): Promise<number> {
       seed: config.seed,
       count: config.count,
       clock: config.clock,
-      ...(config.fixtures !== undefined ? { fixtures: config.fixtures } : {}),
+      ...(config.fixtures !== undefined ? { fixtures: config.fixtures, watch: config.watch } : {}),
+      profile: config.profile,
+      behaviour: config.behaviour,
+      rules: config.rules,
+      globalFaults: config.globalFaults,
+      journalSize: config.journalSize,
+      cors: config.cors,
+      admin: config.admin,
+      ...(config.adminToken !== undefined ? { adminToken: config.adminToken } : {}),
       ...(config.quiet ? {} : { logger }),
     });
   } catch (error) {
     if (error instanceof FixtureError) {
       io.stderr(`market-stub serve: ${error.message}\n`);
+      return EXIT.couldNotRun;
+    }
+    if (error instanceof BehaviourError) {
+      io.stderr(`market-stub serve: ${error.message}. Run 'market-stub serve --help' for the options.\n`);
       return EXIT.couldNotRun;
     }
     const e = error as NodeJS.ErrnoException;

@@ -1,44 +1,58 @@
+import { createRequire } from 'node:module';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
-import type { MarketCatalog } from '../catalog/market-catalog.js';
+import { createAdminRouter } from './admin-router.js';
 import { errorReply, routeNotFound } from './error-reply.js';
-import { respondToMarkets } from './market-responder.js';
+import { buildOpenApiDocument } from './openapi-document.js';
 import { jsonReply, writeReply } from './reply.js';
+import { ADMIN_PREFIX, createStubRuntime, type RuntimeOptions, type StubRuntime } from './stub-runtime.js';
 
-/** What the app serves. */
-export interface AppOptions {
-  catalog: MarketCatalog;
-}
+/** Build the app from runtime options (at least a catalog), or around an existing runtime. */
+export type AppOptions = RuntimeOptions | { runtime: StubRuntime };
 
 const HEALTH_BODY = Buffer.from('{"status":"ok"}');
 
 /**
  * Builds the Express 5 app for the stub; it never listens (src/server.ts does), so test suites can
- * drive it in-process with supertest.
+ * drive it in-process with supertest: `request(createApp({ catalog })).get('/markets')`.
  *
- * Routes: `GET /markets`, `GET /markets/{market_id}` (see respondToMarkets), `GET /healthz` → 200
- * `{"status":"ok"}`; every other path → 404 JSON. ETags are off: bodies are pre-serialised and
- * hashing a 1,000-market list per request halves throughput (FIELD-NOTES §3).
+ * Routes: `GET /markets` and `GET /markets/{market_id}` (through the runtime: profile, behaviours,
+ * journal, CORS), `GET /openapi.json`, `GET /healthz`, the admin API under `/__stub` unless
+ * disabled; every other path → 404 JSON in the profile's error shape. ETags are off: bodies are
+ * pre-serialised and hashing a 1,000-market list per request halves throughput (FIELD-NOTES §3).
  */
 export function createApp(options: AppOptions): Express {
-  const { catalog } = options;
+  const runtime = 'runtime' in options ? options.runtime : createStubRuntime(options);
+  const shape = runtime.profile.errors;
   const app = express();
   app.disable('x-powered-by');
   app.disable('etag');
   app.use((req: Request, res: Response, next: NextFunction) => {
-    const reply = respondToMarkets(catalog, { method: req.method, path: req.path });
-    if (reply) writeReply(res, reply);
-    else next();
+    if (!runtime.handle(req, res)) next();
+  });
+  if (runtime.admin) app.use(ADMIN_PREFIX, createAdminRouter(runtime));
+  let openapi: Buffer | undefined;
+  app.get('/openapi.json', (_req: Request, res: Response) => {
+    openapi ??= Buffer.from(JSON.stringify(buildOpenApiDocument(runtime.profile, packageVersion())));
+    writeReply(res, jsonReply(openapi));
   });
   app.get('/healthz', (_req: Request, res: Response) => writeReply(res, jsonReply(HEALTH_BODY)));
-  app.use((req: Request, res: Response) => writeReply(res, routeNotFound(req.method, req.path)));
-  // Express recognises a 4-argument function as the error handler.
-  app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
+  app.use((req: Request, res: Response) => writeReply(res, routeNotFound(shape, req.method, req.path)));
+  // Express recognises a 4-argument function as the error handler; it never sends a stack.
+  app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
     const status = (error as { status?: unknown }).status;
     if (typeof status === 'number' && status >= 400 && status < 500) {
-      writeReply(res, errorReply(status, 'bad_request', (error as Error).message));
+      const what = (error as { type?: unknown }).type === 'entity.parse.failed' ? 'The request body is not valid JSON' : (error as Error).message;
+      writeReply(res, errorReply(shape, status, 'bad_request', `${what}.`));
       return;
     }
-    writeReply(res, errorReply(500, 'internal_error', 'The stub failed to answer this request; see its log.'));
+    runtime.logger?.error({ err: error, path: req.path }, 'request failed');
+    writeReply(res, errorReply(shape, 500, 'internal_error', 'The stub failed to answer this request; see its log.'));
   });
   return app;
+}
+
+let version: string | undefined;
+function packageVersion(): string {
+  version ??= (createRequire(import.meta.url)('../../package.json') as { version: string }).version;
+  return version;
 }

@@ -1,29 +1,55 @@
+import type { ResponseProfile } from './response-profile.js';
 import { jsonReply, type Reply } from './reply.js';
 
 /** Stable error codes of the stub's JSON error bodies. */
-export type ErrorCode = 'market_not_found' | 'route_not_found' | 'method_not_allowed' | 'bad_request' | 'internal_error';
+export type ErrorCode =
+  | 'market_not_found' | 'route_not_found' | 'method_not_allowed' | 'bad_request' | 'internal_error'
+  | 'unauthorized' | 'rate_limited' | 'invalid_markets' | 'conflict' | 'injected_fault';
+
+const TITLES: Record<number, string> = {
+  400: 'Bad Request', 401: 'Unauthorized', 404: 'Not Found', 405: 'Method Not Allowed', 409: 'Conflict',
+  422: 'Unprocessable Content', 429: 'Too Many Requests', 500: 'Internal Server Error', 502: 'Bad Gateway',
+  503: 'Service Unavailable', 504: 'Gateway Timeout',
+};
 
 /**
- * The one JSON error shape (every error the stub sends comes from here, including unknown routes):
- * `{"status":404,"error":"market_not_found","message":"…","market_id":"abc"}`.
- * `details` adds fields such as `market_id` or `path`.
+ * Builds an error reply in the profile's error shape (every error the stub sends comes from here):
+ * - `default`: `{"status":404,"error":"market_not_found","message":"…","market_id":"abc"}`
+ * - `problem`: RFC 9457 `application/problem+json` `{"type","title","status","detail",…extensions}`
+ * - `error-object`: `{"error":{"code":"market_not_found","message":"…",…}}` (Kalshi's shape)
+ * `details` are extra members (`market_id`, `path`, `findings`).
  */
-export function errorReply(status: number, code: ErrorCode, message: string, details: Record<string, unknown> = {}, headers: Record<string, string> = {}): Reply {
-  const body = Buffer.from(JSON.stringify({ status, error: code, message, ...details }));
-  return jsonReply(body, status, headers);
+export function errorReply(shape: ResponseProfile['errors'], status: number, code: ErrorCode, message: string, details: Record<string, unknown> = {}, headers: Record<string, string> = {}): Reply {
+  let body: unknown;
+  let contentType = 'application/json; charset=utf-8';
+  switch (shape) {
+    case 'problem':
+      // RFC 9457 §3.1: "about:blank" type means the title is the HTTP status phrase; we give a specific type URI instead.
+      body = { type: `https://market-stub.local/problems/${code.replaceAll('_', '-')}`, title: TITLES[status] ?? 'Error', status, detail: message, ...details };
+      contentType = 'application/problem+json; charset=utf-8';
+      break;
+    case 'error-object':
+      body = { error: { code, message, ...details } };
+      break;
+    default:
+      body = { status, error: code, message, ...details };
+  }
+  const reply = jsonReply(Buffer.from(JSON.stringify(body)), status, headers);
+  reply.headers['content-type'] = contentType;
+  return reply;
 }
 
 /** 404 for an id the catalog does not hold; the body names the id. */
-export function marketNotFound(marketId: string): Reply {
-  return errorReply(404, 'market_not_found', `No market with market_id ${JSON.stringify(marketId)}.`, { market_id: marketId });
+export function marketNotFound(shape: ResponseProfile['errors'], marketId: string): Reply {
+  return errorReply(shape, 404, 'market_not_found', `No market with market_id ${JSON.stringify(marketId)}.`, { market_id: marketId });
 }
 
 /** 404 for any path the stub does not serve. */
-export function routeNotFound(method: string, path: string): Reply {
-  return errorReply(404, 'route_not_found', `No route for ${method} ${path}. This stub serves GET /markets and GET /markets/{market_id}.`, { path });
+export function routeNotFound(shape: ResponseProfile['errors'], method: string, path: string): Reply {
+  return errorReply(shape, 404, 'route_not_found', `No route for ${method} ${path}. This stub serves GET /markets and GET /markets/{market_id}.`, { path });
 }
 
 /** 405 with the Allow header (RFC 9110 §15.5.6 requires it). */
-export function methodNotAllowed(method: string, path: string, allow: readonly string[]): Reply {
-  return errorReply(405, 'method_not_allowed', `${method} is not allowed on ${path}; use ${allow.join(' or ')}.`, { path }, { allow: allow.join(', ') });
+export function methodNotAllowed(shape: ResponseProfile['errors'], method: string, path: string, allow: readonly string[]): Reply {
+  return errorReply(shape, 405, 'method_not_allowed', `${method} is not allowed on ${path}; use ${allow.join(' or ')}.`, { path }, { allow: allow.join(', ') });
 }

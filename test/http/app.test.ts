@@ -86,7 +86,7 @@ describe('other routes and methods', () => {
   it.each(['POST', 'PUT', 'PATCH', 'DELETE'] as const)('%s /markets and /markets/{id} → 405 with Allow', async (method) => {
     for (const path of ['/markets', `/markets/${catalog.entryAt(0)?.market.market_id ?? ''}`]) {
       const res = await request(app)[method.toLowerCase() as 'post' | 'put' | 'patch' | 'delete'](path).expect(405);
-      expect(res.headers['allow']).toBe('GET, HEAD');
+      expect(res.headers['allow']).toBe('GET, HEAD, OPTIONS');
       expect(res.body).toMatchObject({ status: 405, error: 'method_not_allowed' });
     }
   });

@@ -2,42 +2,63 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import request from 'supertest';
 import { buildCatalog, createApp, type MarketCatalog } from '../../src/index.js';
 import { createRequestHandler, listen, type RunningServer } from '../../src/server.js';
+import { createStubRuntime } from '../../src/http/stub-runtime.js';
+import type { ResponseProfile } from '../../src/http/response-profile.js';
 
-// The server answers the two market routes through a lean handler and everything else through
-// Express; createApp answers all of them through Express. Both must give the same bytes.
+// The server answers the two market routes through runtime.handle before Express; createApp
+// answers everything through Express (whose first middleware is the same runtime.handle).
+// For every profile, both must give the same status, headers that matter, and bytes.
 let catalog: MarketCatalog;
-let server: RunningServer;
-
+const servers: RunningServer[] = [];
+afterAll(() => Promise.all(servers.map((s) => s.close())));
 beforeAll(async () => {
   catalog = await buildCatalog({ seed: 3, count: 40, clock: '2026-01-01' });
-  server = await listen(createRequestHandler({ app: createApp({ catalog }), catalog }), { port: 0, host: '127.0.0.1' });
 });
-afterAll(() => server.close());
 
-describe('fast path and Express app agree', () => {
-  const cases = (): [string, string][] => [
-    ['GET', '/markets'],
-    ['GET', '/markets/'],
-    ['GET', `/markets/${catalog.entryAt(5)?.market.market_id ?? ''}`],
-    ['HEAD', `/markets/${catalog.entryAt(6)?.market.market_id ?? ''}`],
-    ['GET', '/markets/unknown%20id'],
-    ['GET', '/markets/%E0%A4%A'],
-    ['POST', '/markets'],
-    ['DELETE', `/markets/${catalog.entryAt(1)?.market.market_id ?? ''}`],
-    ['GET', '/markets?status=active'],
-    ['GET', '/nope'],
-    ['GET', '/healthz'],
-  ];
+const PROFILES: Partial<ResponseProfile>[] = [
+  {},
+  { envelope: 'markets', paging: 'cursor', pageSize: 7, filterStatus: true },
+  { envelope: 'data', paging: 'offset', pageSize: 5, errors: 'problem' },
+  { paging: 'cursor', pageSize: 10, errors: 'error-object' },
+];
 
-  it('on status, content-type, allow and body for every case', async () => {
-    for (const [method, path] of cases()) {
-      const viaServer = await fetch(`${server.url}${path}`, { method });
-      const viaApp = await request(createApp({ catalog }))[method.toLowerCase() as 'get'](path);
-      const label = `${method} ${path}`;
+describe.each(PROFILES)('fast path and Express app agree for profile %j', (profile) => {
+  it('on status, content-type, allow, link, CORS and body for every case', async () => {
+    const serverRuntime = createStubRuntime({ catalog, profile });
+    const server = await listen(createRequestHandler({ app: createApp({ runtime: serverRuntime }), runtime: serverRuntime }), { port: 0, host: '127.0.0.1' });
+    servers.push(server);
+    const app = createApp({ catalog, profile });
+    const id = (i: number) => catalog.entryAt(i)?.market.market_id ?? '';
+    const cases: [string, string, Record<string, string>][] = [
+      ['GET', '/markets', {}],
+      ['GET', '/markets/', {}],
+      ['GET', '/markets?limit=3&offset=6', {}],
+      ['GET', '/markets?limit=3&cursor=bad!', {}],
+      ['GET', '/markets?status=active&limit=2', {}],
+      ['GET', `/markets/${id(5)}`, {}],
+      ['HEAD', `/markets/${id(6)}`, {}],
+      ['GET', '/markets/unknown%20id', {}],
+      ['GET', '/markets/%E0%A4%A', {}],
+      ['POST', '/markets', {}],
+      ['DELETE', `/markets/${id(1)}`, {}],
+      ['GET', `/markets/${id(2)}`, { prefer: 'code=503, retry-after=4' }],
+      ['GET', '/markets', { prefer: 'code=429' }],
+      ['GET', '/markets', { prefer: 'code=abc' }],
+      ['OPTIONS', '/markets', { origin: 'http://app.test', 'access-control-request-method': 'GET', 'access-control-request-headers': 'prefer' }],
+      ['GET', '/nope', {}],
+      ['GET', '/healthz', {}],
+    ];
+    for (const [method, path, headers] of cases) {
+      const viaServer = await fetch(`${server.url}${path}`, { method, headers });
+      let call = request(app)[method.toLowerCase() as 'get'](path);
+      for (const [k, v] of Object.entries(headers)) call = call.set(k, v);
+      const viaApp = await call;
+      const label = `${method} ${path} ${JSON.stringify(headers)}`;
       expect(viaServer.status, label).toBe(viaApp.status);
-      expect(viaServer.headers.get('content-type'), label).toBe(viaApp.headers['content-type']);
-      expect(viaServer.headers.get('allow') ?? undefined, label).toBe(viaApp.headers['allow']);
-      expect(await viaServer.text(), label).toBe(method === 'HEAD' ? '' : viaApp.text);
+      for (const h of ['content-type', 'allow', 'link', 'retry-after', 'x-total-count', 'access-control-allow-origin', 'access-control-allow-methods']) {
+        expect(viaServer.headers.get(h) ?? undefined, `${label} ${h}`).toBe(viaApp.headers[h]);
+      }
+      expect(await viaServer.text(), label).toBe(method === 'HEAD' ? '' : viaApp.text ?? '');
     }
   });
 });

@@ -1,0 +1,226 @@
+import { mixSeed } from '../catalog/seed-mix.js';
+
+/** Transport faults: `reset` (TCP RST before any byte), `truncate` (Content-Length promises the whole body, half arrives, then the connection closes), `malformed` (a complete response whose JSON is cut in half), `slow-body` (the body dribbled in chunks over `dribbleMs`). */
+export const TRANSPORT_FAULTS = ['reset', 'truncate', 'malformed', 'slow-body'] as const;
+export type TransportFault = (typeof TRANSPORT_FAULTS)[number];
+
+/** What to do to a response. Every field is optional; layers merge field by field. */
+export interface Behaviour {
+  /** Fixed delay before the response starts, ms. */
+  delayMs?: number;
+  /** Extra seeded random delay in [0, jitterMs), ms. */
+  jitterMs?: number;
+  /** Replace the response with this status and a JSON error body (profile's error shape). */
+  status?: number;
+  /** Seconds for a Retry-After header (RFC 9110 §10.2.3); sent with 429/503 overrides. */
+  retryAfter?: number;
+  /** Share of requests in [0, 1] that get `status` (default 500); seeded, so the same requests fail on every run. */
+  errorRate?: number;
+  fault?: TransportFault;
+  /** slow-body: time over which the body is dribbled, ms. @default 2000 */
+  dribbleMs?: number;
+}
+
+/** Which requests a rule applies to. Empty matches every market request. */
+export interface RuleMatch {
+  /** `list` is GET /markets, `item` is GET /markets/{id}. */
+  route?: 'list' | 'item';
+  /** Exact market_id (after URL decoding) of item requests. */
+  marketId?: string;
+  method?: string;
+}
+
+/** A behaviour for matching requests, optionally for the next `times` matches only. */
+export interface BehaviourRule {
+  id: string;
+  match: RuleMatch;
+  behaviour: Behaviour;
+  /** Remaining applications; undefined means until removed. */
+  times?: number;
+}
+
+export type BehaviourRuleInput = Omit<BehaviourRule, 'id'> & { id?: string };
+
+/** A resolved decision for one request. */
+export interface AppliedBehaviour {
+  delayMs: number;
+  status?: number;
+  retryAfter?: number;
+  fault?: TransportFault;
+  dribbleMs: number;
+  /** Names of what was applied, for the journal and logs (`delay=200`, `status=503 (rule r1)`). */
+  labels: string[];
+}
+
+/** The set of behaviours in force: global ones, rules, and per-request Prefer headers. */
+export interface BehaviourEngine {
+  global(): Behaviour;
+  setGlobal(behaviour: Behaviour): void;
+  rules(): BehaviourRule[];
+  addRule(rule: BehaviourRuleInput): BehaviourRule;
+  removeRule(id: string): boolean;
+  /** Clears runtime rules and restores the start-up global behaviour. */
+  reset(): void;
+  /**
+   * Decides what applies to one request: global < route rule < market rule < Prefer header, merged
+   * field by field. Rules with `times` count down and disappear at 0.
+   */
+  decide(request: { route: 'list' | 'item'; marketId?: string; method: string }, prefer?: Behaviour): AppliedBehaviour;
+}
+
+/** A behaviour or rule that does not make sense; the message names the field. */
+export class BehaviourError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'BehaviourError';
+  }
+}
+
+/**
+ * Checks a behaviour's fields (types and ranges).
+ * @throws BehaviourError naming the first bad field, e.g. `status: expected an HTTP status 100–599, found 42`.
+ */
+export function checkBehaviour(input: unknown, where = 'behaviour'): Behaviour {
+  if (input === null || typeof input !== 'object' || Array.isArray(input)) throw new BehaviourError(`${where}: expected an object, found ${JSON.stringify(input)}`);
+  const b = input as Record<string, unknown>;
+  const known = ['delayMs', 'jitterMs', 'status', 'retryAfter', 'errorRate', 'fault', 'dribbleMs'];
+  for (const key of Object.keys(b)) if (!known.includes(key)) throw new BehaviourError(`${where}.${key}: unknown field; expected one of ${known.join(', ')}`);
+  const num = (key: string, min: number, max: number, integer = true) => {
+    const v = b[key];
+    if (v === undefined) return;
+    if (typeof v !== 'number' || !Number.isFinite(v) || v < min || v > max || (integer && !Number.isInteger(v))) {
+      throw new BehaviourError(`${where}.${key}: expected ${integer ? 'an integer' : 'a number'} from ${min} to ${max}, found ${JSON.stringify(v)}`);
+    }
+  };
+  num('delayMs', 0, 600_000);
+  num('jitterMs', 0, 600_000);
+  num('status', 100, 599);
+  num('retryAfter', 0, 86_400);
+  num('errorRate', 0, 1, false);
+  num('dribbleMs', 0, 600_000);
+  if (b['fault'] !== undefined && !TRANSPORT_FAULTS.includes(b['fault'] as TransportFault)) throw new BehaviourError(`${where}.fault: expected one of ${TRANSPORT_FAULTS.join(', ')}, found ${JSON.stringify(b['fault'])}`);
+  return b as Behaviour;
+}
+
+/**
+ * Reads Prism-style preferences from a `Prefer` header (RFC 7240 syntax: `name=value` pairs
+ * separated by commas): `code`, `delay`, `jitter`, `retry-after`, `error-rate`, `fault`,
+ * `dribble`. Preferences it does not know are ignored (RFC 7240 §2).
+ * @throws BehaviourError when a known preference has a bad value.
+ */
+export function parsePrefer(header: string | undefined): Behaviour | undefined {
+  if (!header) return undefined;
+  const raw: Record<string, unknown> = {};
+  const names: Record<string, [keyof Behaviour, 'int' | 'num' | 'str']> = {
+    code: ['status', 'int'], delay: ['delayMs', 'int'], jitter: ['jitterMs', 'int'], 'retry-after': ['retryAfter', 'int'],
+    'error-rate': ['errorRate', 'num'], fault: ['fault', 'str'], dribble: ['dribbleMs', 'int'],
+  };
+  for (const part of header.split(',')) {
+    const [name, ...rest] = part.split(';')[0]?.split('=') ?? [];
+    const key = name?.trim().toLowerCase() ?? '';
+    const spec = names[key];
+    if (!spec) continue;
+    const value = rest.join('=').trim().replace(/^"(.*)"$/, '$1');
+    raw[spec[0]] = spec[1] === 'str' ? value : Number(value === '' ? Number.NaN : value);
+  }
+  return Object.keys(raw).length === 0 ? undefined : checkBehaviour(raw, 'Prefer');
+}
+
+/**
+ * Creates the behaviour engine. `seed` makes jitter and error-rate choices reproducible: the n-th
+ * request a layer sees gets the same decision on every run.
+ */
+export function createBehaviourEngine(options: { seed: number; global?: Behaviour; rules?: readonly BehaviourRuleInput[] }): BehaviourEngine {
+  const startGlobal = checkBehaviour(options.global ?? {}, 'global');
+  let globalBehaviour: Behaviour = startGlobal;
+  let rules: BehaviourRule[] = [];
+  let nextId = 1;
+  const counters = new Map<string, number>();
+  const draw = (layer: string, stream: number): number => {
+    const n = counters.get(`${layer}:${stream}`) ?? 0;
+    counters.set(`${layer}:${stream}`, n + 1);
+    return mixSeed(options.seed, n, stream + hashLayer(layer));
+  };
+  const addRule = (input: BehaviourRuleInput): BehaviourRule => {
+    const where = `rule${input.id ? ` ${input.id}` : ''}`;
+    if (input.match === null || typeof input.match !== 'object') throw new BehaviourError(`${where}.match: expected an object such as {"route":"item","marketId":"abc"}`);
+    if (input.match.route !== undefined && input.match.route !== 'list' && input.match.route !== 'item') throw new BehaviourError(`${where}.match.route: expected "list" or "item", found ${JSON.stringify(input.match.route)}`);
+    if (input.times !== undefined && (!Number.isInteger(input.times) || input.times < 1)) throw new BehaviourError(`${where}.times: expected an integer ≥ 1, found ${JSON.stringify(input.times)}`);
+    const rule: BehaviourRule = { id: input.id ?? `r${nextId++}`, match: { ...input.match }, behaviour: checkBehaviour(input.behaviour, `${where}.behaviour`), ...(input.times ? { times: input.times } : {}) };
+    rules = [...rules.filter((r) => r.id !== rule.id), rule];
+    return rule;
+  };
+  for (const r of options.rules ?? []) addRule(r);
+  const startRules = rules;
+
+  return {
+    global: () => globalBehaviour,
+    setGlobal: (b) => {
+      globalBehaviour = checkBehaviour(b, 'global');
+    },
+    rules: () => rules.map((r) => ({ ...r })),
+    addRule,
+    removeRule: (id) => {
+      const before = rules.length;
+      rules = rules.filter((r) => r.id !== id);
+      return rules.length !== before;
+    },
+    reset: () => {
+      globalBehaviour = startGlobal;
+      rules = startRules;
+      counters.clear();
+    },
+    decide(request, prefer) {
+      const layers: [string, Behaviour][] = [['global', globalBehaviour]];
+      const matching = rules.filter((r) =>
+        (r.match.route === undefined || r.match.route === request.route) &&
+        (r.match.marketId === undefined || r.match.marketId === request.marketId) &&
+        (r.match.method === undefined || r.match.method.toUpperCase() === request.method));
+      // Route-only rules first, market rules after, so the more specific one wins field by field.
+      for (const r of [...matching.filter((m) => m.match.marketId === undefined), ...matching.filter((m) => m.match.marketId !== undefined)]) {
+        layers.push([`rule ${r.id}`, r.behaviour]);
+        if (r.times !== undefined) {
+          r.times -= 1;
+          if (r.times <= 0) rules = rules.filter((x) => x !== r);
+        }
+      }
+      if (prefer) layers.push(['Prefer', prefer]);
+      const applied: AppliedBehaviour = { delayMs: 0, dribbleMs: 2000, labels: [] };
+      for (const [layer, b] of layers) {
+        const from = layer === 'global' ? '' : ` (${layer})`;
+        if (b.delayMs !== undefined) {
+          applied.delayMs = b.delayMs;
+          if (b.delayMs > 0) applied.labels.push(`delay=${b.delayMs}${from}`);
+        }
+        if (b.jitterMs) {
+          const extra = draw(layer, 1) % b.jitterMs;
+          applied.delayMs += extra;
+          applied.labels.push(`jitter=${extra}${from}`);
+        }
+        if (b.errorRate !== undefined) {
+          const fails = draw(layer, 2) / 2 ** 32 < b.errorRate;
+          if (fails) {
+            applied.status = b.status ?? 500;
+            applied.labels.push(`error-rate=${b.errorRate} → ${applied.status}${from}`);
+          }
+        } else if (b.status !== undefined) {
+          applied.status = b.status;
+          applied.labels.push(`status=${b.status}${from}`);
+        }
+        if (b.retryAfter !== undefined) applied.retryAfter = b.retryAfter;
+        if (b.fault !== undefined) {
+          applied.fault = b.fault;
+          applied.labels.push(`fault=${b.fault}${from}`);
+        }
+        if (b.dribbleMs !== undefined) applied.dribbleMs = b.dribbleMs;
+      }
+      return applied;
+    },
+  };
+}
+
+function hashLayer(layer: string): number {
+  let h = 0;
+  for (let i = 0; i < layer.length; i++) h = (Math.imul(h, 31) + layer.charCodeAt(i)) >>> 0;
+  return h % 1_000_000;
+}

@@ -1,0 +1,238 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Logger } from 'pino';
+import type { MarketCatalog } from '../catalog/market-catalog.js';
+import { createMarketStore, type GlobalDomainFault, type MarketStore } from '../catalog/market-store.js';
+import { BehaviourError, createBehaviourEngine, parsePrefer, type AppliedBehaviour, type Behaviour, type BehaviourEngine, type BehaviourRuleInput } from '../behaviour/behaviour.js';
+import { createRequestJournal, type RequestJournal } from '../journal/request-journal.js';
+import { errorReply, marketNotFound, methodNotAllowed } from './error-reply.js';
+import { renderList } from './market-list.js';
+import { jsonReply, writeReply, type Reply } from './reply.js';
+import { resolveProfile, type ResponseProfile } from './response-profile.js';
+
+/** Everything a stub runtime is built from; only `catalog` is required. */
+export interface RuntimeOptions {
+  catalog: MarketCatalog;
+  /** Seeds tick steps, jitter, error rates and global domain-fault selection. @default 1 */
+  seed?: number;
+  profile?: Partial<ResponseProfile>;
+  /** Behaviour for every market request (CLI/env `--delay`, `--fault`…). */
+  behaviour?: Behaviour;
+  /** Start-up rules per route or market (CLI `--behaviours FILE`). */
+  rules?: readonly BehaviourRuleInput[];
+  globalFaults?: readonly GlobalDomainFault[];
+  /** Ring-buffer size of the request journal. @default 1000 */
+  journalSize?: number;
+  /** Access-Control-Allow-Origin: * and preflight answers. @default true */
+  cors?: boolean;
+  /** Serve the admin API under /__stub. @default true */
+  admin?: boolean;
+  /** When set, admin requests need `Authorization: Bearer <token>`. */
+  adminToken?: string;
+  /** Request log (one line per request); none when omitted. */
+  logger?: Logger;
+}
+
+/** The live state of one stub: catalog store, profile, behaviours, journal and switches. */
+export interface StubRuntime {
+  readonly store: MarketStore;
+  readonly behaviours: BehaviourEngine;
+  readonly journal: RequestJournal;
+  readonly profile: ResponseProfile;
+  readonly cors: boolean;
+  readonly admin: boolean;
+  readonly adminToken: string | undefined;
+  readonly logger: Logger | undefined;
+  /**
+   * Handles a raw Node request if it is one of the two market routes or a CORS preflight, and
+   * journals/logs every non-admin request once. Returns false to let Express handle the rest.
+   * Used by both the Express app and the server's fast path, so both answer identically.
+   */
+  handle(req: IncomingMessage, res: ServerResponse): boolean;
+}
+
+/** The reserved admin prefix; requests under it are never journaled. */
+export const ADMIN_PREFIX = '/__stub';
+
+const OBSERVED = Symbol('market-stub.observed');
+const APPLIED = Symbol('market-stub.behaviour');
+const ALLOWED = ['GET', 'HEAD'] as const;
+const EXPOSED = 'Link, Retry-After, X-Total-Count';
+
+type Observed = IncomingMessage & { [OBSERVED]?: true };
+type WithBehaviour = ServerResponse & { [APPLIED]?: string[] };
+
+/**
+ * Builds a runtime.
+ * @throws RangeError for a bad profile; BehaviourError for a bad behaviour or rule.
+ */
+export function createStubRuntime(options: RuntimeOptions): StubRuntime {
+  const seed = options.seed ?? 1;
+  const profile = resolveProfile(options.profile);
+  const store = createMarketStore(options.catalog, { seed, ...(options.globalFaults ? { globalFaults: options.globalFaults } : {}) });
+  const behaviours = createBehaviourEngine({ seed, ...(options.behaviour ? { global: options.behaviour } : {}), ...(options.rules ? { rules: options.rules } : {}) });
+  const journal = createRequestJournal(options.journalSize ?? 1000);
+  const cors = options.cors ?? true;
+  const logger = options.logger;
+
+  const observe = (req: Observed, res: WithBehaviour, path: string, query: string) => {
+    if (req[OBSERVED]) return;
+    req[OBSERVED] = true;
+    const start = process.hrtime.bigint();
+    const time = new Date().toISOString();
+    const done = () => {
+      const ms = Number(process.hrtime.bigint() - start) / 1e6;
+      const status = res.headersSent ? res.statusCode : null;
+      journal.record({
+        time, method: req.method ?? 'GET', path, query: queryObject(query), headers: { ...req.headers },
+        status, durationMs: Math.round(ms * 100) / 100, behaviour: res[APPLIED] ?? [],
+      });
+      logger?.info({ method: req.method, path: req.url, status, ms: Math.round(ms * 100) / 100, ...(res[APPLIED] ? { behaviour: res[APPLIED] } : {}) },
+        `${req.method} ${req.url} ${status ?? 'reset'} ${ms.toFixed(1)} ms${res[APPLIED]?.length ? ` [${res[APPLIED].join(', ')}]` : ''}`);
+    };
+    // 'close' fires for completed and for aborted/reset responses alike.
+    res.once('close', done);
+  };
+
+  return {
+    store, behaviours, journal, profile, cors, logger,
+    admin: options.admin ?? true,
+    adminToken: options.adminToken,
+    handle(req, res) {
+      const url = req.url ?? '/';
+      const q = url.indexOf('?');
+      const path = q === -1 ? url : url.slice(0, q);
+      if (path.startsWith(ADMIN_PREFIX) && (path.length === ADMIN_PREFIX.length || path[ADMIN_PREFIX.length] === '/')) return false;
+      observe(req, res, path, q === -1 ? '' : url.slice(q + 1));
+      const method = req.method ?? 'GET';
+      if (cors) {
+        res.setHeader('access-control-allow-origin', '*');
+        res.setHeader('access-control-expose-headers', EXPOSED);
+        if (method === 'OPTIONS' && req.headers['access-control-request-method']) {
+          // CORS preflight (Fetch standard §3.2.2): answer for every path, before routing.
+          res.writeHead(204, {
+            'access-control-allow-methods': 'GET, HEAD, OPTIONS',
+            'access-control-allow-headers': String(req.headers['access-control-request-headers'] ?? 'Prefer, Authorization, Content-Type'),
+            'access-control-max-age': '600',
+            'content-length': '0',
+          });
+          res.end();
+          return true;
+        }
+      }
+      const route = matchMarketRoute(path);
+      if (!route) return false;
+      if (route.kind === 'bad') {
+        writeReply(res, errorReply(profile.errors, 400, 'bad_request', `The market_id in ${path} is not valid percent-encoding (RFC 3986 §2.1).`, { path }));
+        return true;
+      }
+      if (method !== 'GET' && method !== 'HEAD') {
+        writeReply(res, methodNotAllowed(profile.errors, method, path, cors ? [...ALLOWED, 'OPTIONS'] : ALLOWED));
+        return true;
+      }
+      let prefer: Behaviour | undefined;
+      try {
+        prefer = parsePrefer(req.headers['prefer'] as string | undefined);
+      } catch (error) {
+        if (!(error instanceof BehaviourError)) throw error;
+        writeReply(res, errorReply(profile.errors, 400, 'bad_request', `${error.message}. Supported Prefer preferences: code, delay, jitter, retry-after, error-rate, fault, dribble.`));
+        return true;
+      }
+      const applied = behaviours.decide({ route: route.kind, method, ...(route.kind === 'item' ? { marketId: route.marketId } : {}) }, prefer);
+      const catalog = store.current();
+      let reply: Reply;
+      if (applied.status !== undefined) {
+        reply = injectedError(profile, applied);
+      } else if (route.kind === 'list') {
+        reply = renderList(catalog, new URLSearchParams(q === -1 ? '' : url.slice(q + 1)), profile);
+      } else {
+        const entry = catalog.entry(route.marketId);
+        reply = entry ? jsonReply(entry.body) : marketNotFound(profile.errors, route.marketId);
+      }
+      if (applied.labels.length > 0) (res as WithBehaviour)[APPLIED] = applied.labels;
+      if (applied.delayMs > 0) {
+        const timer = setTimeout(() => deliver(res, reply, applied), applied.delayMs);
+        res.once('close', () => clearTimeout(timer));
+      } else {
+        deliver(res, reply, applied);
+      }
+      return true;
+    },
+  };
+}
+
+type MarketRoute = { kind: 'list' } | { kind: 'item'; marketId: string } | { kind: 'bad' };
+
+/** `/markets`, `/markets/` → list; `/markets/{id}` (one segment, percent-decoded) → item; else undefined. */
+export function matchMarketRoute(path: string): MarketRoute | undefined {
+  if (!path.startsWith('/markets')) return undefined;
+  const rest = path.slice('/markets'.length);
+  if (rest === '' || rest === '/') return { kind: 'list' };
+  if (!rest.startsWith('/') || rest.indexOf('/', 1) !== -1) return undefined;
+  try {
+    return { kind: 'item', marketId: decodeURIComponent(rest.slice(1)) };
+  } catch {
+    return { kind: 'bad' };
+  }
+}
+
+function injectedError(profile: ResponseProfile, applied: AppliedBehaviour): Reply {
+  const status = applied.status ?? 500;
+  const headers: Record<string, string> = {};
+  const retryAfter = applied.retryAfter ?? (status === 429 ? 1 : undefined);
+  if (retryAfter !== undefined && (status === 429 || status === 503)) headers['retry-after'] = String(retryAfter);
+  const code = status === 429 ? 'rate_limited' : 'injected_fault';
+  const message = status === 429 ? `Too many requests; retry after ${retryAfter ?? 1} s.` : `Injected failure: status ${status} (market-stub behaviour ${applied.labels.join(', ')}).`;
+  return errorReply(profile.errors, status, code, message, {}, headers);
+}
+
+/** Writes a reply through a transport fault, if any. */
+function deliver(res: ServerResponse, reply: Reply, applied: AppliedBehaviour): void {
+  if (res.destroyed) return;
+  switch (applied.fault) {
+    case 'reset':
+      // RST instead of FIN: the client sees ECONNRESET ("socket hang up"), not a clean close.
+      res.socket?.resetAndDestroy();
+      return;
+    case 'truncate': {
+      res.writeHead(reply.status, { ...reply.headers, 'content-length': String(reply.body.length) });
+      res.write(reply.body.subarray(0, Math.floor(reply.body.length / 2)), () => res.socket?.destroy());
+      return;
+    }
+    case 'malformed': {
+      const cut = reply.body.subarray(0, Math.max(1, Math.floor(reply.body.length / 2)));
+      writeReply(res, { ...reply, body: cut });
+      return;
+    }
+    case 'slow-body': {
+      res.writeHead(reply.status, { ...reply.headers, 'content-length': String(reply.body.length) });
+      const chunks = Math.max(1, Math.min(20, reply.body.length));
+      const size = Math.ceil(reply.body.length / chunks);
+      let i = 0;
+      const timer = setInterval(() => {
+        if (res.destroyed) return clearInterval(timer);
+        const part = reply.body.subarray(i * size, (i + 1) * size);
+        i += 1;
+        if (i >= chunks) {
+          clearInterval(timer);
+          res.end(part);
+        } else {
+          res.write(part);
+        }
+      }, applied.dribbleMs / chunks);
+      res.once('close', () => clearInterval(timer));
+      return;
+    }
+    default:
+      writeReply(res, reply);
+  }
+}
+
+function queryObject(query: string): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  if (!query) return out;
+  for (const [k, v] of new URLSearchParams(query)) {
+    const prev = out[k];
+    out[k] = prev === undefined ? v : Array.isArray(prev) ? [...prev, v] : [prev, v];
+  }
+  return out;
+}
