@@ -9,3 +9,9 @@ export { getMarketValidator, type MarketValidator, type MarketValidatorOptions }
 export { loadMarketSchema, marketSchemaUrl, type JsonSchemaDocument } from './schema/market-schema.js';
 export type { Finding } from './schema/finding.js';
 export type { Market, MarketSummary } from './schema/market-types.js';
+export { createStubRuntime, ADMIN_PREFIX, type StubRuntime, type RuntimeOptions } from './http/stub-runtime.js';
+export { DEFAULT_PROFILE, resolveProfile, type ResponseProfile } from './http/response-profile.js';
+export { buildOpenApiDocument } from './http/openapi-document.js';
+export { createMarketStore, DOMAIN_FAULTS, type DomainFault, type GlobalDomainFault, type MarketStore } from './catalog/market-store.js';
+export { BehaviourError, TRANSPORT_FAULTS, parsePrefer, type Behaviour, type BehaviourRule, type BehaviourRuleInput, type RuleMatch, type TransportFault } from './behaviour/behaviour.js';
+export { createRequestJournal, type JournalEntry, type JournalFilter, type RequestJournal } from './journal/request-journal.js';
