@@ -18,20 +18,21 @@ export const MAX_HORIZON_DAYS = 730;
 let generatorSchema: JsonSchema | undefined;
 
 function schemaForGenerator(): JsonSchema {
-  // jsf resolves `#/$defs/...` against the root it is given: hand it the whole schema, rooted at GeneratedMarket.
+  // GeneratedMarket is self-contained (no $ref), so jsf gets it alone and resolves nothing per call.
   const schema = loadMarketSchema();
-  generatorSchema ??= { $schema: schema['$schema'] as string, $defs: structuredClone(schema.$defs), $ref: '#/$defs/GeneratedMarket' } as JsonSchema;
+  generatorSchema ??= structuredClone(schema.$defs['GeneratedMarket']) as JsonSchema;
   return generatorSchema;
 }
 
 /**
  * Generates market number `index` (0-based) of the catalog defined by (seed, clock).
  *
- * json-schema-faker draws the market from `$defs/GeneratedMarket` with a seed mixed from
- * (seed, index); seeded domain rules then fix what JSON Schema cannot state: `yes_price` on the
- * 0.01 tick in [0.01, 0.99] with `no_price` its exact complement (jsf 0.6 emits float noise such
- * as 0.5700000000000001, FIELD-NOTES §3), `resolution_date` 1–730 days after the clock date (jsf's
- * `format: date` spans 2000–2030), and a `-{index+1}` suffix that makes `market_id` unique.
+ * json-schema-faker draws the id stem, title, status and yes_price from `$defs/GeneratedMarket`
+ * with a seed mixed from (seed, index); seeded domain rules then complete what JSON Schema cannot
+ * state: `yes_price` rounded onto the 0.01 tick in [0.01, 0.99] with `no_price` its exact
+ * complement (jsf 0.6 emits float noise such as 0.5700000000000001, FIELD-NOTES §3),
+ * `resolution_date` 1–730 days after the clock date, and a `-{index+1}` suffix that makes
+ * `market_id` unique.
  * Pure: the result depends only on (seed, index, clock).
  * @throws RangeError when `clock` is not a YYYY-MM-DD calendar date or `index` is not a non-negative integer.
  */
