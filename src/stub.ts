@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import { buildCatalog } from './catalog/build-catalog.js';
 import { todayUtc } from './catalog/market-rules.js';
 import { createMemoryCatalog, type MarketCatalog } from './catalog/market-catalog.js';
+import type { GeneratedCatalog } from './catalog/generated-catalog.js';
 import { formatFixtureProblems } from './catalog/load-fixtures.js';
 import type { DomainFault, GlobalDomainFault } from './catalog/market-store.js';
 import { watchFixtures } from './catalog/watch-fixtures.js';
@@ -109,6 +110,9 @@ export async function startMarketStub(options: MarketStubOptions = {}): Promise<
   });
   const app = createApp({ runtime });
   const running = await listen(createRequestHandler({ app, runtime }), { port: options.port ?? 0, host: options.host ?? '127.0.0.1' });
+  // Generate the rest of a generated catalog between requests, so later requests find it ready.
+  const warming = new AbortController();
+  if ('warm' in catalog && typeof catalog.warm === 'function') void (catalog as GeneratedCatalog).warm(warming.signal);
   let unwatch: (() => void) | undefined;
   if (options.watch && options.fixtures !== undefined) {
     const location = options.fixtures;
@@ -143,6 +147,7 @@ export async function startMarketStub(options: MarketStubOptions = {}): Promise<
     requestCount: (filter) => runtime.journal.count(filter),
     clearRequests: () => runtime.journal.clear(),
     close: async () => {
+      warming.abort();
       unwatch?.();
       await running.close();
     },

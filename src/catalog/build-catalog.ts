@@ -1,6 +1,6 @@
 import type { Market } from '../schema/market-types.js';
 import { collectMarkets, FixtureError, loadFixtures, type FixtureProblem } from './load-fixtures.js';
-import { generateMarkets } from './generate-markets.js';
+import { createGeneratedCatalog } from './generated-catalog.js';
 import { createMemoryCatalog, type MarketCatalog } from './market-catalog.js';
 
 /** Where a catalog comes from: exactly one of fixtures, markets, or the generator's (seed, count, clock). */
@@ -27,8 +27,7 @@ export async function buildCatalog(options: CatalogOptions): Promise<MarketCatal
     const markets = validateMarkets(options.markets, 'markets');
     return createMemoryCatalog(markets, 'inline', `inline: ${markets.length} markets`);
   }
-  const markets = generateMarkets(options.count, { seed: options.seed, clock: options.clock });
-  return createMemoryCatalog(markets, 'generated', `generated: ${options.count} markets (seed ${options.seed}, clock ${options.clock})`);
+  return createGeneratedCatalog(options.count, { seed: options.seed, clock: options.clock });
 }
 
 /**

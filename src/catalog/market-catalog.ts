@@ -23,8 +23,10 @@ export interface MarketCatalog {
   readonly description: string;
   entryAt(index: number): CatalogEntry | undefined;
   entry(marketId: string): CatalogEntry | undefined;
-  /** The bare JSON array of all summaries, built once on first use. */
+  /** The bare JSON array of all summaries, built once on first use. @throws RangeError for catalogs too large to hold (those have listChunks). */
   listBody(): Buffer;
+  /** The bare JSON array in chunks, for catalogs too large to hold in one buffer (flat memory). */
+  listChunks?(): Iterable<Buffer>;
 }
 
 /** The five documented list fields, in response order. */

@@ -34,6 +34,7 @@ export function renderList(catalog: MarketCatalog, query: URLSearchParams, profi
   const entryAt = (i: number): CatalogEntry | undefined => catalog.entryAt(indices ? (indices[i] ?? -1) : i);
 
   if (profile.paging === 'none') {
+    if (!indices && catalog.listChunks) return streamedList(catalog.listChunks(), profile.envelope);
     if (!indices && profile.envelope === 'bare') return jsonReply(catalog.listBody());
     if (!indices) return jsonReply(cachedEnvelope(catalog, profile.envelope));
     return jsonReply(Buffer.from(wrap(profile, joinSummaries(entryAt, 0, total), {})));
@@ -78,6 +79,16 @@ export function renderList(catalog: MarketCatalog, query: URLSearchParams, profi
   if (more) headers['link'] = `</markets?${nextQuery.toString()}>; rel="next"`;
   if (profile.paging === 'offset') headers['x-total-count'] = String(total);
   return jsonReply(Buffer.from(wrap(profile, items, extra)), 200, headers);
+}
+
+/** A list too large to hold, sent in chunks (optionally inside the envelope). */
+function streamedList(chunks: Iterable<Buffer>, envelope: string): Reply {
+  function* wrapped(): Generator<Buffer> {
+    if (envelope !== 'bare') yield Buffer.from(`{${JSON.stringify(envelope)}:`);
+    yield* chunks;
+    if (envelope !== 'bare') yield Buffer.from('}');
+  }
+  return { ...jsonReply(Buffer.alloc(0)), chunks: wrapped() };
 }
 
 function wrap(profile: ResponseProfile, items: string, extra: Record<string, unknown>): string {

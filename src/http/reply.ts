@@ -5,6 +5,8 @@ export interface Reply {
   status: number;
   headers: Record<string, string>;
   body: Buffer;
+  /** When set, the body is these chunks instead (sent chunked, with backpressure: flat memory for huge lists). */
+  chunks?: Iterable<Buffer>;
 }
 
 /** Media type of every JSON body (RFC 8259 §11; charset spelled out for clients that want it). */
@@ -20,6 +22,30 @@ export function jsonReply(body: Buffer, status = 200, headers: Record<string, st
  * (RFC 9110 §9.3.2: same headers as GET, no content).
  */
 export function writeReply(res: ServerResponse, reply: Reply): void {
+  if (reply.chunks) {
+    res.writeHead(reply.status, reply.headers);
+    if (res.req.method === 'HEAD') {
+      res.end();
+      return;
+    }
+    const iterator = reply.chunks[Symbol.iterator]();
+    const pump = () => {
+      for (;;) {
+        if (res.destroyed) return;
+        const next = iterator.next();
+        if (next.done) {
+          res.end();
+          return;
+        }
+        if (!res.write(next.value)) {
+          res.once('drain', pump);
+          return;
+        }
+      }
+    };
+    pump();
+    return;
+  }
   res.writeHead(reply.status, { ...reply.headers, 'content-length': String(reply.body.length) });
   res.end(reply.body);
 }

@@ -188,7 +188,8 @@ function injectedError(profile: ResponseProfile, applied: AppliedBehaviour): Rep
 /** Writes a reply through a transport fault, if any. */
 function deliver(res: ServerResponse, reply: Reply, applied: AppliedBehaviour): void {
   if (res.destroyed) return;
-  switch (applied.fault) {
+  // A streamed list (huge generated catalogs) is never held whole, so only `reset` applies to it.
+  switch (reply.chunks && applied.fault !== 'reset' ? undefined : applied.fault) {
     case 'reset':
       // RST instead of FIN: the client sees ECONNRESET ("socket hang up"), not a clean close.
       res.socket?.resetAndDestroy();

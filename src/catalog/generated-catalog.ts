@@ -1,0 +1,80 @@
+import { generateMarket, indexFromGeneratedId, type GenerateOptions } from './generate-markets.js';
+import { toCatalogEntry, type CatalogEntry, type MarketCatalog } from './market-catalog.js';
+
+/** Catalogs up to this size keep every generated entry and the whole list body in memory. */
+export const MEMO_LIMIT = 250_000;
+/** Larger catalogs keep at most this many entries (a flat-memory cache, emptied when full). */
+const CACHE_LIMIT = 20_000;
+/** Summaries per chunk when a list is streamed. */
+const CHUNK = 500;
+
+/** A generated catalog: markets are made on first use and kept (or cached, above MEMO_LIMIT). */
+export interface GeneratedCatalog extends MarketCatalog {
+  /** Generates every market ahead of requests in small slices that yield to the event loop; resolves when done (at once above MEMO_LIMIT). */
+  warm(signal?: AbortSignal): Promise<void>;
+}
+
+/**
+ * The catalog of (seed, count, clock), generated on demand: market k is made from (seed, k, clock)
+ * when first asked for, so start-up costs nothing and `--count 10000000` answers any
+ * `GET /markets/{id}` at once with flat memory (the id's `-{k+1}` suffix gives k). Up to
+ * MEMO_LIMIT markets, entries and the list body are kept after first use; above it, the full list
+ * is streamed in chunks (listChunks) and entries live in a bounded cache.
+ */
+export function createGeneratedCatalog(count: number, options: GenerateOptions): GeneratedCatalog {
+  const memo = count <= MEMO_LIMIT;
+  const entries: (CatalogEntry | undefined)[] = memo ? new Array<CatalogEntry | undefined>(count) : [];
+  const cache = new Map<number, CatalogEntry>();
+  let list: Buffer | undefined;
+
+  const entryAt = (index: number): CatalogEntry | undefined => {
+    if (!Number.isInteger(index) || index < 0 || index >= count) return undefined;
+    if (memo) return (entries[index] ??= toCatalogEntry(generateMarket(index, options)));
+    let entry = cache.get(index);
+    if (!entry) {
+      if (cache.size >= CACHE_LIMIT) cache.clear();
+      entry = toCatalogEntry(generateMarket(index, options));
+      cache.set(index, entry);
+    }
+    return entry;
+  };
+
+  function* listChunks(): Generator<Buffer> {
+    yield Buffer.from('[');
+    for (let from = 0; from < count; from += CHUNK) {
+      const parts: string[] = [];
+      for (let i = from; i < Math.min(count, from + CHUNK); i++) {
+        // Streamed markets skip the cache: a full crawl must not churn it.
+        parts.push(memo ? (entryAt(i)?.summaryJson ?? '') : toCatalogEntry(generateMarket(i, options)).summaryJson);
+      }
+      yield Buffer.from(`${from === 0 ? '' : ','}${parts.join(',')}`);
+    }
+    yield Buffer.from(']');
+  }
+
+  return {
+    source: 'generated',
+    size: count,
+    description: `generated: ${count} markets (seed ${options.seed}, clock ${options.clock})`,
+    entryAt,
+    entry(marketId) {
+      const index = indexFromGeneratedId(marketId);
+      if (index === undefined) return undefined;
+      const entry = entryAt(index);
+      return entry?.market.market_id === marketId ? entry : undefined;
+    },
+    listBody() {
+      if (!memo) throw new RangeError(`a list of ${count} markets is streamed (listChunks), not held in memory`);
+      list ??= Buffer.concat([...listChunks()]);
+      return list;
+    },
+    ...(memo ? {} : { listChunks }),
+    async warm(signal) {
+      if (!memo) return;
+      for (let from = 0; from < count && !signal?.aborted; from += 200) {
+        for (let i = from; i < Math.min(count, from + 200); i++) entryAt(i);
+        await new Promise<void>((resolve) => setImmediate(resolve));
+      }
+    },
+  };
+}
