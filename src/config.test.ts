@@ -6,7 +6,7 @@ const NOW = new Date('2026-11-21T10:00:00Z');
 describe('resolveServeConfig', () => {
   it('has documented defaults', () => {
     expect(resolveServeConfig({}, {}, NOW)).toEqual({
-      port: 4010, host: '127.0.0.1', fixtures: undefined, watch: false, seed: 1, count: 100, clock: '2026-11-21', quiet: false, logFormat: 'text',
+      port: 4010, host: '127.0.0.1', fixtures: undefined, watch: false, seed: 1, count: 100, clock: '2026-11-21', quiet: false, logFormat: 'auto',
       profile: { envelope: 'bare', paging: 'none', pageSize: 100, maxPageSize: 1000, errors: 'default', filterStatus: false },
       behaviour: {}, rules: [], globalFaults: [], admin: true, adminToken: undefined, journalSize: 1000, cors: true,
     });
@@ -37,7 +37,7 @@ describe('resolveServeConfig', () => {
     [{ count: '-1' }, {}, '--count: expected an integer'],
     [{ seed: '1.5' }, {}, '--seed: expected an integer'],
     [{ clock: '2026-02-30' }, {}, '--clock: expected a calendar date YYYY-MM-DD, found "2026-02-30"'],
-    [{}, { MARKET_STUB_LOG_FORMAT: 'xml' }, 'MARKET_STUB_LOG_FORMAT: expected one of text, json'],
+    [{}, { MARKET_STUB_LOG_FORMAT: 'xml' }, 'MARKET_STUB_LOG_FORMAT: expected one of auto, text, json'],
     [{ paging: 'pages' }, {}, '--paging: expected one of none, offset, cursor'],
     [{ 'page-size': '2000' }, {}, 'pageSize: expected an integer from 1 to maxPageSize (1000)'],
     [{ envelope: 'a b' }, {}, 'envelope: expected "bare" or a key'],

@@ -17,7 +17,7 @@ export interface ServeConfig {
   /** YYYY-MM-DD (UTC). */
   readonly clock: string;
   readonly quiet: boolean;
-  readonly logFormat: LogFormat;
+  readonly logFormat: LogFormat | 'auto';
   readonly profile: ResponseProfile;
   /** Global behaviour for every market request. */
   readonly behaviour: Behaviour;
@@ -66,7 +66,7 @@ export const SERVE_OPTIONS: readonly OptionSpec[] = [
   { cli: 'port', env: ['MARKET_STUB_PORT', 'PORT'], kind: 'int', describe: 'TCP port to listen on; 0 picks a free port', defaultText: '4010', group: SERVER },
   { cli: 'host', env: ['MARKET_STUB_HOST', 'HOST'], kind: 'string', describe: 'Interface address to bind (0.0.0.0 in containers)', defaultText: '127.0.0.1', group: SERVER },
   { cli: 'quiet', env: env('QUIET'), kind: 'boolean', describe: 'No request log lines (the ready line stays)', defaultText: 'false', group: SERVER },
-  { cli: 'log-format', env: env('LOG_FORMAT'), kind: 'choice', choices: ['text', 'json'], describe: 'Log lines as text or json', defaultText: 'text', group: SERVER },
+  { cli: 'log-format', env: env('LOG_FORMAT'), kind: 'choice', choices: ['auto', 'text', 'json'], describe: 'Request log lines: text, json (pino NDJSON), or auto: text on a terminal, json when piped', defaultText: 'auto', group: SERVER },
   { cli: 'cors', env: env('CORS'), kind: 'choice', choices: ['on', 'off'], describe: 'Access-Control-Allow-Origin: * and preflight answers', defaultText: 'on', group: SERVER },
   { cli: 'fixtures', env: env('FIXTURES'), kind: 'path', describe: 'Serve the markets in this JSON file or directory of JSON files instead of generated ones', defaultText: 'none: generated markets', group: DATA },
   { cli: 'watch', env: env('WATCH'), kind: 'boolean', describe: 'With --fixtures: reload on change (invalid changes are logged, old data kept)', defaultText: 'false', group: DATA },
@@ -182,7 +182,7 @@ export function resolveServeConfig(flags: RawFlags, environment: Readonly<Record
     count: int('count', 0, MAX_COUNT) ?? 100,
     clock: clock ? String(clock.value) : todayUtc(now),
     quiet: bool('quiet'),
-    logFormat: choice('log-format', 'text') as LogFormat,
+    logFormat: choice('log-format', 'auto') as LogFormat | 'auto',
     profile,
     behaviour,
     rules: readRules(given('behaviours')),

@@ -29,10 +29,15 @@ export interface RunningServer {
  * without entering Express's router; everything else goes to the Express app, whose first
  * middleware is the same runtime.handle, so both paths answer identically.
  */
-export function createRequestHandler(options: { app: Express; runtime: StubRuntime }): (req: IncomingMessage, res: ServerResponse) => void {
-  const { app, runtime } = options;
+export function createRequestHandler(options: { createApp: () => Express; runtime: StubRuntime }): (req: IncomingMessage, res: ServerResponse) => void {
+  const { runtime } = options;
+  // The Express app is built on the first request the runtime does not answer, so start-up (and
+  // test suites that only call the market routes) never load Express.
+  let app: Express | undefined;
   return (req, res) => {
-    if (!runtime.handle(req, res)) app(req, res);
+    if (runtime.handle(req, res)) return;
+    app ??= options.createApp();
+    app(req, res);
   };
 }
 

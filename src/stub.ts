@@ -108,8 +108,7 @@ export async function startMarketStub(options: MarketStubOptions = {}): Promise<
     ...(options.adminToken !== undefined ? { adminToken: options.adminToken } : {}),
     ...(options.logger ? { logger: options.logger } : {}),
   });
-  const app = createApp({ runtime });
-  const running = await listen(createRequestHandler({ app, runtime }), { port: options.port ?? 0, host: options.host ?? '127.0.0.1' });
+  const running = await listen(createRequestHandler({ createApp: () => createApp({ runtime }), runtime }), { port: options.port ?? 0, host: options.host ?? '127.0.0.1' });
   // Generate the rest of a generated catalog between requests, so later requests find it ready.
   const warming = new AbortController();
   if ('warm' in catalog && typeof catalog.warm === 'function') void (catalog as GeneratedCatalog).warm(warming.signal);

@@ -71,9 +71,11 @@ export function createGeneratedCatalog(count: number, options: GenerateOptions):
     ...(memo ? {} : { listChunks }),
     async warm(signal) {
       if (!memo) return;
-      for (let from = 0; from < count && !signal?.aborted; from += 200) {
-        for (let i = from; i < Math.min(count, from + 200); i++) entryAt(i);
+      // Yield before each slice: the caller's start-up returns first, and requests interleave.
+      for (let from = 0; from < count; from += 50) {
         await new Promise<void>((resolve) => setImmediate(resolve));
+        if (signal?.aborted) return;
+        for (let i = from; i < Math.min(count, from + 50); i++) entryAt(i);
       }
     },
   };

@@ -1,7 +1,7 @@
 import type { Argv } from 'yargs';
 import { ConfigError, resolveServeConfig, SERVE_OPTIONS, type RawFlags } from '../config.js';
 import { FixtureError } from '../catalog/load-fixtures.js';
-import { createLogger } from '../logger.js';
+import { createLogger, resolveLogFormat } from '../logger.js';
 import { BehaviourError } from '../behaviour/behaviour.js';
 import { startMarketStub } from '../stub.js';
 import { EXIT, type CliIo } from './cli-io.js';
@@ -37,7 +37,8 @@ export async function runServe(flags: RawFlags, io: CliIo): Promise<number> {
     }
     throw error;
   }
-  const logger = createLogger({ format: config.logFormat, destination: io.stdoutStream, colorize: io.isTTY });
+  const logFormat = resolveLogFormat(config.logFormat, io.isTTY);
+  const logger = createLogger({ format: logFormat, destination: io.stdoutStream === process.stdout ? 1 : io.stdoutStream, colorize: io.isTTY });
   let stub;
   try {
     stub = await startMarketStub({
@@ -74,7 +75,7 @@ export async function runServe(flags: RawFlags, io: CliIo): Promise<number> {
     throw error;
   }
   const ready = `market-stub listening on ${stub.url} serving ${stub.catalog.description}`;
-  if (config.logFormat === 'json') logger.info({ url: stub.url, source: stub.catalog.source, count: stub.catalog.size, seed: config.fixtures ? undefined : config.seed, clock: config.clock }, ready);
+  if (logFormat === 'json') logger.info({ url: stub.url, source: stub.catalog.source, count: stub.catalog.size, seed: config.fixtures ? undefined : config.seed, clock: config.clock }, ready);
   else io.stdout(`${ready}\n`);
   await new Promise<void>((resolve) => {
     if (io.signal.aborted) resolve();

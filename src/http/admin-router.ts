@@ -1,5 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
-import express, { type NextFunction, type Request, type Response, type Router } from 'express';
+import type { NextFunction, Request, Response, Router } from 'express';
+import { loadExpress } from './load-express.js';
 import { DOMAIN_FAULTS, type DomainFault } from '../catalog/market-store.js';
 import { FixtureError } from '../catalog/load-fixtures.js';
 import { BehaviourError, type BehaviourRuleInput } from '../behaviour/behaviour.js';
@@ -17,6 +18,7 @@ import type { StubRuntime } from './stub-runtime.js';
  * Invalid markets → 400 with `findings` (pointer, expected, found), like fixtures at start-up.
  */
 export function createAdminRouter(runtime: StubRuntime): Router {
+  const express = loadExpress();
   const router = express.Router();
   const shape = runtime.profile.errors;
   const send = (res: Response, status: number, value: unknown) => writeReply(res, jsonReply(Buffer.from(JSON.stringify(value)), status));

@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
-import express, { type Express, type NextFunction, type Request, type Response } from 'express';
+import type { Express, NextFunction, Request, Response } from 'express';
+import { loadExpress } from './load-express.js';
 import { createAdminRouter } from './admin-router.js';
 import { errorReply, routeNotFound } from './error-reply.js';
 import { buildOpenApiDocument } from './openapi-document.js';
@@ -9,21 +10,19 @@ import { ADMIN_PREFIX, createStubRuntime, type RuntimeOptions, type StubRuntime 
 /** Build the app from runtime options (at least a catalog), or around an existing runtime. */
 export type AppOptions = RuntimeOptions | { runtime: StubRuntime };
 
-const HEALTH_BODY = Buffer.from('{"status":"ok"}');
-
 /**
  * Builds the Express 5 app for the stub; it never listens (src/server.ts does), so test suites can
  * drive it in-process with supertest: `request(createApp({ catalog })).get('/markets')`.
  *
- * Routes: `GET /markets` and `GET /markets/{market_id}` (through the runtime: profile, behaviours,
- * journal, CORS), `GET /openapi.json`, `GET /healthz`, the admin API under `/__stub` unless
+ * Routes: `GET /markets`, `GET /markets/{market_id}` and `GET /healthz` (through the runtime:
+ * profile, behaviours, journal, CORS), `GET /openapi.json`, the admin API under `/__stub` unless
  * disabled; every other path → 404 JSON in the profile's error shape. ETags are off: bodies are
  * pre-serialised and hashing a 1,000-market list per request halves throughput (FIELD-NOTES §3).
  */
 export function createApp(options: AppOptions): Express {
   const runtime = 'runtime' in options ? options.runtime : createStubRuntime(options);
   const shape = runtime.profile.errors;
-  const app = express();
+  const app = loadExpress()();
   app.disable('x-powered-by');
   app.disable('etag');
   app.use((req: Request, res: Response, next: NextFunction) => {
@@ -35,7 +34,6 @@ export function createApp(options: AppOptions): Express {
     openapi ??= Buffer.from(JSON.stringify(buildOpenApiDocument(runtime.profile, packageVersion())));
     writeReply(res, jsonReply(openapi));
   });
-  app.get('/healthz', (_req: Request, res: Response) => writeReply(res, jsonReply(HEALTH_BODY)));
   app.use((req: Request, res: Response) => writeReply(res, routeNotFound(shape, req.method, req.path)));
   // Express recognises a 4-argument function as the error handler; it never sends a stack.
   app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {

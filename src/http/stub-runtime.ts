@@ -43,7 +43,7 @@ export interface StubRuntime {
   readonly adminToken: string | undefined;
   readonly logger: Logger | undefined;
   /**
-   * Handles a raw Node request if it is one of the two market routes or a CORS preflight, and
+   * Handles a raw Node request if it is one of the two market routes, `GET /healthz` or a CORS preflight, and
    * journals/logs every non-admin request once. Returns false to let Express handle the rest.
    * Used by both the Express app and the server's fast path, so both answer identically.
    */
@@ -53,6 +53,7 @@ export interface StubRuntime {
 /** The reserved admin prefix; requests under it are never journaled. */
 export const ADMIN_PREFIX = '/__stub';
 
+const HEALTH_BODY = Buffer.from('{"status":"ok"}');
 const OBSERVED = Symbol('market-stub.observed');
 const APPLIED = Symbol('market-stub.behaviour');
 const ALLOWED = ['GET', 'HEAD'] as const;
@@ -118,6 +119,10 @@ export function createStubRuntime(options: RuntimeOptions): StubRuntime {
           res.end();
           return true;
         }
+      }
+      if (path === '/healthz' && (method === 'GET' || method === 'HEAD')) {
+        writeReply(res, jsonReply(HEALTH_BODY));
+        return true;
       }
       const route = matchMarketRoute(path);
       if (!route) return false;

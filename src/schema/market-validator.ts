@@ -1,5 +1,6 @@
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import ajvFormats from 'ajv-formats';
+import { createRequire } from 'node:module';
+import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
+import type AjvFormats from 'ajv-formats';
 import { loadMarketSchema } from './market-schema.js';
 import type { Market, MarketSummary } from './market-types.js';
 import { describeFound, pointerToken, valueAtPointer, type Finding } from './finding.js';
@@ -29,8 +30,9 @@ export interface MarketValidatorOptions {
 
 const validators = new Map<boolean, MarketValidator>();
 
-// ajv-formats is CommonJS; under NodeNext its default import is the module object.
-const addFormats = ajvFormats.default;
+// ajv and ajv-formats are CommonJS: required on first use, so importing market-stub (or serving
+// generated markets, which never validates) does not pay their load time.
+const require = createRequire(import.meta.url);
 
 /**
  * Returns the compiled validators, compiling the schema once per process and option set
@@ -44,6 +46,8 @@ export function getMarketValidator(options: MarketValidatorOptions = {}): Market
   const existing = validators.get(allErrors);
   if (existing) return existing;
   const schema = loadMarketSchema();
+  const { Ajv2020 } = require('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js');
+  const addFormats = (require('ajv-formats') as typeof AjvFormats).default;
   const ajv = new Ajv2020({ allErrors, multipleOfPrecision: 9 });
   addFormats(ajv, ['date']);
   ajv.addSchema(structuredClone(schema));

@@ -73,9 +73,9 @@ describe('market-stub serve (generated)', () => {
     }
   });
 
-  it('logs one line per request with method, path, status and ms; --log-format json gives JSON lines', async () => {
-    const text = await startServeProcess(['--port', '0', '--count', '2']);
-    const json = await startServeProcess(['--port', '0', '--count', '2', '--log-format', 'json']);
+  it('logs one line per request with method, path, status and ms: text with --log-format text, JSON lines by default when piped', async () => {
+    const text = await startServeProcess(['--port', '0', '--count', '2', '--log-format', 'text']);
+    const json = await startServeProcess(['--port', '0', '--count', '2']);
     try {
       await getText(`${text.url}/markets/nope`);
       await getText(`${json.url}/markets`);
