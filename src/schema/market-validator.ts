@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
+import type { Ajv2020 as Ajv2020Class, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import type AjvFormats from 'ajv-formats';
 import { loadMarketSchema } from './market-schema.js';
 import type { Market, MarketSummary } from './market-types.js';
@@ -46,7 +46,7 @@ export function getMarketValidator(options: MarketValidatorOptions = {}): Market
   const existing = validators.get(allErrors);
   if (existing) return existing;
   const schema = loadMarketSchema();
-  const { Ajv2020 } = require('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js');
+  const { Ajv2020 } = require('ajv/dist/2020.js') as { Ajv2020: typeof Ajv2020Class };
   const addFormats = (require('ajv-formats') as typeof AjvFormats).default;
   const ajv = new Ajv2020({ allErrors, multipleOfPrecision: 9 });
   addFormats(ajv, ['date']);
