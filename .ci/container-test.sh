@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# Container test for CI (issue 5): builds docker/Dockerfile with podman and runs test/container
+# against the image. Called by .ci/run after the unit tests; also fine to run by hand.
+#
+#   .ci/container-test.sh          # from anywhere; the repo is this script's parent folder
+#
+# Runs only as root with apt-get (podman, runc and the local node:24-bookworm-slim stand-in come
+# from ../shared/container, next to the repo); otherwise prints "skipped: <why>" and exits 0.
+# Last line: "N passed, N failed". Exit 0 when every container check passed, 1 otherwise.
+set -uo pipefail
+REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+SHARED="$REPO/../shared/container"
+
+if [ "$(id -u)" != 0 ]; then
+  echo "container test skipped: not root (podman here installs from apt and runs rootful)"
+  exit 0
+fi
+if ! command -v apt-get >/dev/null 2>&1; then
+  echo "container test skipped: apt-get not available (podman is installed from Debian's packages)"
+  exit 0
+fi
+fail() {
+  echo "container test: $1" >&2
+  echo "0 passed, 1 failed"
+  exit 1
+}
+[ -f "$SHARED/env.sh" ] && [ -x "$SHARED/ensure-base.sh" ] \
+  || fail "$SHARED/env.sh and ensure-base.sh not found; CI clones the repo with shared/ beside it"
+[ -x "$REPO/node_modules/.bin/vitest" ] || fail "node_modules/.bin/vitest missing; run 'npm ci' in $REPO first"
+
+# shellcheck source=/dev/null
+source "$SHARED/env.sh"
+base=$("$SHARED/ensure-base.sh") || fail "ensure-base.sh failed: podman or the node:24-bookworm-slim stand-in is not available"
+echo "container test: podman $(podman version --format '{{.Client.Version}}'), base image $base"
+
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+cd "$REPO" || exit 1
+MARKET_STUB_CONTAINER_FIGURES="$out/figures.txt" CONTAINER_ENGINE=podman \
+  ./node_modules/.bin/vitest run -c vitest.container.config.ts \
+  --reporter=default --reporter=json --outputFile.json="$out/results.json"
+code=$?
+
+counts=$(node -e '
+  const fs = require("node:fs");
+  try {
+    const r = JSON.parse(fs.readFileSync(process.argv[1], "utf8"));
+    // Anything not passed counts as failed: the suite has no skipped or todo tests of its own.
+    console.log(r.numPassedTests, r.numTotalTests - r.numPassedTests);
+  } catch { console.log("0 0"); }
+' "$out/results.json")
+read -r passed failed <<<"$counts"
+if [ "$code" != 0 ] && [ "$failed" = 0 ]; then
+  echo "container test: vitest exited $code with an error outside the tests (see above)" >&2
+  failed=1
+fi
+if [ -s "$out/figures.txt" ]; then
+  echo "container test figures:"
+  sed 's/^/  /' "$out/figures.txt"
+fi
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]
