@@ -1,27 +1,27 @@
-import type { Logger } from 'pino';
 import { buildCatalog } from './catalog/build-catalog.js';
 import { todayUtc } from './catalog/market-rules.js';
 import { createMemoryCatalog, type MarketCatalog } from './catalog/market-catalog.js';
 import type { GeneratedCatalog } from './catalog/generated-catalog.js';
 import { formatFixtureProblems } from './catalog/load-fixtures.js';
-import type { DomainFault, GlobalDomainFault } from './catalog/market-store.js';
+import type { DomainFault } from './catalog/market-store.js';
 import { watchFixtures } from './catalog/watch-fixtures.js';
 import type { Behaviour, BehaviourRule, BehaviourRuleInput } from './behaviour/behaviour.js';
 import type { JournalEntry, JournalFilter } from './journal/request-journal.js';
 import { createApp } from './http/create-app.js';
-import type { ResponseProfile } from './http/response-profile.js';
-import { createStubRuntime, type StubRuntime } from './http/stub-runtime.js';
+import { createStubRuntime, type RuntimeOptions, type StubRuntime } from './http/stub-runtime.js';
 import type { Market } from './schema/market-types.js';
 import { createRequestHandler, listen } from './server.js';
 
-/** Options of startMarketStub; every field is optional. */
-export interface MarketStubOptions {
+/**
+ * Options of startMarketStub; every field is optional. Besides these, the runtime options apply
+ * (see RuntimeOptions): `profile`, `behaviour`, `rules`, `globalFaults`, `journalSize`, `cors`,
+ * `admin`, `adminToken`, `logger`, `seed` (which also seeds the generated catalog).
+ */
+export interface MarketStubOptions extends Omit<RuntimeOptions, 'catalog'> {
   /** TCP port; 0 (default) picks a free one. */
   port?: number;
   /** Interface to bind. @default '127.0.0.1' */
   host?: string;
-  /** Seed of the generated catalog, of tick steps, jitter and error rates. @default 1 */
-  seed?: number;
   /** Number of generated markets. @default 100 */
   count?: number;
   /** Clock date YYYY-MM-DD (UTC). @default today (UTC) */
@@ -32,24 +32,6 @@ export interface MarketStubOptions {
   watch?: boolean;
   /** Serve these markets (validated like fixtures) instead of generated ones. */
   markets?: readonly unknown[];
-  /** Response profile: envelope, paging, error shape, status filter. */
-  profile?: Partial<ResponseProfile>;
-  /** Behaviour for every market request (delay, status, fault…). */
-  behaviour?: Behaviour;
-  /** Behaviour rules per route or market id. */
-  rules?: readonly BehaviourRuleInput[];
-  /** Domain faults for a seeded share of markets. */
-  globalFaults?: readonly GlobalDomainFault[];
-  /** Request journal size (ring buffer). @default 1000 */
-  journalSize?: number;
-  /** CORS headers and preflight answers. @default true */
-  cors?: boolean;
-  /** The admin API under /__stub. @default true */
-  admin?: boolean;
-  /** Require `Authorization: Bearer <adminToken>` on the admin API. */
-  adminToken?: string;
-  /** Request log; none when omitted. */
-  logger?: Logger;
 }
 
 /** A running stub and its runtime controls (the admin API, as methods). */
@@ -95,26 +77,16 @@ export interface MarketStub {
  */
 export async function startMarketStub(options: MarketStubOptions = {}): Promise<MarketStub> {
   const seed = options.seed ?? 1;
-  const catalog = await buildCatalog({ fixtures: options.fixtures, markets: options.markets, seed, count: options.count ?? 100, clock: options.clock ?? todayUtc() });
-  const runtime = createStubRuntime({
-    catalog, seed,
-    ...(options.profile ? { profile: options.profile } : {}),
-    ...(options.behaviour ? { behaviour: options.behaviour } : {}),
-    ...(options.rules ? { rules: options.rules } : {}),
-    ...(options.globalFaults ? { globalFaults: options.globalFaults } : {}),
-    ...(options.journalSize !== undefined ? { journalSize: options.journalSize } : {}),
-    ...(options.cors !== undefined ? { cors: options.cors } : {}),
-    ...(options.admin !== undefined ? { admin: options.admin } : {}),
-    ...(options.adminToken !== undefined ? { adminToken: options.adminToken } : {}),
-    ...(options.logger ? { logger: options.logger } : {}),
-  });
-  const running = await listen(createRequestHandler({ createApp: () => createApp({ runtime }), runtime }), { port: options.port ?? 0, host: options.host ?? '127.0.0.1' });
+  const { port, host, count, clock, fixtures, watch, markets, ...runtimeOptions } = options;
+  const catalog = await buildCatalog({ fixtures, markets, seed, count: count ?? 100, clock: clock ?? todayUtc() });
+  const runtime = createStubRuntime({ ...runtimeOptions, catalog, seed });
+  const running = await listen(createRequestHandler({ createApp: () => createApp({ runtime }), runtime }), { port: port ?? 0, host: host ?? '127.0.0.1' });
   // Generate the rest of a generated catalog between requests, so later requests find it ready.
   const warming = new AbortController();
   if ('warm' in catalog && typeof catalog.warm === 'function') void (catalog as GeneratedCatalog).warm(warming.signal);
   let unwatch: (() => void) | undefined;
-  if (options.watch && options.fixtures !== undefined) {
-    const location = options.fixtures;
+  if (watch && fixtures !== undefined) {
+    const location = fixtures;
     unwatch = watchFixtures(location, {
       onValid: (markets) => {
         runtime.store.setBase(createMemoryCatalog(markets, 'fixtures', `fixtures: ${markets.length} markets from ${location}`));
