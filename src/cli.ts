@@ -10,6 +10,7 @@ const code = await runCli(process.argv.slice(2), {
   stderr: (text) => process.stderr.write(text),
   env: process.env,
   isTTY: Boolean(process.stdout.isTTY),
+  stderrIsTTY: Boolean(process.stderr.isTTY),
   signal: controller.signal,
   stdoutStream: process.stdout,
 }).catch((error: unknown) => {

@@ -3,8 +3,10 @@ export interface CliIo {
   stdout(text: string): void;
   stderr(text: string): void;
   env: Readonly<Record<string, string | undefined>>;
-  /** Whether stdout is a terminal (colours, progress). */
+  /** Whether stdout is a terminal (colours, text logs). */
   isTTY: boolean;
+  /** Whether stderr is a terminal (progress lines). */
+  stderrIsTTY?: boolean;
   /** Aborted on SIGINT/SIGTERM: long-running commands (serve) stop gracefully and return. */
   signal: AbortSignal;
   /** stdout as a stream, for loggers. */

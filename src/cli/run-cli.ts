@@ -3,6 +3,9 @@ import { EXIT, type CliIo } from './cli-io.js';
 import { runServe, serveOptions } from './serve-command.js';
 import { runGenerate } from './generate-command.js';
 import { runValidate } from './validate-command.js';
+import { crawlOptions, runCheck } from './check-command.js';
+import { recordOptions, runRecord } from './record-command.js';
+import { proxyOptions, runProxy } from './proxy-command.js';
 import type { RawFlags } from '../config.js';
 
 /**
@@ -33,7 +36,20 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       .positional('path', { type: 'string', describe: 'Fixture JSON file or directory of JSON files' }), async (args) => {
       exitCode = await runValidate(String(args['path']), io);
     })
-    .demandCommand(1, 'Name a command: serve, generate or validate.')
+    .command('check', 'Check a real deployment against the contract (exit 0 pass, 1 errors found, 2 could not run)', (y: Argv) => crawlOptions(y)
+      .example('$0 check --base-url http://127.0.0.1:4010', 'list + 50 markets, text report')
+      .example('$0 check --base-url https://api.example.com/v1 --header "Authorization: Bearer $TOKEN" --all --format junit --output check.xml', 'every market, JUnit XML for CI'), async (args) => {
+      exitCode = await runCheck(args, io);
+    })
+    .command('record', 'Crawl a deployment like check and write its valid markets as a fixture set', (y: Argv) => recordOptions(y)
+      .example('$0 record --base-url http://127.0.0.1:4010 --all --out fixtures/recorded', 'then: $0 serve --fixtures fixtures/recorded'), async (args) => {
+      exitCode = await runRecord(args, io);
+    })
+    .command('proxy', 'Pass-through proxy to a deployment for a client test run: checks (and with --record, records) the market answers', (y: Argv) => proxyOptions(y)
+      .example('$0 proxy --upstream https://api.example.com/v1 --port 4011 --record fixtures/seen --report proxy-report.json --format json', 'point the client under test at http://127.0.0.1:4011'), async (args) => {
+      exitCode = await runProxy(args, io);
+    })
+    .demandCommand(1, 'Name a command: serve, generate, validate, check, record or proxy.')
     .strict()
     .help()
     .version()

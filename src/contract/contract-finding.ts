@@ -1,0 +1,65 @@
+import type { Finding } from '../schema/finding.js';
+
+/** The two documented routes, as they appear in findings and reports. */
+export const LIST_ENDPOINT = 'GET /markets';
+export const SINGLE_ENDPOINT = 'GET /markets/{market_id}';
+
+/** A route a finding is about. `deployment` is for facts about the crawl as a whole (timing, sample). */
+export type ContractEndpoint = typeof LIST_ENDPOINT | typeof SINGLE_ENDPOINT | 'deployment';
+
+/** Severity of a contract finding; see docs/contract-check.md for what each one costs. */
+export type Severity = Finding['severity'];
+
+/** One concrete occurrence kept as an example of an aggregated finding. */
+export interface FindingExample {
+  /** The market the occurrence is about, when known (a listed or requested market_id). */
+  marketId?: string;
+  /** Concrete RFC 6901 pointer into the response body, e.g. `/17/yes_price`. */
+  pointer: string;
+  /** What was found at this occurrence (compact JSON text or a short description). */
+  found: string;
+  /** Path and query of the request that returned it (no host, never any header), e.g. `/markets?cursor=p2`. */
+  request?: string;
+}
+
+/**
+ * One thing the check observed, before aggregation: a `Finding` placed on an endpoint, with the
+ * pointer template that groups it (array indices replaced by `*`).
+ */
+export interface Observation {
+  severity: Severity;
+  /** Stable code: an ajv keyword for schema findings (`type`, `required`, `format`, …) or a kebab-case check name. */
+  code: string;
+  endpoint: ContractEndpoint;
+  /** Pointer with array indices replaced by `*` (for `/markets/17/yes_price`, the template is `/markets/` + `*` + `/yes_price`); the aggregation key. */
+  pointerTemplate: string;
+  /** What the contract or assumption expects, in words. */
+  expected: string;
+  example: FindingExample;
+  /** The sentence for people; by default `<pointer>: expected <expected>, found <found>`. Information findings say what was seen. */
+  message?: string;
+}
+
+/**
+ * An aggregated finding of a contract check: every observation with the same (severity, code,
+ * endpoint, pointer template) counted once, with up to three examples.
+ */
+export interface ContractFinding {
+  severity: Severity;
+  code: string;
+  endpoint: ContractEndpoint;
+  /** Pointer template: the concrete pointer with each array index replaced by `*`; `''` is the whole body. */
+  pointer: string;
+  expected: string;
+  /** What the first occurrence showed. */
+  found: string;
+  /** One sentence for people. */
+  message: string;
+  /** How many occurrences share this finding (markets, responses or fields). */
+  count: number;
+  /** Up to three occurrences, in the order seen. */
+  examples: FindingExample[];
+}
+
+/** Report order: errors, warnings, then information. */
+export const SEVERITY_ORDER: readonly Severity[] = ['error', 'warning', 'info'];

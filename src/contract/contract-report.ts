@@ -1,0 +1,123 @@
+import { readFileSync } from 'node:fs';
+import type { ContractFinding } from './contract-finding.js';
+
+/** Version of the JSON report shape (docs/contract-check.md). Bumped on any incompatible change. */
+export const REPORT_VERSION = 1;
+
+/** How the market list was found and crawled. */
+export interface ListSummary {
+  /** `array` (bare JSON array), `envelope` (an object holding the array), or `unavailable` (no market array found). */
+  shape: 'array' | 'envelope' | 'unavailable';
+  /** The envelope key that held the array (`markets`, `data`, `results`, `items`). */
+  envelopeKey?: string;
+  /** List pages fetched. */
+  pages: number;
+  /** How paging was signalled: `none`, `link` (Link rel="next"), or the envelope field (`next_cursor`, `next`, `cursor`). */
+  paging: string;
+  /** False when the crawl stopped early: --max-pages reached, a cursor loop, or a page that failed. */
+  complete: boolean;
+  /** Final URL of the first page when the deployment redirected `GET /markets`. */
+  redirectedTo?: string;
+}
+
+/** What the deployment answered for an id that cannot exist (information only; never a finding above info). */
+export interface ProbeSummary {
+  /** Path requested, e.g. `/markets/market-stub-probe-1k3f9x`. */
+  request: string;
+  status?: number;
+  contentType?: string;
+  /** Shape of the body, e.g. `a JSON object with keys status, error, message`. */
+  body?: string;
+  /** Why there was no answer (timeout, reset), when there was none. */
+  failure?: string;
+}
+
+/** Counts for the verdict. Error, warning and info counts are of aggregated findings, not occurrences. */
+export interface ReportSummary {
+  errors: number;
+  warnings: number;
+  infos: number;
+  /** Distinct market_ids listed across all pages. */
+  marketsListed: number;
+  /** Single-market requests made for listed ids. */
+  marketsChecked: number;
+  /** HTTP requests made (list pages, single markets, probe); for the proxy, responses seen. */
+  requests: number;
+}
+
+/** The result of `check`, `record` or `proxy`: the documented, versioned JSON report (reportVersion 1). */
+export interface ContractReport {
+  reportVersion: typeof REPORT_VERSION;
+  tool: { name: 'market-stub'; version: string };
+  command: 'check' | 'record' | 'proxy';
+  /** The deployment, without any user name or password. */
+  baseUrl: string;
+  /** ISO 8601 time the run started. */
+  startedAt: string;
+  durationMs: number;
+  /** --strict: warnings fail the run too. */
+  strict: boolean;
+  verdict: 'pass' | 'fail';
+  /** 0 pass, 1 fail (2, could not run, produces no report). */
+  exitCode: 0 | 1;
+  summary: ReportSummary;
+  list: ListSummary;
+  probe?: ProbeSummary;
+  findings: ContractFinding[];
+}
+
+/** Everything a report is built from. */
+export interface ReportInput {
+  command: ContractReport['command'];
+  baseUrl: string;
+  startedAt: Date;
+  durationMs: number;
+  strict: boolean;
+  list: ListSummary;
+  probe?: ProbeSummary;
+  findings: ContractFinding[];
+  marketsListed: number;
+  marketsChecked: number;
+  requests: number;
+}
+
+/**
+ * Builds the report and its verdict: fail when there is an error finding, or (with `strict`) a
+ * warning; exit code 1 for fail, 0 for pass.
+ */
+export function buildContractReport(input: ReportInput): ContractReport {
+  const count = (severity: ContractFinding['severity']) => input.findings.filter((f) => f.severity === severity).length;
+  const errors = count('error');
+  const warnings = count('warning');
+  const fail = errors > 0 || (input.strict && warnings > 0);
+  return {
+    reportVersion: REPORT_VERSION,
+    tool: { name: 'market-stub', version: toolVersion() },
+    command: input.command,
+    baseUrl: input.baseUrl,
+    startedAt: input.startedAt.toISOString(),
+    durationMs: Math.round(input.durationMs),
+    strict: input.strict,
+    verdict: fail ? 'fail' : 'pass',
+    exitCode: fail ? 1 : 0,
+    summary: {
+      errors,
+      warnings,
+      infos: count('info'),
+      marketsListed: input.marketsListed,
+      marketsChecked: input.marketsChecked,
+      requests: input.requests,
+    },
+    list: input.list,
+    ...(input.probe ? { probe: input.probe } : {}),
+    findings: input.findings,
+  };
+}
+
+let version: string | undefined;
+
+function toolVersion(): string {
+  // package.json sits two levels above both src/contract and dist/contract.
+  version ??= (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+  return version;
+}

@@ -1,0 +1,97 @@
+import { create } from 'xmlbuilder2';
+import { LIST_ENDPOINT, SINGLE_ENDPOINT, type ContractEndpoint, type ContractFinding } from './contract-finding.js';
+import type { ContractReport } from './contract-report.js';
+
+/** A named check of the contract and the finding codes it produces, per endpoint (JUnit testcases). */
+export interface ContractCheck {
+  name: string;
+  endpoints: readonly ContractEndpoint[];
+  codes: readonly string[];
+}
+
+const BOTH = [LIST_ENDPOINT, SINGLE_ENDPOINT] as const;
+
+/**
+ * The checks, for JUnit testcases and docs/contract-check.md. Schema codes are ajv keywords; a
+ * code not listed here (another ajv keyword) belongs to `schema`.
+ */
+export const CONTRACT_CHECKS: readonly ContractCheck[] = [
+  { name: 'answers', endpoints: BOTH, codes: ['http-status', 'not-found', 'request-failed'] },
+  { name: 'json-body', endpoints: BOTH, codes: ['not-json', 'content-type'] },
+  { name: 'list-shape', endpoints: [LIST_ENDPOINT], codes: ['list-shape'] },
+  { name: 'paging', endpoints: [LIST_ENDPOINT], codes: ['cursor-loop'] },
+  { name: 'schema', endpoints: BOTH, codes: ['required', 'type', 'format', 'forbidden', 'minLength', 'single-envelope'] },
+  { name: 'unique-ids', endpoints: [LIST_ENDPOINT], codes: ['duplicate-id'] },
+  { name: 'list-consistency', endpoints: [SINGLE_ENDPOINT], codes: ['id-mismatch', 'list-single-mismatch', 'price-moved'] },
+  { name: 'assumptions', endpoints: BOTH, codes: ['const', 'minimum', 'maximum', 'float-noise', 'price-sum', 'past-resolution-date'] },
+  { name: 'no-header-echo', endpoints: [SINGLE_ENDPOINT], codes: ['header-echo'] },
+];
+
+/** The check a finding code belongs to. */
+export function checkOfCode(code: string): string {
+  return CONTRACT_CHECKS.find((c) => c.codes.includes(code))?.name ?? 'schema';
+}
+
+/**
+ * JUnit XML (the Ant/Jenkins schema most CI systems read), written with xmlbuilder2: one
+ * `<testsuite>` per endpoint, a `<testcase>` per check and endpoint; a check with findings has one
+ * testcase per error or warning finding instead. Each error (and, with --strict, each warning) is
+ * a `<failure>`, so the failure count equals the report's error count (plus warnings when strict).
+ * Information findings go to the suite's `<system-out>`.
+ */
+export function formatJunitReport(report: ContractReport): string {
+  const seconds = (report.durationMs / 1000).toFixed(3);
+  const suites = ([LIST_ENDPOINT, SINGLE_ENDPOINT] as const).map((endpoint) => suiteCases(report, endpoint));
+  const total = suites.reduce((n, s) => n + s.cases.length, 0);
+  const failures = suites.reduce((n, s) => n + s.cases.filter((c) => c.failure).length, 0);
+  const root = create({ version: '1.0', encoding: 'UTF-8' }).ele('testsuites', {
+    name: `market-stub ${report.command}`, tests: String(total), failures: String(failures), errors: '0', time: seconds,
+  });
+  for (const suite of suites) {
+    const el = root.ele('testsuite', {
+      name: `${suite.endpoint}`, tests: String(suite.cases.length), failures: String(suite.cases.filter((c) => c.failure).length),
+      errors: '0', skipped: '0', time: seconds, timestamp: report.startedAt.slice(0, 19),
+    });
+    const props = el.ele('properties');
+    for (const [name, value] of [['baseUrl', report.baseUrl], ['reportVersion', String(report.reportVersion)], ['strict', String(report.strict)], ['verdict', report.verdict]]) {
+      props.ele('property', { name, value });
+    }
+    for (const c of suite.cases) {
+      const tc = el.ele('testcase', { classname: `market-stub.${report.command}.${suite.endpoint}`, name: c.name, time: '0' });
+      if (c.failure) tc.ele('failure', { message: c.failure.message, type: c.failure.code }).txt(details(c.failure));
+      else if (c.warning) tc.ele('system-out').txt(`warning: ${details(c.warning)}`);
+    }
+    if (suite.infos.length > 0) el.ele('system-out').txt(suite.infos.map((f) => `info [${f.code}] ${f.message}`).join('\n'));
+  }
+  return `${root.end({ prettyPrint: true })}\n`;
+}
+
+interface JunitCase {
+  name: string;
+  failure?: ContractFinding;
+  warning?: ContractFinding;
+}
+
+function suiteCases(report: ContractReport, endpoint: ContractEndpoint): { endpoint: ContractEndpoint; cases: JunitCase[]; infos: ContractFinding[] } {
+  const cases: JunitCase[] = [];
+  for (const check of CONTRACT_CHECKS) {
+    if (!check.endpoints.includes(endpoint)) continue;
+    const findings = report.findings.filter((f) => f.endpoint === endpoint && f.severity !== 'info' && checkOfCode(f.code) === check.name);
+    if (findings.length === 0) {
+      cases.push({ name: check.name });
+      continue;
+    }
+    for (const f of findings) {
+      const name = `${check.name}: ${f.code} ${f.pointer || '/'}`;
+      const fails = f.severity === 'error' || report.strict;
+      cases.push(fails ? { name, failure: f } : { name, warning: f });
+    }
+  }
+  const infos = report.findings.filter((f) => f.severity === 'info' && (f.endpoint === endpoint || (f.endpoint === 'deployment' && endpoint === LIST_ENDPOINT)));
+  return { endpoint, cases, infos };
+}
+
+function details(f: ContractFinding): string {
+  const examples = f.examples.map((e) => `  - ${e.marketId === undefined ? '' : `market ${JSON.stringify(e.marketId)} `}at ${e.pointer || '/'}: ${e.found}${e.request ? ` (${e.request})` : ''}`);
+  return [`${f.severity} [${f.code}] ${f.endpoint} ${f.message}`, `${f.count} occurrence${f.count === 1 ? '' : 's'}`, ...examples].join('\n');
+}

@@ -1,0 +1,61 @@
+import { styleText } from 'node:util';
+import { SEVERITY_ORDER, type ContractFinding, type Severity } from './contract-finding.js';
+import type { ContractReport } from './contract-report.js';
+
+const HEADINGS: Record<Severity, string> = { error: 'Errors', warning: 'Warnings', info: 'Information' };
+const MARKS: Record<Severity, string> = { error: '✖', warning: '▲', info: '•' };
+const COLOURS = { error: 'red', warning: 'yellow', info: 'cyan' } as const;
+
+/**
+ * The report for people: a heading line, findings grouped by severity (errors, warnings,
+ * information), each with its count and up to three examples, and a one-line verdict at the end:
+ * `FAIL: 3 errors, 1 warning in 250 markets (list + 50 items) against http://…`.
+ * `colour` adds ANSI colours (callers pass true only for a terminal without NO_COLOR).
+ */
+export function formatTextReport(report: ContractReport, colour = false): string {
+  const paint = (style: Parameters<typeof styleText>[0], text: string) => (colour ? styleText(style, text, { validateStream: false }) : text);
+  const lines: string[] = [];
+  lines.push(paint('bold', `market-stub ${report.command} ${report.baseUrl}`) + ` · ${describeList(report)}`);
+  for (const severity of SEVERITY_ORDER) {
+    const group = report.findings.filter((f) => f.severity === severity);
+    if (group.length === 0) continue;
+    lines.push('', paint(['bold', COLOURS[severity]], `${HEADINGS[severity]} (${group.length})`));
+    for (const finding of group) lines.push(...findingLines(finding, paint));
+  }
+  const verdict = verdictLine(report);
+  lines.push('', paint(['bold', report.verdict === 'pass' ? 'green' : 'red'], verdict));
+  return `${lines.join('\n')}\n`;
+}
+
+/** `PASS: 0 errors, 2 warnings in 250 markets (list + 50 items) against http://…`. */
+export function verdictLine(report: ContractReport): string {
+  const { errors, warnings, marketsListed, marketsChecked } = report.summary;
+  const strict = report.strict && warnings > 0 ? ' (--strict: warnings fail)' : '';
+  const where = report.command === 'proxy' ? `via the proxy to ${report.baseUrl}` : `against ${report.baseUrl}`;
+  return `${report.verdict === 'pass' ? 'PASS' : 'FAIL'}: ${plural(errors, 'error')}, ${plural(warnings, 'warning')} in ${plural(marketsListed, 'market')} (list + ${plural(marketsChecked, 'item')}) ${where}${strict}`;
+}
+
+function findingLines(finding: ContractFinding, paint: (style: Parameters<typeof styleText>[0], text: string) => string): string[] {
+  const mark = paint(COLOURS[finding.severity], MARKS[finding.severity]);
+  if (finding.severity === 'info') {
+    const count = finding.code === 'undocumented-field' ? ` ×${finding.count}` : '';
+    return [`  ${mark} ${finding.endpoint} [${finding.code}] ${finding.message}${count}`];
+  }
+  const lines = [`  ${mark} ${finding.endpoint} ${finding.pointer || '/'} [${finding.code}]: expected ${finding.expected}, found ${finding.found}`];
+  const examples = finding.examples
+    .map((e) => [e.marketId === undefined ? undefined : `market ${JSON.stringify(e.marketId)}`, e.pointer && e.pointer !== finding.pointer ? `at ${e.pointer}` : undefined, e.request && !e.marketId ? `(${e.request})` : undefined].filter(Boolean).join(' '))
+    .filter((text) => text !== '');
+  lines.push(`      ${plural(finding.count, 'occurrence')}${examples.length > 0 ? `, e.g. ${examples.join('; ')}` : ''}`);
+  return lines;
+}
+
+function describeList(report: ContractReport): string {
+  const { list, summary } = report;
+  if (report.command === 'proxy') return `${plural(summary.requests, 'response')} seen`;
+  const shape = list.shape === 'array' ? 'bare array' : list.shape === 'envelope' ? `envelope "${list.envelopeKey ?? ''}"` : 'no market list';
+  return `${shape}, ${plural(list.pages, 'page')}, ${plural(summary.marketsListed, 'market')} listed, ${summary.marketsChecked} requested one by one`;
+}
+
+function plural(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
+}
