@@ -1,0 +1,52 @@
+// The benchmark measures the built package (dist/), so dist/ must match src/.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+
+/** Source files (src/**\/*.ts, tests excluded) whose dist/*.js is missing or older. */
+export function staleOutputs(root: string): string[] {
+  const stale: string[] = [];
+  const walk = (dir: string): void => {
+    for (const entry of readdirSync(path.join(root, dir), { withFileTypes: true })) {
+      const rel = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(rel);
+      else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts') && !entry.name.endsWith('.d.ts')) {
+        const out = path.join(root, 'dist', path.relative('src', rel).replace(/\.ts$/, '.js'));
+        let outTime: number;
+        try {
+          outTime = statSync(out).mtimeMs;
+        } catch {
+          outTime = 0; // not built yet
+        }
+        if (outTime < statSync(path.join(root, rel)).mtimeMs) stale.push(rel);
+      }
+    }
+  };
+  walk('src');
+  return stale;
+}
+
+/**
+ * Makes sure dist/ is built from the current src/: runs `npm run build` when any output is
+ * missing or older than its source (or always, with `force`). With `allowBuild` false it does not
+ * build: a stale dist/ is measured as it is, with a warning (smoke runs inside `npm test`, which
+ * has just built, must not fail because someone saved a file since).
+ * @returns what was done, for the report: `fresh`, `built`, `built (forced)` or `stale (…)`.
+ * @throws Error when dist/cli.js is missing and building is not allowed, or with the compiler's
+ *   output when the build fails.
+ */
+export function ensureBuild(root: string, options: { allowBuild: boolean; force: boolean; log: (line: string) => void }): string {
+  const stale = staleOutputs(root);
+  if (stale.length === 0 && !options.force) return 'fresh';
+  if (!options.allowBuild) {
+    if (!existsSync(path.join(root, 'dist/cli.js'))) throw new Error("dist/cli.js is missing: run 'npm run build' first (or drop --no-build).");
+    const which = `${stale.slice(0, 3).join(', ')}${stale.length > 3 ? ', …' : ''}`;
+    options.log(`bench: warning: dist/ is older than ${stale.length} source file(s) (${which}); measuring it as built. Run 'npm run build' to measure the current code.`);
+    return `stale: not rebuilt, older than ${which}`;
+  }
+  options.log(options.force ? 'bench: building (--build)…' : `bench: dist/ is stale (${stale.length} file(s), e.g. ${stale[0]}); running npm run build…`);
+  const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+  const r = spawnSync(npm, ['run', 'build'], { cwd: root, encoding: 'utf8', timeout: 120_000 });
+  if (r.status !== 0) throw new Error(`npm run build failed (exit ${r.status ?? r.signal}):\n${(r.stdout ?? '') + (r.stderr ?? '')}`);
+  return options.force ? 'built (forced)' : 'built';
+}

@@ -1,0 +1,124 @@
+// Proves the benchmark harness runs end to end without loading the machine: `--smoke` is 100
+// markets, 4 connections, one 0.2 s run per server and endpoint, no scale check. It asserts the
+// harness produced every figure and ratio, never what the figures are (no timing assertions).
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { BenchResults } from '../../bench/bench-results.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const tmp = mkdtempSync(path.join(os.tmpdir(), 'bench-smoke-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+/** Runs bench/run-bench.ts under tsx in a child process; resolves its exit code and output. */
+function runHarness(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'bench/run-bench.ts', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (t: string) => (stdout += t));
+    child.stderr.setEncoding('utf8').on('data', (t: string) => (stderr += t));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 45_000);
+    child.once('error', reject);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+const positive = (v: number | null | undefined) => typeof v === 'number' && Number.isFinite(v) && v > 0;
+
+describe('bench harness (npm run bench -- --smoke)', () => {
+  it('runs baseline and both stub configurations and reports every figure with its ratio', { timeout: 60_000 }, async () => {
+    const json = path.join(tmp, 'smoke.json');
+    const resultsMd = path.join(ROOT, 'bench/RESULTS.md');
+    const mdBefore = (() => {
+      try {
+        return statSync(resultsMd).mtimeMs;
+      } catch {
+        return null;
+      }
+    })();
+
+    const { code, stdout, stderr } = await runHarness(['--smoke', '--json', json]);
+    expect(code, stderr).toBe(0);
+
+    const results = JSON.parse(readFileSync(json, 'utf8')) as BenchResults;
+    expect(results.mode).toBe('smoke');
+    expect(results.settings.count).toBe(100);
+    for (const endpoint of ['market', 'list'] as const) {
+      for (const server of ['baseline', 'stub-generated', 'stub-fixtures'] as const) {
+        const m = results.load[endpoint]?.[server];
+        expect(m?.rounds, `${endpoint} ${server}`).toHaveLength(1);
+        expect(positive(m?.median.reqPerSec), `${endpoint} ${server} req/s`).toBe(true);
+        expect(positive(m?.median.p99Ms), `${endpoint} ${server} p99`).toBe(true);
+        expect(m?.median.p50Ms).toBeLessThanOrEqual(m?.median.p99Ms ?? 0);
+      }
+    }
+    // Every comparative figure has a baseline value and a ratio for each stub configuration.
+    expect(results.figures.map((f) => f.id)).toEqual([
+      'market.reqPerSec', 'market.p50Ms', 'market.p99Ms', 'market.cpuUsPerReq',
+      'list.reqPerSec', 'list.p50Ms', 'list.p99Ms', 'list.cpuUsPerReq',
+      'coldStartMs', 'rssAfterLoadMb',
+    ]);
+    for (const f of results.figures) {
+      // CPU per request needs procfs (Linux); everything else must be there on any system.
+      if (f.id.endsWith('cpuUsPerReq') && process.platform !== 'linux') continue;
+      expect(positive(f.baseline), `${f.id} baseline`).toBe(true);
+      for (const stub of ['stub-generated', 'stub-fixtures'] as const) {
+        expect(positive(f.stubs[stub].ratio), `${f.id} ${stub} ratio`).toBe(true);
+        expect(f.stubs[stub].ratio).toBeCloseTo((f.stubs[stub].value ?? 0) / (f.baseline ?? 1), 9);
+      }
+    }
+    // Each of the issue's ratio goals carries a verdict; the figure values decide which.
+    const goalOf = (id: string, stub: 'stub-generated' | 'stub-fixtures') => results.figures.find((f) => f.id === id)?.stubs[stub].goal;
+    expect(goalOf('market.reqPerSec', 'stub-generated')).toMatchObject({ op: '>=', limit: 0.5 });
+    expect(goalOf('market.p99Ms', 'stub-fixtures')).toMatchObject({ op: '<=', limit: 2 });
+    expect(goalOf('list.reqPerSec', 'stub-generated')).toMatchObject({ op: '>=', limit: 0.8 });
+    expect(goalOf('coldStartMs', 'stub-generated')).toMatchObject({ op: '<=', limit: 1.5 });
+    expect(goalOf('coldStartMs', 'stub-fixtures')).toBeNull();
+    expect(goalOf('rssAfterLoadMb', 'stub-fixtures')).toMatchObject({ op: '<=', limit: 2 });
+    for (const f of results.figures) {
+      for (const stub of ['stub-generated', 'stub-fixtures'] as const) {
+        const g = f.stubs[stub].goal;
+        const r = f.stubs[stub].ratio;
+        if (g && r !== null) expect(g.pass).toBe(g.op === '>=' ? r >= g.limit : r <= g.limit);
+      }
+    }
+
+    // The stubs logged their requests (default options) to a file, not to the harness.
+    expect(results.servers['stub-generated']?.logLines).toBeGreaterThan(results.load.market?.['stub-generated']?.rounds[0]?.requests ?? Infinity);
+    expect(results.servers['stub-generated']?.sampleLogLine).toMatch(/GET \/markets/);
+
+    // Micro-benchmarks ran; the scale check is skipped in smoke mode and says so.
+    expect(positive(results.micro?.generation.marketsPerSecond)).toBe(true);
+    expect(positive(results.micro?.validation.isMarketPerSecond)).toBe(true);
+    expect(positive(results.micro?.startStub.firstReadyMedianMs)).toBe(true);
+    expect(positive(results.micro?.importTime.medianMs)).toBe(true);
+    expect(results.scale).toBeNull();
+    expect(results.goals.find((g) => g.id === 'scaleStartMs')).toMatchObject({ pass: null, display: 'skipped in this mode' });
+
+    // The table went to stdout; a smoke run never rewrites the committed RESULTS.md.
+    expect(stdout).toMatch(/GET \/markets\/\{id\} req\/s\s+req\/s\s+[\d,]+\s+[\d,]+\s+[\d.]+×/);
+    expect(stdout).toContain('stub-fixtures');
+    const mdAfter = (() => {
+      try {
+        return statSync(resultsMd).mtimeMs;
+      } catch {
+        return null;
+      }
+    })();
+    expect(mdAfter).toBe(mdBefore);
+  });
+
+  it('rejects a bad option with exit 2, naming the option and what it expects', async () => {
+    const { code, stderr } = await runHarness(['--rounds', 'many']);
+    expect(code).toBe(2);
+    expect(stderr).toContain('--rounds: expected an integer ≥ 1, found "many"');
+    expect(stderr).toContain('Usage: npm run bench');
+  });
+});
