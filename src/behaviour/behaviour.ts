@@ -68,6 +68,8 @@ export interface BehaviourEngine {
   decide(request: { route: 'list' | 'item'; marketId?: string; method: string }, prefer?: Behaviour): AppliedBehaviour;
 }
 
+const NO_BEHAVIOUR: AppliedBehaviour = Object.freeze({ delayMs: 0, dribbleMs: 2000, labels: Object.freeze([]) as unknown as string[] });
+
 /** A behaviour or rule that does not make sense; the message names the field. */
 export class BehaviourError extends Error {
   constructor(message: string) {
@@ -133,6 +135,7 @@ export function parsePrefer(header: string | undefined): Behaviour | undefined {
 export function createBehaviourEngine(options: { seed: number; global?: Behaviour; rules?: readonly BehaviourRuleInput[] }): BehaviourEngine {
   const startGlobal = checkBehaviour(options.global ?? {}, 'global');
   let globalBehaviour: Behaviour = startGlobal;
+  let globalIsEmpty = Object.keys(startGlobal).length === 0;
   let rules: BehaviourRule[] = [];
   let nextId = 1;
   const counters = new Map<string, number>();
@@ -157,6 +160,7 @@ export function createBehaviourEngine(options: { seed: number; global?: Behaviou
     global: () => globalBehaviour,
     setGlobal: (b) => {
       globalBehaviour = checkBehaviour(b, 'global');
+      globalIsEmpty = Object.keys(globalBehaviour).length === 0;
     },
     rules: () => rules.map((r) => ({ ...r })),
     addRule,
@@ -167,10 +171,13 @@ export function createBehaviourEngine(options: { seed: number; global?: Behaviou
     },
     reset: () => {
       globalBehaviour = startGlobal;
+      globalIsEmpty = Object.keys(startGlobal).length === 0;
       rules = startRules;
       counters.clear();
     },
     decide(request, prefer) {
+      // The common case, nothing configured: one shared, empty decision and no allocation.
+      if (!prefer && rules.length === 0 && globalIsEmpty) return NO_BEHAVIOUR;
       const layers: [string, Behaviour][] = [['global', globalBehaviour]];
       const matching = rules.filter((r) =>
         (r.match.route === undefined || r.match.route === request.route) &&

@@ -1,4 +1,5 @@
-import { create } from 'xmlbuilder2';
+import { createRequire } from 'node:module';
+import type { create as Create } from 'xmlbuilder2';
 import { LIST_ENDPOINT, SINGLE_ENDPOINT, type ContractEndpoint, type ContractFinding } from './contract-finding.js';
 import type { ContractReport } from './contract-report.js';
 
@@ -10,6 +11,14 @@ export interface ContractCheck {
 }
 
 const BOTH = [LIST_ENDPOINT, SINGLE_ENDPOINT] as const;
+
+// xmlbuilder2 (CommonJS, ~100 ms to load) is required only when a JUnit report is written, so
+// `serve` and text/json checks never load it.
+let xmlCreate: typeof Create | undefined;
+function create(options: { version: '1.0'; encoding: string }) {
+  xmlCreate ??= (createRequire(import.meta.url)('xmlbuilder2') as { create: typeof Create }).create;
+  return xmlCreate(options);
+}
 
 /**
  * The checks, for JUnit testcases and docs/contract-check.md. Schema codes are ajv keywords; a

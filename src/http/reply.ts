@@ -46,6 +46,8 @@ export function writeReply(res: ServerResponse, reply: Reply): void {
     pump();
     return;
   }
-  res.writeHead(reply.status, { ...reply.headers, 'content-length': String(reply.body.length) });
+  // Reply headers are built per request, so Content-Length goes in place (one object, no copy).
+  reply.headers['content-length'] = String(reply.body.length);
+  res.writeHead(reply.status, reply.headers);
   res.end(reply.body);
 }

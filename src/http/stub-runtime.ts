@@ -57,7 +57,10 @@ const HEALTH_BODY = Buffer.from('{"status":"ok"}');
 const OBSERVED = Symbol('market-stub.observed');
 const APPLIED = Symbol('market-stub.behaviour');
 const ALLOWED = ['GET', 'HEAD'] as const;
-const EXPOSED = 'Link, Retry-After, X-Total-Count';
+const CORS_HEADERS: Readonly<Record<string, string>> = Object.freeze({
+  'access-control-allow-origin': '*',
+  'access-control-expose-headers': 'Link, Retry-After, X-Total-Count',
+});
 
 type Observed = IncomingMessage & { [OBSERVED]?: true };
 type WithBehaviour = ServerResponse & { [APPLIED]?: string[] };
@@ -74,19 +77,22 @@ export function createStubRuntime(options: RuntimeOptions): StubRuntime {
   const journal = createRequestJournal(options.journalSize ?? 1000);
   const cors = options.cors ?? true;
   const logger = options.logger;
+  // Every Reply is built fresh per request, so its headers can take the CORS headers in place.
+  const withCors = (reply: Reply): Reply => {
+    if (cors) Object.assign(reply.headers, CORS_HEADERS);
+    return reply;
+  };
 
   const observe = (req: Observed, res: WithBehaviour, path: string, query: string) => {
     if (req[OBSERVED]) return;
     req[OBSERVED] = true;
     const start = process.hrtime.bigint();
-    const time = new Date().toISOString();
+    const timeMs = Date.now();
     const done = () => {
       const ms = Number(process.hrtime.bigint() - start) / 1e6;
       const status = res.headersSent ? res.statusCode : null;
-      journal.record({
-        time, method: req.method ?? 'GET', path, query: queryObject(query), headers: { ...req.headers },
-        status, durationMs: Math.round(ms * 100) / 100, behaviour: res[APPLIED] ?? [],
-      });
+      // req.headers is a fresh object per request that nothing else mutates: kept, not copied.
+      journal.record({ timeMs, method: req.method ?? 'GET', path, query, headers: req.headers, status, durationMs: Math.round(ms * 100) / 100, behaviour: res[APPLIED] ?? [] });
       logger?.info({ method: req.method, path: req.url, status, ms: Math.round(ms * 100) / 100, ...(res[APPLIED] ? { behaviour: res[APPLIED] } : {}) },
         `${req.method} ${req.url} ${status ?? 'reset'} ${ms.toFixed(1)} ms${res[APPLIED]?.length ? ` [${res[APPLIED].join(', ')}]` : ''}`);
     };
@@ -106,9 +112,8 @@ export function createStubRuntime(options: RuntimeOptions): StubRuntime {
       observe(req, res, path, q === -1 ? '' : url.slice(q + 1));
       const method = req.method ?? 'GET';
       if (cors) {
-        res.setHeader('access-control-allow-origin', '*');
-        res.setHeader('access-control-expose-headers', EXPOSED);
         if (method === 'OPTIONS' && req.headers['access-control-request-method']) {
+          res.setHeader('access-control-allow-origin', '*');
           // CORS preflight (Fetch standard §3.2.2): answer for every path, before routing.
           res.writeHead(204, {
             'access-control-allow-methods': 'GET, HEAD, OPTIONS',
@@ -121,17 +126,21 @@ export function createStubRuntime(options: RuntimeOptions): StubRuntime {
         }
       }
       if (path === '/healthz' && (method === 'GET' || method === 'HEAD')) {
-        writeReply(res, jsonReply(HEALTH_BODY));
+        writeReply(res, withCors(jsonReply(HEALTH_BODY)));
         return true;
       }
       const route = matchMarketRoute(path);
-      if (!route) return false;
+      if (!route) {
+        // Express answers the rest; it sends these headers with whatever it writes.
+        if (cors) for (const [name, value] of Object.entries(CORS_HEADERS)) res.setHeader(name, value);
+        return false;
+      }
       if (route.kind === 'bad') {
-        writeReply(res, errorReply(profile.errors, 400, 'bad_request', `The market_id in ${path} is not valid percent-encoding (RFC 3986 §2.1).`, { path }));
+        writeReply(res, withCors(errorReply(profile.errors, 400, 'bad_request', `The market_id in ${path} is not valid percent-encoding (RFC 3986 §2.1).`, { path })));
         return true;
       }
       if (method !== 'GET' && method !== 'HEAD') {
-        writeReply(res, methodNotAllowed(profile.errors, method, path, cors ? [...ALLOWED, 'OPTIONS'] : ALLOWED));
+        writeReply(res, withCors(methodNotAllowed(profile.errors, method, path, cors ? [...ALLOWED, 'OPTIONS'] : ALLOWED)));
         return true;
       }
       let prefer: Behaviour | undefined;
@@ -139,7 +148,7 @@ export function createStubRuntime(options: RuntimeOptions): StubRuntime {
         prefer = parsePrefer(req.headers['prefer'] as string | undefined);
       } catch (error) {
         if (!(error instanceof BehaviourError)) throw error;
-        writeReply(res, errorReply(profile.errors, 400, 'bad_request', `${error.message}. Supported Prefer preferences: code, delay, jitter, retry-after, error-rate, fault, dribble.`));
+        writeReply(res, withCors(errorReply(profile.errors, 400, 'bad_request', `${error.message}. Supported Prefer preferences: code, delay, jitter, retry-after, error-rate, fault, dribble.`)));
         return true;
       }
       const applied = behaviours.decide({ route: route.kind, method, ...(route.kind === 'item' ? { marketId: route.marketId } : {}) }, prefer);
@@ -153,6 +162,7 @@ export function createStubRuntime(options: RuntimeOptions): StubRuntime {
         const entry = catalog.entry(route.marketId);
         reply = entry ? jsonReply(entry.body) : marketNotFound(profile.errors, route.marketId);
       }
+      reply = withCors(reply);
       if (applied.labels.length > 0) (res as WithBehaviour)[APPLIED] = applied.labels;
       if (applied.delayMs > 0) {
         const timer = setTimeout(() => deliver(res, reply, applied), applied.delayMs);
@@ -231,14 +241,4 @@ function deliver(res: ServerResponse, reply: Reply, applied: AppliedBehaviour): 
     default:
       writeReply(res, reply);
   }
-}
-
-function queryObject(query: string): Record<string, string | string[]> {
-  const out: Record<string, string | string[]> = {};
-  if (!query) return out;
-  for (const [k, v] of new URLSearchParams(query)) {
-    const prev = out[k];
-    out[k] = prev === undefined ? v : Array.isArray(prev) ? [...prev, v] : [prev, v];
-  }
-  return out;
 }

@@ -17,6 +17,9 @@ export interface JournalEntry {
   behaviour: string[];
 }
 
+/** What the request path hands the journal: JournalEntry without `seq`, with `timeMs` and the raw `query` string. */
+export type RawJournalEntry = Omit<JournalEntry, 'seq' | 'time' | 'query'> & { timeMs: number; query: string };
+
 /** Which entries to return: every given field must match. */
 export interface JournalFilter {
   method?: string;
@@ -34,7 +37,8 @@ export interface RequestJournal {
   size(): number;
   /** Requests recorded since start or clear, including those the ring has dropped. */
   total(): number;
-  record(entry: Omit<JournalEntry, 'seq'>): void;
+  /** Records one request. Cheap on purpose (it runs per request): the time is epoch ms and the query the raw string; both are turned into JournalEntry fields only when read. */
+  record(entry: RawJournalEntry): void;
   /** Matching entries, oldest first; `limit` keeps the newest. */
   list(filter?: JournalFilter, limit?: number): JournalEntry[];
   count(filter?: JournalFilter): number;
@@ -48,15 +52,16 @@ export interface RequestJournal {
  */
 export function createRequestJournal(capacity: number): RequestJournal {
   if (!Number.isSafeInteger(capacity) || capacity < 0) throw new RangeError(`journal size must be an integer ≥ 0, got ${capacity}`);
-  let ring: (JournalEntry | undefined)[] = new Array<JournalEntry | undefined>(capacity);
+  type Held = RawJournalEntry & { seq: number };
+  let ring: (Held | undefined)[] = new Array<Held | undefined>(capacity);
   let seq = 0;
-  const matches = (e: JournalEntry, f: JournalFilter) =>
+  const matches = (e: Held, f: JournalFilter) =>
     (f.method === undefined || e.method === f.method.toUpperCase()) &&
     (f.path === undefined || e.path === f.path) &&
     (f.pathPrefix === undefined || e.path.startsWith(f.pathPrefix)) &&
     (f.status === undefined || e.status === f.status);
-  const ordered = (): JournalEntry[] => {
-    const out: JournalEntry[] = [];
+  const ordered = (): Held[] => {
+    const out: Held[] = [];
     const held = Math.min(seq, capacity);
     for (let i = seq - held; i < seq; i++) {
       const e = ring[i % capacity];
@@ -70,16 +75,25 @@ export function createRequestJournal(capacity: number): RequestJournal {
     total: () => seq,
     record(entry) {
       seq += 1;
-      if (capacity > 0) ring[(seq - 1) % capacity] = { seq, ...entry };
+      if (capacity > 0) ring[(seq - 1) % capacity] = { ...entry, seq };
     },
     list(filter = {}, limit) {
       const all = ordered().filter((e) => matches(e, filter));
-      return limit === undefined ? all : all.slice(Math.max(0, all.length - limit));
+      return (limit === undefined ? all : all.slice(Math.max(0, all.length - limit))).map(toEntry);
     },
     count: (filter = {}) => ordered().filter((e) => matches(e, filter)).length,
     clear() {
-      ring = new Array<JournalEntry | undefined>(capacity);
+      ring = new Array<Held | undefined>(capacity);
       seq = 0;
     },
   };
+}
+
+function toEntry(e: RawJournalEntry & { seq: number }): JournalEntry {
+  const query: Record<string, string | string[]> = {};
+  for (const [k, v] of new URLSearchParams(e.query)) {
+    const prev = query[k];
+    query[k] = prev === undefined ? v : Array.isArray(prev) ? [...prev, v] : [prev, v];
+  }
+  return { seq: e.seq, time: new Date(e.timeMs).toISOString(), method: e.method, path: e.path, query, headers: e.headers, status: e.status, durationMs: e.durationMs, behaviour: e.behaviour };
 }
