@@ -1,12 +1,13 @@
-import { rename, writeFile } from 'node:fs/promises';
 import { ConfigError, resolveServeConfig, type RawFlags } from '../config.js';
 import { generateMarkets } from '../catalog/generate-markets.js';
+import { ContractRunError } from '../contract/contract-run-error.js';
+import { writeFileAtomic } from '../contract/write-file-atomic.js';
 import { EXIT, type CliIo } from './cli-io.js';
 
 /**
  * `market-stub generate`: writes the generated catalog for (seed, count, clock) as a fixtures file
  * (a JSON array, 2-space indented) that `serve --fixtures` reads back unchanged. With `--out`, the
- * file is written to a temporary name and renamed, so it is never left half-written.
+ * file is written atomically (writeFileAtomic: temporary file, fsync, rename), never half-written.
  * @returns 0 on success; 2 on a bad option or an unwritable file.
  */
 export async function runGenerate(flags: RawFlags & { out?: string }, io: CliIo): Promise<number> {
@@ -25,12 +26,11 @@ export async function runGenerate(flags: RawFlags & { out?: string }, io: CliIo)
     io.stdout(text);
     return EXIT.ok;
   }
-  const temporary = `${flags.out}.${process.pid}.tmp`;
   try {
-    await writeFile(temporary, text);
-    await rename(temporary, flags.out);
+    await writeFileAtomic(flags.out, text);
   } catch (error) {
-    io.stderr(`market-stub generate: cannot write ${flags.out} (${(error as Error).message}). Check the directory exists and is writable.\n`);
+    if (!(error instanceof ContractRunError)) throw error;
+    io.stderr(`market-stub generate: ${error.message}\n`);
     return EXIT.couldNotRun;
   }
   io.stderr(`market-stub generate: wrote ${config.count} markets (seed ${config.seed}, clock ${config.clock}) to ${flags.out}\n`);

@@ -3,6 +3,7 @@
 import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { XMLValidator } from 'fast-xml-parser';
 import { create } from 'xmlbuilder2';
 import { describe, expect, it } from 'vitest';
 import type { ContractReport } from '../../src/contract/contract-report.js';
@@ -60,6 +61,8 @@ describe('check reports', () => {
       for (const strict of [false, true]) {
         const run = await runCliProcess(['check', '--base-url', server.url, '--all', '--format', 'junit', ...(strict ? ['--strict'] : [])]);
         expect(run.code).toBe(1);
+        // A strict, independent XML parser first: well-formed or the error with its line.
+        expect(XMLValidator.validate(run.stdout)).toBe(true);
         const doc = create(run.stdout);
         // xmlbuilder2's reader repairs some malformed input, so also require that the parsed
         // document serialises back to exactly the text we wrote.
