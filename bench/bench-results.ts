@@ -1,6 +1,6 @@
 // The shape of a run's results (bench/results/latest.json) and the figures and goals derived from
 // them: every comparative figure as a ratio to the baseline measured in the same run (issue 6).
-import type { BenchMode } from './bench-options.js';
+import type { BenchMode, BenchOptions } from './bench-options.js';
 import type { ColdStartFigures } from './cold-start.js';
 import type { LoadSample } from './load-run.js';
 import type { MachineInfo } from './machine-info.js';
@@ -90,21 +90,11 @@ export interface BenchResults {
   elapsedS: number;
   machine: MachineInfo;
   build: string;
-  settings: {
-    count: number;
-    seed: number;
-    clock: string;
-    rounds: number;
-    durationS: number;
-    warmupS: number;
-    connections: number;
-    pipelining: number;
-    coldStartSamples: number;
+  settings: Pick<BenchOptions, 'count' | 'seed' | 'clock' | 'rounds' | 'durationS' | 'warmupS' | 'connections' | 'pipelining' | 'coldStartSamples' | 'scaleCount' | 'scaleTimeoutS'> & {
     coldStartPollMs: number;
-    scaleCount: number;
-    scaleTimeoutS: number;
     loadGenerator: string;
   };
+
   servers: Partial<Record<ServerName, ServerRecord>>;
   load: Partial<Record<EndpointName, Partial<Record<ServerName, { rounds: RoundSample[]; median: LoadMedians }>>>>;
   rssAfterLoad: Partial<Record<ServerName, ProcessMemory>>;
