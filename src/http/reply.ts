@@ -46,8 +46,16 @@ export function writeReply(res: ServerResponse, reply: Reply): void {
     pump();
     return;
   }
-  // Reply headers are built per request, so Content-Length goes in place (one object, no copy).
+  writeReplyHead(res, reply);
+  res.end(reply.body);
+}
+
+/**
+ * Writes the status line and headers of a buffered reply, with Content-Length of its whole body
+ * (also what the truncate and slow-body faults promise before sending less, or slowly). Reply
+ * headers are built per request, so Content-Length goes in place: one object, no copy.
+ */
+export function writeReplyHead(res: ServerResponse, reply: Reply): void {
   reply.headers['content-length'] = String(reply.body.length);
   res.writeHead(reply.status, reply.headers);
-  res.end(reply.body);
 }

@@ -6,7 +6,7 @@ import { BehaviourError, createBehaviourEngine, parsePrefer, type AppliedBehavio
 import { createRequestJournal, type RequestJournal } from '../journal/request-journal.js';
 import { errorReply, marketNotFound, methodNotAllowed } from './error-reply.js';
 import { renderList } from './market-list.js';
-import { jsonReply, writeReply, type Reply } from './reply.js';
+import { jsonReply, writeReply, writeReplyHead, type Reply } from './reply.js';
 import { resolveProfile, type ResponseProfile } from './response-profile.js';
 
 /** Everything a stub runtime is built from; only `catalog` is required. */
@@ -109,13 +109,14 @@ export function createStubRuntime(options: RuntimeOptions): StubRuntime {
       const q = url.indexOf('?');
       const path = q === -1 ? url : url.slice(0, q);
       if (path.startsWith(ADMIN_PREFIX) && (path.length === ADMIN_PREFIX.length || path[ADMIN_PREFIX.length] === '/')) return false;
-      observe(req, res, path, q === -1 ? '' : url.slice(q + 1));
+      const query = q === -1 ? '' : url.slice(q + 1);
+      observe(req, res, path, query);
       const method = req.method ?? 'GET';
       if (cors) {
         if (method === 'OPTIONS' && req.headers['access-control-request-method']) {
-          res.setHeader('access-control-allow-origin', '*');
           // CORS preflight (Fetch standard §3.2.2): answer for every path, before routing.
           res.writeHead(204, {
+            'access-control-allow-origin': '*',
             'access-control-allow-methods': 'GET, HEAD, OPTIONS',
             'access-control-allow-headers': String(req.headers['access-control-request-headers'] ?? 'Prefer, Authorization, Content-Type'),
             'access-control-max-age': '600',
@@ -157,7 +158,7 @@ export function createStubRuntime(options: RuntimeOptions): StubRuntime {
       if (applied.status !== undefined) {
         reply = injectedError(profile, applied);
       } else if (route.kind === 'list') {
-        reply = renderList(catalog, new URLSearchParams(q === -1 ? '' : url.slice(q + 1)), profile);
+        reply = renderList(catalog, new URLSearchParams(query), profile);
       } else {
         const entry = catalog.entry(route.marketId);
         reply = entry ? jsonReply(entry.body) : marketNotFound(profile.errors, route.marketId);
@@ -210,7 +211,7 @@ function deliver(res: ServerResponse, reply: Reply, applied: AppliedBehaviour): 
       res.socket?.resetAndDestroy();
       return;
     case 'truncate': {
-      res.writeHead(reply.status, { ...reply.headers, 'content-length': String(reply.body.length) });
+      writeReplyHead(res, reply);
       res.write(reply.body.subarray(0, Math.floor(reply.body.length / 2)), () => res.socket?.destroy());
       return;
     }
@@ -220,7 +221,7 @@ function deliver(res: ServerResponse, reply: Reply, applied: AppliedBehaviour): 
       return;
     }
     case 'slow-body': {
-      res.writeHead(reply.status, { ...reply.headers, 'content-length': String(reply.body.length) });
+      writeReplyHead(res, reply);
       const chunks = Math.max(1, Math.min(20, reply.body.length));
       const size = Math.ceil(reply.body.length / chunks);
       let i = 0;
