@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { isCalendarDate, todayUtc } from './catalog/market-rules.js';
+import { isCalendarDate, todayUtc } from './core/market-rules.js';
 import { DOMAIN_FAULTS, type DomainFault, type GlobalDomainFault } from './catalog/market-store.js';
 import { BehaviourError, checkBehaviour, TRANSPORT_FAULTS, type Behaviour, type BehaviourRuleInput } from './behaviour/behaviour.js';
 import { ERROR_SHAPES, PAGING_MODES, resolveProfile, type ResponseProfile } from './http/response-profile.js';

@@ -1,5 +1,5 @@
 import { buildCatalog } from './catalog/build-catalog.js';
-import { todayUtc } from './catalog/market-rules.js';
+import { todayUtc } from './core/market-rules.js';
 import { createMemoryCatalog, type MarketCatalog } from './catalog/market-catalog.js';
 import type { GeneratedCatalog } from './catalog/generated-catalog.js';
 import { formatFixtureProblems } from './catalog/load-fixtures.js';

@@ -1,4 +1,4 @@
-import { mixSeed } from '../catalog/seed-mix.js';
+import { mixSeed } from '../core/seed-mix.js';
 
 /** Transport faults: `reset` (TCP RST before any byte), `truncate` (Content-Length promises the whole body, half arrives, then the connection closes), `malformed` (a complete response whose JSON is cut in half), `slow-body` (the body dribbled in chunks over `dribbleMs`). */
 export const TRANSPORT_FAULTS = ['reset', 'truncate', 'malformed', 'slow-body'] as const;

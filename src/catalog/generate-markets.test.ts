@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { generateMarket, generateMarkets, indexFromGeneratedId, MAX_HORIZON_DAYS } from './generate-markets.js';
-import { addDays } from './market-rules.js';
+import { addDays } from '../core/market-rules.js';
 import { getMarketValidator } from '../schema/market-validator.js';
 import type { Market } from '../schema/market-types.js';
 

@@ -1,8 +1,8 @@
 import { generateSync, type JsonSchema } from 'json-schema-faker';
 import { loadMarketSchema } from '../schema/market-schema.js';
 import type { Market } from '../schema/market-types.js';
-import { addDays, complementaryPrices, isCalendarDate } from './market-rules.js';
-import { mixSeed } from './seed-mix.js';
+import { addDays, complementaryPrices, isCalendarDate } from '../core/market-rules.js';
+import { mixSeed } from '../core/seed-mix.js';
 
 /** Inputs that fully determine a generated market. */
 export interface GenerateOptions {

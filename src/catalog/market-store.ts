@@ -1,7 +1,7 @@
 import type { Market } from '../schema/market-types.js';
 import { validateMarkets } from './build-catalog.js';
 import { createMemoryCatalog, type CatalogEntry, type MarketCatalog } from './market-catalog.js';
-import { mixSeed } from './seed-mix.js';
+import { mixSeed } from '../core/seed-mix.js';
 
 /**
  * Domain faults a market client must survive, applied to the record so list and item stay one

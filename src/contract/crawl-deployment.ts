@@ -1,5 +1,5 @@
-import { todayUtc, isCalendarDate } from '../catalog/market-rules.js';
-import { mixSeed } from '../catalog/seed-mix.js';
+import { todayUtc, isCalendarDate } from '../core/market-rules.js';
+import { mixSeed } from '../core/seed-mix.js';
 import type { Market } from '../schema/market-types.js';
 import { LIST_ENDPOINT, SINGLE_ENDPOINT, type Observation } from './contract-finding.js';
 import { buildContractReport, type ContractReport, type ListSummary, type ProbeSummary } from './contract-report.js';

@@ -1,4 +1,4 @@
-import { hasFloatNoise, isCalendarDate, priceSumDeviation, PRICE_SUM_TOLERANCE } from '../catalog/market-rules.js';
+import { hasFloatNoise, isCalendarDate, priceSumDeviation, PRICE_SUM_TOLERANCE } from '../core/market-rules.js';
 import { loadMarketSchema } from '../schema/market-schema.js';
 import { getMarketValidator } from '../schema/market-validator.js';
 import { describeFound, pointerToken, type Finding } from '../schema/finding.js';

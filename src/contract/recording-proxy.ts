@@ -2,7 +2,7 @@ import { Agent as HttpAgent, createServer, request as httpRequest, type Incoming
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
-import { todayUtc } from '../catalog/market-rules.js';
+import { todayUtc } from '../core/market-rules.js';
 import type { Market } from '../schema/market-types.js';
 import type { ContractFinding, Observation } from './contract-finding.js';
 import { buildContractReport, type ContractReport, type ListSummary } from './contract-report.js';
