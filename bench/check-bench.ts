@@ -21,7 +21,7 @@ const markets = Array.from({ length: count }, (_, i) => {
   };
 });
 const stub = await startMarketStub({ markets, clock: '2026-01-01' });
-const bodyBytes = stub.catalog.listBody().length;
+const bodyBytes = (await (await fetch(`${stub.url}/markets`)).arrayBuffer()).byteLength;
 console.log(`stub: ${count} markets, GET /markets body ${(bodyBytes / 1e6).toFixed(1)} MB, on ${stub.url}`);
 
 for (let run = 1; run <= runs; run++) {

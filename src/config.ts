@@ -220,7 +220,7 @@ function readRules(g: { value: unknown; source: string } | undefined): Behaviour
   data.forEach((rule: unknown, i) => {
     const r = rule as { behaviour?: unknown; match?: unknown } | null;
     try {
-      if (!r || typeof r !== 'object' || !r.match || typeof r.match !== 'object') throw new BehaviourError('match: expected an object');
+      if (!r || typeof r !== 'object' || !r.match || typeof r.match !== 'object') throw new BehaviourError('match', 'an object');
       checkBehaviour(r.behaviour, 'behaviour');
     } catch (error) {
       throw new ConfigError(`${g.source}: ${file} /${i}: ${(error as Error).message}.`);

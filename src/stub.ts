@@ -1,15 +1,16 @@
 import { buildCatalog } from './catalog/build-catalog.js';
 import { todayUtc } from './core/market-rules.js';
-import { createMemoryCatalog, type MarketCatalog } from './catalog/market-catalog.js';
+import { createMemoryCatalog } from './catalog/market-catalog.js';
 import type { GeneratedCatalog } from './catalog/generated-catalog.js';
 import { formatFixtureProblems } from './catalog/load-fixtures.js';
-import type { DomainFault } from './catalog/market-store.js';
 import { watchFixtures } from './catalog/watch-fixtures.js';
-import type { Behaviour, BehaviourRule, BehaviourRuleInput } from './behaviour/behaviour.js';
-import type { JournalEntry, JournalFilter } from './journal/request-journal.js';
 import { createApp } from './http/create-app.js';
 import { createStubRuntime, type RuntimeOptions, type StubRuntime } from './http/stub-runtime.js';
-import type { Market } from './schema/market-types.js';
+import type { Behaviour, BehaviourRuleInput } from './behaviour/behaviour.js';
+import type { DomainFault } from './catalog/market-store.js';
+import type { JournalFilter } from './journal/request-journal.js';
+import type { MarketStubClient } from './client/market-stub-client.js';
+import { createStubControls, type StubControls } from './control/stub-controls.js';
 import { createRequestHandler, listen } from './server.js';
 
 /**
@@ -34,37 +35,16 @@ export interface MarketStubOptions extends Omit<RuntimeOptions, 'catalog'> {
   markets?: readonly unknown[];
 }
 
-/** A running stub and its runtime controls (the admin API, as methods). */
-export interface MarketStub {
+/**
+ * A running stub: its address, `close()`, and the runtime controls every stub shares
+ * (MarketStubClient: the same methods, types and errors as `connectMarketStub` to a stub in
+ * another process or a container).
+ */
+export interface MarketStub extends MarketStubClient {
   /** Base URL with the address actually bound, e.g. `http://127.0.0.1:53111` (never `localhost`). */
   readonly url: string;
   readonly port: number;
   readonly host: string;
-  /** What the endpoints serve right now. */
-  readonly catalog: MarketCatalog;
-  readonly runtime: StubRuntime;
-  /** Replaces every market. @throws FixtureError (nothing changes) when any is invalid. */
-  setMarkets(markets: readonly unknown[]): void;
-  /** Adds or replaces one market. @throws FixtureError when invalid. */
-  putMarket(market: unknown): 'created' | 'replaced';
-  /** RFC 7396 merge patch of one market. @returns undefined for an unknown id. @throws FixtureError */
-  patchMarket(marketId: string, patch: Record<string, unknown>): Market | undefined;
-  removeMarket(marketId: string): boolean;
-  /** Domain faults of one market (`[]` clears). */
-  setMarketFaults(marketId: string, faults: readonly DomainFault[]): void;
-  /** Moves prices `n` ticks. @returns the tick count. */
-  tick(n?: number): number;
-  /** Start-up markets and behaviours again (the journal is kept). */
-  reset(): void;
-  /** Behaviour for every market request. @throws BehaviourError */
-  setBehaviour(behaviour: Behaviour): void;
-  /** @throws BehaviourError */
-  addRule(rule: BehaviourRuleInput): BehaviourRule;
-  removeRule(id: string): boolean;
-  /** Journal entries matching `filter`, oldest first (WireMock's verify). */
-  requests(filter?: JournalFilter): Promise<JournalEntry[]>;
-  requestCount(filter?: JournalFilter): number;
-  clearRequests(): void;
   /** Stops the server (in-flight requests finish) and any watcher; idempotent. */
   close(): Promise<void>;
 }
@@ -76,6 +56,17 @@ export interface MarketStub {
  *   EACCES) when the port cannot be bound.
  */
 export async function startMarketStub(options: MarketStubOptions = {}): Promise<MarketStub> {
+  return (await launchStub(options)).stub;
+}
+
+/** A started stub and its runtime (for the CLI's ready line and log; not part of the public API). */
+export interface LaunchedStub {
+  stub: MarketStub;
+  runtime: StubRuntime;
+}
+
+/** startMarketStub, also returning the runtime. Same errors. */
+export async function launchStub(options: MarketStubOptions = {}): Promise<LaunchedStub> {
   const seed = options.seed ?? 1;
   const { port, host, count, clock, fixtures, watch, markets, ...runtimeOptions } = options;
   const catalog = await buildCatalog({ fixtures, markets, seed, count: count ?? 100, clock: clock ?? todayUtc() });
@@ -95,32 +86,56 @@ export async function startMarketStub(options: MarketStubOptions = {}): Promise<
       onInvalid: (problems) => options.logger?.warn({ problems: problems.length }, `fixtures changed but are invalid; still serving the previous data. ${formatFixtureProblems(problems, location)}`),
     });
   }
-  const store = runtime.store;
+  const stub = createHandle(createStubControls(runtime), running.url);
+  let closing: Promise<void> | undefined;
   return {
-    url: running.url, port: running.port, host: running.host, runtime,
-    get catalog() {
-      return store.current();
-    },
-    setMarkets: (markets) => store.replace(markets),
-    putMarket: (market) => store.put(market),
-    patchMarket: (id, patch) => store.patch(id, patch),
-    removeMarket: (id) => store.remove(id),
-    setMarketFaults: (id, faults) => store.setFaults(id, faults),
-    tick: (n) => store.tick(n),
-    reset: () => {
-      store.reset();
-      runtime.behaviours.reset();
-    },
-    setBehaviour: (b) => runtime.behaviours.setGlobal(b),
-    addRule: (rule) => runtime.behaviours.addRule(rule),
-    removeRule: (id) => runtime.behaviours.removeRule(id),
-    requests: (filter) => Promise.resolve(runtime.journal.list(filter)),
-    requestCount: (filter) => runtime.journal.count(filter),
-    clearRequests: () => runtime.journal.clear(),
-    close: async () => {
-      warming.abort();
-      unwatch?.();
-      await running.close();
-    },
+    stub: Object.freeze({
+      ...stub,
+      port: running.port,
+      host: running.host,
+      close: () => {
+        closing ??= (async () => {
+          warming.abort();
+          unwatch?.();
+          await running.close();
+        })();
+        return closing;
+      },
+    }),
+    runtime,
+  };
+}
+
+/**
+ * The handle's control methods: each one the matching StubControls call, named `stub.<method>`
+ * in errors and asynchronous like the remote client's (a throw becomes a rejection).
+ */
+function createHandle(controls: StubControls, url: string): MarketStubClient {
+  const call = <A extends unknown[], R>(method: string, fn: (where: string, ...args: A) => R) =>
+    (...args: A): Promise<R> => {
+      try {
+        return Promise.resolve(fn(`stub.${method}`, ...args));
+      } catch (error) {
+        return Promise.reject(error as Error);
+      }
+    };
+  return {
+    url,
+    catalog: call('catalog', (where) => controls.catalog(where)),
+    setMarkets: call('setMarkets', (where, markets: readonly unknown[]) => controls.setMarkets(where, markets)),
+    putMarket: call('putMarket', (where, market: unknown) => controls.putMarket(where, market)),
+    patchMarket: call('patchMarket', (where, marketId: string, patch: Record<string, unknown>) => controls.patchMarket(where, marketId, patch)),
+    removeMarket: call('removeMarket', (where, marketId: string) => controls.removeMarket(where, marketId)),
+    setMarketFaults: call('setMarketFaults', (where, marketId: string, faults: readonly DomainFault[]) => controls.setMarketFaults(where, marketId, faults)),
+    tick: call('tick', (where, n?: number) => controls.tick(where, n)),
+    reset: call('reset', (where) => controls.reset(where)),
+    setBehaviour: call('setBehaviour', (where, behaviour: Behaviour) => {
+      controls.setBehaviour(where, behaviour);
+    }),
+    addRule: call('addRule', (where, rule: BehaviourRuleInput) => controls.addRule(where, rule)),
+    removeRule: call('removeRule', (where, ruleId: string) => controls.removeRule(where, ruleId)),
+    requests: call('requests', (where, filter?: JournalFilter) => controls.requests(where, filter)),
+    requestCount: call('requestCount', (where, filter?: JournalFilter) => controls.requestCount(where, filter)),
+    clearRequests: call('clearRequests', (where) => controls.clearRequests(where)),
   };
 }

@@ -1,3 +1,4 @@
+import { MarketStubError } from '../core/market-stub-error.js';
 import { mixSeed } from '../core/seed-mix.js';
 
 /** Transport faults: `reset` (TCP RST before any byte), `truncate` (Content-Length promises the whole body, half arrives, then the connection closes), `malformed` (a complete response whose JSON is cut in half), `slow-body` (the body dribbled in chunks over `dribbleMs`). */
@@ -70,11 +71,15 @@ export interface BehaviourEngine {
 
 const NO_BEHAVIOUR: AppliedBehaviour = Object.freeze({ delayMs: 0, dribbleMs: 2000, labels: Object.freeze([]) as unknown as string[] });
 
-/** A behaviour or rule that does not make sense; the message names the field. */
-export class BehaviourError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'BehaviourError';
+/**
+ * A behaviour or rule that does not make sense: a MarketStubError (`OPTION_INVALID`) whose
+ * `option` is the field path (`behaviour.delayMs`, `rule r1.match.route`); surfaces relocate it
+ * (`relocate`) to name themselves.
+ */
+export class BehaviourError extends MarketStubError {
+  constructor(option: string, expected: string, found?: unknown) {
+    super({ code: 'OPTION_INVALID', where: 'behaviour', option, expected, ...(found === undefined ? {} : { found }) });
+    this.message = `${option}: expected ${expected}${this.found === undefined ? '' : `, found ${this.found}`}`;
   }
 }
 
@@ -83,15 +88,15 @@ export class BehaviourError extends Error {
  * @throws BehaviourError naming the first bad field, e.g. `status: expected an HTTP status 100–599, found 42`.
  */
 export function checkBehaviour(input: unknown, where = 'behaviour'): Behaviour {
-  if (input === null || typeof input !== 'object' || Array.isArray(input)) throw new BehaviourError(`${where}: expected an object, found ${JSON.stringify(input)}`);
+  if (input === null || typeof input !== 'object' || Array.isArray(input)) throw new BehaviourError(where, 'an object', input);
   const b = input as Record<string, unknown>;
   const known = ['delayMs', 'jitterMs', 'status', 'retryAfter', 'errorRate', 'fault', 'dribbleMs'];
-  for (const key of Object.keys(b)) if (!known.includes(key)) throw new BehaviourError(`${where}.${key}: unknown field; expected one of ${known.join(', ')}`);
+  for (const key of Object.keys(b)) if (!known.includes(key)) throw new BehaviourError(`${where}.${key}`, `a known field (${known.join(', ')})`, key);
   const num = (key: string, min: number, max: number, integer = true) => {
     const v = b[key];
     if (v === undefined) return;
     if (typeof v !== 'number' || !Number.isFinite(v) || v < min || v > max || (integer && !Number.isInteger(v))) {
-      throw new BehaviourError(`${where}.${key}: expected ${integer ? 'an integer' : 'a number'} from ${min} to ${max}, found ${JSON.stringify(v)}`);
+      throw new BehaviourError(`${where}.${key}`, `${integer ? 'an integer' : 'a number'} from ${min} to ${max}`, v);
     }
   };
   num('delayMs', 0, 600_000);
@@ -100,7 +105,7 @@ export function checkBehaviour(input: unknown, where = 'behaviour'): Behaviour {
   num('retryAfter', 0, 86_400);
   num('errorRate', 0, 1, false);
   num('dribbleMs', 0, 600_000);
-  if (b['fault'] !== undefined && !TRANSPORT_FAULTS.includes(b['fault'] as TransportFault)) throw new BehaviourError(`${where}.fault: expected one of ${TRANSPORT_FAULTS.join(', ')}, found ${JSON.stringify(b['fault'])}`);
+  if (b['fault'] !== undefined && !TRANSPORT_FAULTS.includes(b['fault'] as TransportFault)) throw new BehaviourError(`${where}.fault`, `one of ${TRANSPORT_FAULTS.join(', ')}`, b['fault']);
   return b as Behaviour;
 }
 
@@ -146,9 +151,9 @@ export function createBehaviourEngine(options: { seed: number; global?: Behaviou
   };
   const addRule = (input: BehaviourRuleInput): BehaviourRule => {
     const where = `rule${input.id ? ` ${input.id}` : ''}`;
-    if (input.match === null || typeof input.match !== 'object') throw new BehaviourError(`${where}.match: expected an object such as {"route":"item","marketId":"abc"}`);
-    if (input.match.route !== undefined && input.match.route !== 'list' && input.match.route !== 'item') throw new BehaviourError(`${where}.match.route: expected "list" or "item", found ${JSON.stringify(input.match.route)}`);
-    if (input.times !== undefined && (!Number.isInteger(input.times) || input.times < 1)) throw new BehaviourError(`${where}.times: expected an integer ≥ 1, found ${JSON.stringify(input.times)}`);
+    if (input.match === null || typeof input.match !== 'object') throw new BehaviourError(`${where}.match`, 'an object such as {"route":"item","marketId":"abc"}', input.match);
+    if (input.match.route !== undefined && input.match.route !== 'list' && input.match.route !== 'item') throw new BehaviourError(`${where}.match.route`, '"list" or "item"', input.match.route);
+    if (input.times !== undefined && (!Number.isInteger(input.times) || input.times < 1)) throw new BehaviourError(`${where}.times`, 'an integer ≥ 1', input.times);
     const rule: BehaviourRule = { id: input.id ?? `r${nextId++}`, match: { ...input.match }, behaviour: checkBehaviour(input.behaviour, `${where}.behaviour`), ...(input.times ? { times: input.times } : {}) };
     rules = [...rules.filter((r) => r.id !== rule.id), rule];
     return rule;

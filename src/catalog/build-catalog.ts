@@ -24,7 +24,7 @@ export async function buildCatalog(options: CatalogOptions): Promise<MarketCatal
     return createMemoryCatalog(markets, 'fixtures', `fixtures: ${markets.length} markets from ${options.fixtures}`);
   }
   if (options.markets !== undefined) {
-    const markets = validateMarkets(options.markets, 'markets');
+    const markets = validateMarkets(options.markets, 'startMarketStub');
     return createMemoryCatalog(markets, 'inline', `inline: ${markets.length} markets`);
   }
   return createGeneratedCatalog(options.count, { seed: options.seed, clock: options.clock });
@@ -32,12 +32,14 @@ export async function buildCatalog(options: CatalogOptions): Promise<MarketCatal
 
 /**
  * Validates a list of candidate markets against `$defs/Market` and checks ids are unique.
- * @throws FixtureError (file = `label`) listing every problem.
+ * `where` names the surface that received them (`startMarketStub`, `stub.setMarkets`) and is
+ * the `file` of each problem; `label` names the value (`markets`).
+ * @throws MarketStubError MARKETS_INVALID (a FixtureError) listing every problem.
  */
-export function validateMarkets(items: readonly unknown[], label: string): Market[] {
+export function validateMarkets(items: readonly unknown[], where: string, label = 'markets'): Market[] {
   const markets: Market[] = [];
   const problems: FixtureProblem[] = [];
   collectMarkets(items, label, new Map(), markets, problems);
-  if (problems.length > 0) throw new FixtureError(problems, label);
+  if (problems.length > 0) throw new FixtureError(problems, label, where, 'markets');
   return markets;
 }

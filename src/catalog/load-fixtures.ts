@@ -3,6 +3,7 @@ import path from 'node:path';
 import { getMarketValidator } from '../schema/market-validator.js';
 import type { Market } from '../schema/market-types.js';
 import type { Finding } from '../schema/finding.js';
+import { MarketStubError } from '../core/market-stub-error.js';
 
 /** One problem in a fixture set, located by file, array index and JSON pointer. */
 export interface FixtureProblem extends Finding {
@@ -19,14 +20,30 @@ export interface FixtureLoad {
   files: string[];
 }
 
-/** Thrown when a fixture set cannot be served; `problems` lists each one. Code `FIXTURES_INVALID` or `FIXTURES_UNREADABLE`. */
-export class FixtureError extends Error {
-  readonly code: 'FIXTURES_INVALID' | 'FIXTURES_UNREADABLE';
-  constructor(readonly problems: FixtureProblem[], readonly location: string) {
+/**
+ * A fixture set (or markets given in code) that cannot be served: a MarketStubError with code
+ * `MARKETS_INVALID` (`findings` has every problem, located by file and pointer) or
+ * `FIXTURES_UNREADABLE`. The message is worded for the surface in `where` (`startMarketStub`,
+ * `stub.setMarkets`); the CLI prints `formatFixtureProblems` with its own advice instead.
+ */
+export class FixtureError extends MarketStubError {
+  /**
+   * @param location the fixture file or directory, or for markets given in code a label (`markets`)
+   * @param given `fixtures` (files: problems name them) or `markets` (an array given in code)
+   */
+  constructor(readonly problems: FixtureProblem[], readonly location: string, where = 'startMarketStub', given: 'fixtures' | 'markets' = 'fixtures') {
     const unreadable = problems.some((p) => p.code === 'unreadable');
-    super(formatFixtureProblems(problems, location));
+    const line = given === 'fixtures' ? problemLine : (p: FixtureProblem) => problemLine(p).slice(p.file.length + 2);
+    const count = problems.length === 1 ? '1 problem' : `${problems.length} problems`;
+    super({
+      code: unreadable ? 'FIXTURES_UNREADABLE' : 'MARKETS_INVALID',
+      where,
+      findings: problems.map((p) => ({ pointer: p.pointer, expected: p.expected, found: p.found, message: line(p) })),
+      message: given === 'fixtures'
+        ? `${where}: ${describeProblems(problems, location)}`
+        : `${where}: invalid ${location} (${count}); nothing was changed:\n${problems.map((p) => `  - ${line(p)}`).join('\n')}`,
+    });
     this.name = 'FixtureError';
-    this.code = unreadable ? 'FIXTURES_UNREADABLE' : 'FIXTURES_INVALID';
   }
 }
 
@@ -115,16 +132,22 @@ export async function loadFixtures(location: string): Promise<Market[]> {
 }
 
 /**
- * One line per problem: `file: market [3] at /3/yes_price: expected number, found "0.63"`,
- * then a closing line that says what to do.
+ * The problems of a fixture set as the CLI prints them: one line per problem
+ * (`file: market [3] at /3/yes_price: expected number, found "0.63"`), then a closing line that
+ * says what to do.
  */
 export function formatFixtureProblems(problems: readonly FixtureProblem[], location: string): string {
-  const lines = problems.map((p) => {
-    const where = p.index === undefined ? '' : ` market [${p.index}] at ${p.pointer}:`;
-    return `${p.file}:${where || ''} expected ${p.expected}, found ${p.found}`;
-  });
+  return `${describeProblems(problems, location)}\nFix the files listed, then re-run; 'market-stub validate ${location}' checks them without starting a server.`;
+}
+
+function describeProblems(problems: readonly FixtureProblem[], location: string): string {
   const count = problems.length === 1 ? '1 problem' : `${problems.length} problems`;
-  return `Fixtures at ${location} cannot be served (${count}):\n${lines.map((l) => `  - ${l}`).join('\n')}\nFix the files listed, then re-run; 'market-stub validate ${location}' checks them without starting a server.`;
+  return `Fixtures at ${location} cannot be served (${count}):\n${problems.map((p) => `  - ${problemLine(p)}`).join('\n')}`;
+}
+
+function problemLine(p: FixtureProblem): string {
+  const where = p.index === undefined ? '' : ` market [${p.index}] at ${p.pointer}:`;
+  return `${p.file}:${where} expected ${p.expected}, found ${p.found}`;
 }
 
 function fileProblem(file: string, code: string, expected: string, found: string): FixtureProblem {

@@ -25,12 +25,14 @@ export const MAX_EDITABLE = 1_000_000;
 export interface MarketStore {
   /** What both endpoints read now. */
   current(): MarketCatalog;
-  /** Replaces every market (validated like fixtures). @throws FixtureError listing every problem. */
-  replace(items: readonly unknown[]): void;
-  /** Adds or replaces one market (validated). @returns whether it was created. @throws FixtureError */
-  put(item: unknown): 'created' | 'replaced';
+  /** Whether the catalog holds this market_id (also when a `missing` fault hides it from the item route). */
+  has(marketId: string): boolean;
+  /** Replaces every market (validated like fixtures); `where` names the caller in errors. @throws MarketStubError MARKETS_INVALID listing every problem. */
+  replace(items: readonly unknown[], where?: string): void;
+  /** Adds or replaces one market (validated). @returns whether it was created. @throws MarketStubError MARKETS_INVALID */
+  put(item: unknown, where?: string): 'created' | 'replaced';
   /** Merges `patch` into a market (RFC 7396 merge patch; `market_id` cannot change). @returns the new market, or undefined when the id is unknown. @throws FixtureError when the result is invalid. */
-  patch(marketId: string, patch: Record<string, unknown>): Market | undefined;
+  patch(marketId: string, patch: Record<string, unknown>, where?: string): Market | undefined;
   /** Removes one market. @returns false when the id is unknown. */
   remove(marketId: string): boolean;
   /** Back to the start-up markets; clears runtime faults and the tick. */
@@ -97,12 +99,13 @@ export function createMarketStore(base: MarketCatalog, options: { seed: number; 
 
   return {
     current: () => view,
-    replace(items) {
-      markets = validateMarkets(items, 'request body');
+    has: (marketId) => (markets ? markets.some((m) => m.market_id === marketId) : start.entry(marketId) !== undefined),
+    replace(items, where = 'setMarkets') {
+      markets = validateMarkets(items, where);
       rebuild();
     },
-    put(item) {
-      const [market] = validateMarkets([item], 'request body');
+    put(item, where = 'putMarket') {
+      const [market] = validateMarkets([item], where, 'market');
       if (!market) throw new Error('unreachable: validateMarkets returned no market');
       const list = materialise();
       const at = list.findIndex((m) => m.market_id === market.market_id);
@@ -111,7 +114,7 @@ export function createMarketStore(base: MarketCatalog, options: { seed: number; 
       rebuild();
       return at === -1 ? 'created' : 'replaced';
     },
-    patch(marketId, patch) {
+    patch(marketId, patch, where = 'patchMarket') {
       const list = materialise();
       const at = list.findIndex((m) => m.market_id === marketId);
       const old = list[at];
@@ -122,7 +125,7 @@ export function createMarketStore(base: MarketCatalog, options: { seed: number; 
         else merged[k] = v;
       }
       merged['market_id'] = marketId;
-      const [market] = validateMarkets([merged], 'request body');
+      const [market] = validateMarkets([merged], where, 'patched market');
       if (!market) throw new Error('unreachable: validateMarkets returned no market');
       list[at] = market;
       rebuild();

@@ -1,9 +1,9 @@
 import type { Argv } from 'yargs';
 import { ConfigError, resolveServeConfig, SERVE_OPTIONS, type RawFlags } from '../config.js';
-import { FixtureError } from '../catalog/load-fixtures.js';
+import { FixtureError, formatFixtureProblems } from '../catalog/load-fixtures.js';
 import { createLogger, resolveLogFormat } from '../logger.js';
 import { BehaviourError } from '../behaviour/behaviour.js';
-import { startMarketStub } from '../stub.js';
+import { launchStub } from '../stub.js';
 import { EXIT, type CliIo } from './cli-io.js';
 
 /** Declares serve's options on a yargs instance (types are validated later by resolveServeConfig). */
@@ -39,9 +39,9 @@ export async function runServe(flags: RawFlags, io: CliIo): Promise<number> {
   }
   const logFormat = resolveLogFormat(config.logFormat, io.isTTY);
   const logger = createLogger({ format: logFormat, destination: io.stdoutStream === process.stdout ? 1 : io.stdoutStream, colorize: io.isTTY });
-  let stub;
+  let launched;
   try {
-    stub = await startMarketStub({
+    launched = await launchStub({
       port: config.port,
       host: config.host,
       seed: config.seed,
@@ -60,7 +60,7 @@ export async function runServe(flags: RawFlags, io: CliIo): Promise<number> {
     });
   } catch (error) {
     if (error instanceof FixtureError) {
-      io.stderr(`market-stub serve: ${error.message}\n`);
+      io.stderr(`market-stub serve: ${formatFixtureProblems(error.problems, error.location)}\n`);
       return EXIT.couldNotRun;
     }
     if (error instanceof BehaviourError) {
@@ -74,8 +74,10 @@ export async function runServe(flags: RawFlags, io: CliIo): Promise<number> {
     }
     throw error;
   }
-  const ready = `market-stub listening on ${stub.url} serving ${stub.catalog.description}`;
-  if (logFormat === 'json') logger.info({ url: stub.url, source: stub.catalog.source, count: stub.catalog.size, seed: config.fixtures ? undefined : config.seed, clock: config.clock }, ready);
+  const { stub, runtime } = launched;
+  const catalog = runtime.store.current();
+  const ready = `market-stub listening on ${stub.url} serving ${catalog.description}`;
+  if (logFormat === 'json') logger.info({ url: stub.url, source: catalog.source, count: catalog.size, seed: config.fixtures ? undefined : config.seed, clock: config.clock }, ready);
   else io.stdout(`${ready}\n`);
   await new Promise<void>((resolve) => {
     if (io.signal.aborted) resolve();

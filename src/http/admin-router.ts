@@ -123,7 +123,7 @@ export function createAdminRouter(runtime: StubRuntime): Router {
   router.get('/requests', (req, res) => {
     const limit = req.query['limit'] === undefined ? undefined : Number(req.query['limit']);
     const j = runtime.journal;
-    send(res, 200, { total: j.total(), size: j.size(), capacity: j.capacity, requests: j.list(filterOf(req), limit) });
+    send(res, 200, { total: j.total(), size: j.size(), capacity: j.capacity, requests: j.list({ ...filterOf(req), ...(limit === undefined ? {} : { limit }) }) });
   });
   router.get('/requests/count', (req, res) => send(res, 200, { count: runtime.journal.count(filterOf(req)) }));
   router.delete('/requests', (_req, res) => {

@@ -28,6 +28,8 @@ export interface JournalFilter {
   /** Path prefix (`/markets/`). */
   pathPrefix?: string;
   status?: number;
+  /** Keep only the newest N matching entries (count ignores it). */
+  limit?: number;
 }
 
 /** A bounded ring buffer of requests: memory stays flat under any load. */
@@ -39,8 +41,8 @@ export interface RequestJournal {
   total(): number;
   /** Records one request. Cheap on purpose (it runs per request): the time is epoch ms and the query the raw string; both are turned into JournalEntry fields only when read. */
   record(entry: RawJournalEntry): void;
-  /** Matching entries, oldest first; `limit` keeps the newest. */
-  list(filter?: JournalFilter, limit?: number): JournalEntry[];
+  /** Matching entries, oldest first; `filter.limit` keeps the newest. */
+  list(filter?: JournalFilter): JournalEntry[];
   count(filter?: JournalFilter): number;
   clear(): void;
 }
@@ -77,7 +79,8 @@ export function createRequestJournal(capacity: number): RequestJournal {
       seq += 1;
       if (capacity > 0) ring[(seq - 1) % capacity] = { ...entry, seq };
     },
-    list(filter = {}, limit) {
+    list(filter = {}) {
+      const limit = filter.limit;
       const all = ordered().filter((e) => matches(e, filter));
       return (limit === undefined ? all : all.slice(Math.max(0, all.length - limit))).map(toEntry);
     },

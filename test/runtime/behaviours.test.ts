@@ -11,7 +11,7 @@ async function stub(options: MarketStubOptions = {}): Promise<MarketStub> {
   open.push(s);
   return s;
 }
-const firstId = (s: MarketStub) => s.catalog.entryAt(0)?.market.market_id ?? '';
+const firstId = async (s: MarketStub) => (await s.catalog())[0]?.market_id ?? '';
 
 /** GET with node:http so resets and truncation surface as they happen on the wire. */
 function rawGet(url: string, headers: Record<string, string> = {}): Promise<{ status: number; body: string; error?: NodeJS.ErrnoException }> {
@@ -51,7 +51,7 @@ describe('latency', () => {
   it('random delay is seeded: the same sequence of delays on every run', async () => {
     const run = async () => {
       const s = await stub({ seed: 5, behaviour: { jitterMs: 50 } });
-      for (let i = 0; i < 5; i++) await fetch(`${s.url}/markets/${firstId(s)}`).then((r) => r.text());
+      for (let i = 0; i < 5; i++) await fetch(`${s.url}/markets/${await firstId(s)}`).then((r) => r.text());
       return (await s.requests()).map((e) => e.behaviour.join());
     };
     const [a, b] = [await run(), await run()];
@@ -64,7 +64,7 @@ describe('latency', () => {
 describe('status overrides', () => {
   it('Prefer: code=503 answers with a JSON error body in the profile shape', async () => {
     const s = await stub({ profile: { errors: 'problem' } });
-    const res = await fetch(`${s.url}/markets/${firstId(s)}`, { headers: { prefer: 'code=503' } });
+    const res = await fetch(`${s.url}/markets/${await firstId(s)}`, { headers: { prefer: 'code=503' } });
     expect(res.status).toBe(503);
     expect(res.headers.get('content-type')).toBe('application/problem+json; charset=utf-8');
     expect(await res.json()).toMatchObject({ status: 503, title: 'Service Unavailable' });
@@ -72,20 +72,20 @@ describe('status overrides', () => {
 
   it('429 carries Retry-After (rule per market, set at runtime, without headers)', async () => {
     const s = await stub();
-    const rule = s.addRule({ match: { route: 'item', marketId: firstId(s) }, behaviour: { status: 429, retryAfter: 7 } });
-    const limited = await fetch(`${s.url}/markets/${firstId(s)}`);
+    const rule = await s.addRule({ match: { route: 'item', marketId: await firstId(s) }, behaviour: { status: 429, retryAfter: 7 } });
+    const limited = await fetch(`${s.url}/markets/${await firstId(s)}`);
     expect(limited.status).toBe(429);
     expect(limited.headers.get('retry-after')).toBe('7');
     expect(await limited.json()).toMatchObject({ error: 'rate_limited' });
-    const other = s.catalog.entryAt(1)?.market.market_id ?? '';
+    const other = (await s.catalog())[1]?.market_id ?? '';
     expect((await fetch(`${s.url}/markets/${other}`)).status).toBe(200);
-    expect(s.removeRule(rule.id)).toBe(true);
-    expect((await fetch(`${s.url}/markets/${firstId(s)}`)).status).toBe(200);
+    await s.removeRule(rule.id);
+    expect((await fetch(`${s.url}/markets/${await firstId(s)}`)).status).toBe(200);
   });
 
   it('a rule with times applies to the next N matching requests only (per route)', async () => {
     const s = await stub();
-    s.addRule({ match: { route: 'list' }, behaviour: { status: 500 }, times: 2 });
+    await s.addRule({ match: { route: 'list' }, behaviour: { status: 500 }, times: 2 });
     const statuses = [];
     for (let i = 0; i < 4; i++) statuses.push((await fetch(`${s.url}/markets`)).status);
     expect(statuses).toEqual([500, 500, 200, 200]);
@@ -127,7 +127,7 @@ describe('transport faults', () => {
 
   it('malformed: a complete response whose JSON fails to parse', async () => {
     const s = await stub();
-    const res = await fetch(`${s.url}/markets/${firstId(s)}`, { headers: { prefer: 'fault=malformed' } });
+    const res = await fetch(`${s.url}/markets/${await firstId(s)}`, { headers: { prefer: 'fault=malformed' } });
     expect(res.status).toBe(200);
     const text = await res.text();
     expect(text.length).toBeGreaterThan(0);
@@ -167,8 +167,8 @@ describe('transport faults', () => {
 describe('domain faults', () => {
   it('missing: listed, but the single endpoint answers 404', async () => {
     const s = await stub();
-    const id = firstId(s);
-    s.setMarketFaults(id, ['missing']);
+    const id = await firstId(s);
+    await s.setMarketFaults(id, ['missing']);
     const list = (await (await fetch(`${s.url}/markets`)).json()) as { market_id: string }[];
     expect(list.map((m) => m.market_id)).toContain(id);
     expect((await fetch(`${s.url}/markets/${id}`)).status).toBe(404);
@@ -176,10 +176,10 @@ describe('domain faults', () => {
 
   it('stale: its prices stop changing while others move with ticks', async () => {
     const s = await stub();
-    const id = firstId(s);
-    s.setMarketFaults(id, ['stale']);
+    const id = await firstId(s);
+    await s.setMarketFaults(id, ['stale']);
     const before = (await (await fetch(`${s.url}/markets`)).json()) as { market_id: string; yes_price: number; no_price: number }[];
-    s.tick(5);
+    await s.tick(5);
     const after = (await (await fetch(`${s.url}/markets`)).json()) as typeof before;
     expect(after[0]).toEqual(before[0]);
     const moved = after.filter((m, i) => m.yes_price !== before[i]?.yes_price);
@@ -196,8 +196,8 @@ describe('domain faults', () => {
     ['price-sum', (m: Record<string, unknown>) => expect(Math.round((m['yes_price'] as number) * 100) + Math.round((m['no_price'] as number) * 100)).toBe(105)],
   ] as const)('%s shows on both list and item', async (fault, check) => {
     const s = await stub();
-    const id = firstId(s);
-    s.setMarketFaults(id, [fault]);
+    const id = await firstId(s);
+    await s.setMarketFaults(id, [fault]);
     const item = (await (await fetch(`${s.url}/markets/${id}`)).json()) as Record<string, unknown>;
     const listItem = ((await (await fetch(`${s.url}/markets`)).json()) as Record<string, unknown>[])[0] ?? {};
     check(item);

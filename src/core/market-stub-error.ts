@@ -1,0 +1,138 @@
+/**
+ * The one error class of market-stub's library surface. Every problem a caller can fix (a bad
+ * option, invalid markets, an unknown id, a limit, a remote stub that refuses) is a MarketStubError
+ * with a stable `code`; anything else thrown is a bug. The in-process handle, the remote client
+ * and the admin API's JSON error bodies carry the same codes and fields, so a test written against
+ * one surface catches the same errors on the other.
+ */
+
+/** Stable codes; the admin API sends them as `error` in its JSON bodies (lower case, see `adminCode`). */
+export type MarketStubErrorCode =
+  /** An option or request field is wrong: `option`, `expected` and `found` say which and how. */
+  | 'OPTION_INVALID'
+  /** Markets failed `$defs/Market` or repeat a market_id: `findings` lists every problem. */
+  | 'MARKETS_INVALID'
+  /** A fixture file or directory could not be read: `findings` says which and why. */
+  | 'FIXTURES_UNREADABLE'
+  /** No market with this market_id: `marketId`. */
+  | 'MARKET_NOT_FOUND'
+  /** No behaviour rule with this id: `found`. */
+  | 'RULE_NOT_FOUND'
+  /** A documented limit was reached (body size, catalog size, journal bytes…): `option` names it. */
+  | 'LIMIT_EXCEEDED'
+  /** The remote admin API refused the token (HTTP 401). */
+  | 'UNAUTHORIZED'
+  /** The remote stub could not be reached or answered something that is not the admin API. */
+  | 'STUB_UNREACHABLE';
+
+/** One located problem inside a value (a market, a patch, a config file): RFC 6901 pointer, expectation, what was found. */
+export interface ErrorFinding {
+  /** JSON pointer into the value the caller passed (`/3/yes_price`), `''` for the whole value. */
+  pointer: string;
+  expected: string;
+  found: string;
+  /** `pointer: expected …, found …` as one line. */
+  message: string;
+}
+
+/** What a MarketStubError is built from; `where` is the surface that received the input (`startMarketStub`, `stub.setMarkets`, `PUT /__stub/markets`). */
+export interface MarketStubErrorInit {
+  code: MarketStubErrorCode;
+  where: string;
+  option?: string;
+  expected?: string;
+  /** The offending value; shown as JSON, shortened to 80 characters. */
+  found?: unknown;
+  /** What was found, already as text (`nothing (missing)`); wins over `found`. */
+  foundText?: string;
+  findings?: readonly ErrorFinding[];
+  marketId?: string;
+  /** A full message; when absent it is built from `where`, `option`, `expected` and `found`. */
+  message?: string;
+}
+
+/**
+ * A problem the caller can fix. `message` reads `where: option: expected …, found …`, e.g.
+ * `startMarketStub: clock: expected a YYYY-MM-DD calendar date, found "2026-13-01"`.
+ */
+export class MarketStubError extends Error {
+  readonly code: MarketStubErrorCode;
+  /** The surface that received the input: a function (`startMarketStub`), a method (`stub.tick`) or an admin route. */
+  readonly where: string;
+  /** The option or field at fault (`clock`, `behaviour.delayMs`, `n`), when one is. */
+  readonly option: string | undefined;
+  readonly expected: string | undefined;
+  /** What was given, as shown in the message (JSON, shortened). */
+  readonly found: string | undefined;
+  /** Every located problem (MARKETS_INVALID, config files); empty otherwise. */
+  readonly findings: readonly ErrorFinding[];
+  readonly marketId: string | undefined;
+
+  constructor(init: MarketStubErrorInit) {
+    const found = init.foundText ?? (init.found === undefined ? undefined : showValue(init.found));
+    super(init.message ?? defaultMessage(init.where, init.option, init.expected, found));
+    this.name = 'MarketStubError';
+    this.code = init.code;
+    this.where = init.where;
+    this.option = init.option;
+    this.expected = init.expected;
+    this.found = found;
+    this.findings = init.findings ?? [];
+    this.marketId = init.marketId;
+  }
+}
+
+/** Shorthand for the common case: an option with a bad value. */
+export function optionError(where: string, option: string, expected: string, found: unknown): MarketStubError {
+  return new MarketStubError({ code: 'OPTION_INVALID', where, option, expected, found });
+}
+
+/**
+ * The same problem reported by another surface: `where` replaced, `option` prefixed (a behaviour
+ * field `delayMs` checked inside `setBehaviour` becomes `behaviour.delayMs`). Keeps the class.
+ */
+export function relocate(error: MarketStubError, where: string, optionPrefix = ''): MarketStubError {
+  const option = error.option === undefined ? undefined : `${optionPrefix}${error.option}`;
+  const init: MarketStubErrorInit = { code: error.code, where, findings: error.findings };
+  if (option !== undefined) init.option = option;
+  if (error.expected !== undefined) init.expected = error.expected;
+  if (error.marketId !== undefined) init.marketId = error.marketId;
+  if (error.found !== undefined) init.foundText = error.found;
+  if (error.expected === undefined) init.message = `${where}: ${stripWhere(error)}`;
+  return new MarketStubError(init);
+}
+
+function stripWhere(error: MarketStubError): string {
+  return error.where && error.message.startsWith(`${error.where}: `) ? error.message.slice(error.where.length + 2) : error.message;
+}
+
+/** The admin API's `error` member for a code (`MARKET_NOT_FOUND` → `market_not_found`). */
+export function adminCode(code: MarketStubErrorCode): string {
+  return code.toLowerCase();
+}
+
+/**
+ * A value as an error message shows it: JSON (so `"abc"` and `abc` differ), `undefined` for
+ * nothing, shortened to 80 characters with an ellipsis. Never throws (cycles, BigInt).
+ */
+export function showValue(value: unknown): string {
+  let text: string;
+  if (value === undefined) text = 'undefined';
+  else if (typeof value === 'bigint') text = `${value}n`;
+  else if (typeof value === 'function') text = 'a function';
+  else if (typeof value === 'number' && !Number.isFinite(value)) text = String(value);
+  else {
+    try {
+      text = JSON.stringify(value) ?? String(value);
+    } catch {
+      text = Object.prototype.toString.call(value);
+    }
+  }
+  return text.length > 80 ? `${text.slice(0, 77)}…` : text;
+}
+
+function defaultMessage(where: string, option: string | undefined, expected: string | undefined, found: string | undefined): string {
+  const head = option ? `${where}: ${option}` : where;
+  if (expected === undefined) return head;
+  return `${head}: expected ${expected}${found === undefined ? '' : `, found ${found}`}`;
+}
