@@ -166,7 +166,7 @@ export function resolveServeConfig(flags: RawFlags, environment: Readonly<Record
     if (!/^\d*\.?\d+$/.test(String(rateGiven.value)) || errorRate > 1) bad(rateGiven, 'a number from 0 to 1');
   }
   const rawBehaviour: Record<string, unknown> = {
-    delayMs: int('delay', 0, 600_000), jitterMs: int('jitter', 0, 600_000), status: int('status', 100, 599),
+    delayMs: int('delay', 0, 600_000), jitterMs: int('jitter', 0, 600_000), status: int('status', 200, 599),
     retryAfter: int('retry-after', 0, 86_400), errorRate, fault: given('fault') ? choice('fault', '') : undefined,
   };
   const behaviour = checkBehaviour(Object.fromEntries(Object.entries(rawBehaviour).filter(([, v]) => v !== undefined)));

@@ -23,7 +23,11 @@ export type MarketStubErrorCode =
   /** The remote admin API refused the token (HTTP 401). */
   | 'UNAUTHORIZED'
   /** The remote stub could not be reached or answered something that is not the admin API. */
-  | 'STUB_UNREACHABLE';
+  | 'STUB_UNREACHABLE'
+  /** The admin API has no such route (HTTP 404), or not for this method (405, `Allow` lists those it has). */
+  | 'ADMIN_ROUTE_NOT_FOUND'
+  /** The admin API refused the request's origin (HTTP 403): a `Host` not allowed (DNS rebinding), a foreign `Origin`, a CORS preflight. */
+  | 'FORBIDDEN';
 
 /** One located problem inside a value (a market, a patch, a config file): RFC 6901 pointer, expectation, what was found. */
 export interface ErrorFinding {

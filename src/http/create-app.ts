@@ -1,9 +1,9 @@
-import { createRequire } from 'node:module';
 import type { Express, NextFunction, Request, Response } from 'express';
 import { loadExpress } from './load-express.js';
-import { createAdminRouter } from './admin-router.js';
+import { createAdminRouter } from './admin/admin-router.js';
 import { errorReply, routeNotFound } from './error-reply.js';
 import { buildOpenApiDocument } from './openapi-document.js';
+import { packageVersion } from './package-version.js';
 import { jsonReply, writeReply } from './reply.js';
 import { ADMIN_PREFIX, createStubRuntime, type RuntimeOptions, type StubRuntime } from './stub-runtime.js';
 
@@ -20,7 +20,7 @@ export type AppOptions = RuntimeOptions | { runtime: StubRuntime };
  * pre-serialised and hashing a 1,000-market list per request halves throughput (FIELD-NOTES §3).
  */
 export function createApp(options: AppOptions): Express {
-  const runtime = 'runtime' in options ? options.runtime : createStubRuntime(options);
+  const runtime = 'runtime' in options ? options.runtime : createStubRuntime(options, 'createApp');
   const shape = runtime.profile.errors;
   const app = loadExpress()();
   app.disable('x-powered-by');
@@ -43,14 +43,8 @@ export function createApp(options: AppOptions): Express {
       writeReply(res, errorReply(shape, status, 'bad_request', `${what}.`));
       return;
     }
-    runtime.logger?.error({ err: error, path: req.path }, 'request failed');
+    runtime.reportError(error, `${req.method} ${req.path}`);
     writeReply(res, errorReply(shape, 500, 'internal_error', 'The stub failed to answer this request; see its log.'));
   });
   return app;
-}
-
-let version: string | undefined;
-function packageVersion(): string {
-  version ??= (createRequire(import.meta.url)('../../package.json') as { version: string }).version;
-  return version;
 }

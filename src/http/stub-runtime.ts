@@ -3,7 +3,8 @@ import type { Logger } from 'pino';
 import type { MarketCatalog } from '../catalog/market-catalog.js';
 import { createMarketStore, type GlobalDomainFault, type MarketStore } from '../catalog/market-store.js';
 import { BehaviourError, createBehaviourEngine, parsePrefer, type AppliedBehaviour, type Behaviour, type BehaviourEngine, type BehaviourRuleInput } from '../behaviour/behaviour.js';
-import { createRequestJournal, type RequestJournal } from '../journal/request-journal.js';
+import { createRequestJournal, DEFAULT_JOURNAL_BYTES, MAX_JOURNAL_BYTES, MAX_JOURNAL_ENTRIES, type RequestJournal } from '../journal/request-journal.js';
+import { optionError } from '../core/market-stub-error.js';
 import { errorReply, marketNotFound, methodNotAllowed } from './error-reply.js';
 import { renderList } from './market-list.js';
 import { jsonReply, writeReply, writeReplyHead, type Reply } from './reply.js';
@@ -20,16 +21,27 @@ export interface RuntimeOptions {
   /** Start-up rules per route or market (CLI `--behaviours FILE`). */
   rules?: readonly BehaviourRuleInput[];
   globalFaults?: readonly GlobalDomainFault[];
-  /** Ring-buffer size of the request journal. @default 1000 */
+  /** Ring-buffer size of the request journal, 0–100,000 entries. @default 1000 */
   journalSize?: number;
+  /** Bytes the journal holds at most (entries dropped oldest first past it), 1 KiB–1 GiB. @default 33554432 (32 MiB) */
+  journalBytes?: number;
+  /** `redacted` (default): Authorization, Proxy-Authorization and Cookie values are journaled as `[redacted]`; `full` keeps them. */
+  journalHeaders?: 'redacted' | 'full';
   /** Access-Control-Allow-Origin: * and preflight answers. @default true */
   cors?: boolean;
   /** Serve the admin API under /__stub. @default true */
   admin?: boolean;
   /** When set, admin requests need `Authorization: Bearer <token>`. */
   adminToken?: string;
+  /**
+   * Host names the admin API accepts besides IP addresses, `localhost` and `*.localhost` (DNS-rebinding
+   * defence): exact names (`market-stub`), `.domain` for a domain and its subdomains, or `*` for any.
+   */
+  allowedHosts?: readonly string[];
   /** Request log (one line per request); none when omitted. */
   logger?: Logger;
+  /** Where the cause of every 500 goes, one line with the stack, also when there is no request log. @default console.error (stderr) */
+  errorLog?: (line: string) => void;
 }
 
 /** The live state of one stub: catalog store, profile, behaviours, journal and switches. */
@@ -41,7 +53,10 @@ export interface StubRuntime {
   readonly cors: boolean;
   readonly admin: boolean;
   readonly adminToken: string | undefined;
+  readonly allowedHosts: readonly string[];
   readonly logger: Logger | undefined;
+  /** Logs the cause of a 500 (`where`: the request) to the error log, and to the request log when there is one. Never throws. */
+  reportError(error: unknown, where: string): void;
   /**
    * Handles a raw Node request if it is one of the two market routes, `GET /healthz` or a CORS preflight, and
    * journals/logs every non-admin request once. Returns false to let Express handle the rest.
@@ -66,15 +81,18 @@ type Observed = IncomingMessage & { [OBSERVED]?: true };
 type WithBehaviour = ServerResponse & { [APPLIED]?: string[] };
 
 /**
- * Builds a runtime.
- * @throws RangeError for a bad profile; BehaviourError for a bad behaviour or rule.
+ * Builds a runtime; `where` names the caller in option errors (`startMarketStub`, `createApp`).
+ * @throws RangeError for a bad profile; BehaviourError for a bad behaviour or rule; MarketStubError
+ *   OPTION_INVALID for a bad journal or admin option.
  */
-export function createStubRuntime(options: RuntimeOptions): StubRuntime {
+export function createStubRuntime(options: RuntimeOptions, where = 'createStubRuntime'): StubRuntime {
   const seed = options.seed ?? 1;
   const profile = resolveProfile(options.profile);
   const store = createMarketStore(options.catalog, { seed, ...(options.globalFaults ? { globalFaults: options.globalFaults } : {}) });
   const behaviours = createBehaviourEngine({ seed, ...(options.behaviour ? { global: options.behaviour } : {}), ...(options.rules ? { rules: options.rules } : {}) });
-  const journal = createRequestJournal(options.journalSize ?? 1000);
+  const journal = createRequestJournal(checkJournalOptions(options, where));
+  const allowedHosts = checkAllowedHosts(options.allowedHosts, where);
+  const errorLog = options.errorLog ?? ((line: string) => console.error(line));
   const cors = options.cors ?? true;
   const logger = options.logger;
   // Every Reply is built fresh per request, so its headers can take the CORS headers in place.
@@ -101,9 +119,18 @@ export function createStubRuntime(options: RuntimeOptions): StubRuntime {
   };
 
   return {
-    store, behaviours, journal, profile, cors, logger,
+    store, behaviours, journal, profile, cors, logger, allowedHosts,
     admin: options.admin ?? true,
     adminToken: options.adminToken,
+    reportError(error, at) {
+      const cause = error instanceof Error ? (error.stack ?? error.message) : String(error);
+      try {
+        errorLog(`market-stub: 500 on ${at}: ${cause}`);
+        logger?.error({ err: error, where: at }, `500 on ${at}`);
+      } catch {
+        // The error log itself failed: nothing left to tell.
+      }
+    },
     handle(req, res) {
       const url = req.url ?? '/';
       const q = url.indexOf('?');
@@ -155,7 +182,7 @@ export function createStubRuntime(options: RuntimeOptions): StubRuntime {
       const applied = behaviours.decide({ route: route.kind, method, ...(route.kind === 'item' ? { marketId: route.marketId } : {}) }, prefer);
       const catalog = store.current();
       let reply: Reply;
-      if (applied.status !== undefined) {
+      if (applied.status !== undefined && applied.status >= 400) {
         reply = injectedError(profile, applied);
       } else if (route.kind === 'list') {
         reply = renderList(catalog, new URLSearchParams(query), profile);
@@ -163,6 +190,8 @@ export function createStubRuntime(options: RuntimeOptions): StubRuntime {
         const entry = catalog.entry(route.marketId);
         reply = entry ? jsonReply(entry.body) : marketNotFound(profile.errors, route.marketId);
       }
+      // A 2xx/3xx override keeps the normal body (none for 204/205/304, see writeReply); errors stay errors.
+      if (applied.status !== undefined && applied.status < 400 && reply.status === 200) reply.status = applied.status;
       reply = withCors(reply);
       if (applied.labels.length > 0) (res as WithBehaviour)[APPLIED] = applied.labels;
       if (applied.delayMs > 0) {
@@ -174,6 +203,26 @@ export function createStubRuntime(options: RuntimeOptions): StubRuntime {
       return true;
     },
   };
+}
+
+function checkJournalOptions(options: RuntimeOptions, where: string): { capacity: number; maxBytes: number; headers: 'redacted' | 'full' } {
+  const capacity = options.journalSize ?? 1000;
+  const maxBytes = options.journalBytes ?? DEFAULT_JOURNAL_BYTES;
+  const headers = options.journalHeaders ?? 'redacted';
+  if (!Number.isSafeInteger(capacity) || capacity < 0 || capacity > MAX_JOURNAL_ENTRIES) throw optionError(where, 'journalSize', `an integer from 0 to ${MAX_JOURNAL_ENTRIES}`, capacity);
+  if (!Number.isSafeInteger(maxBytes) || maxBytes < 1024 || maxBytes > MAX_JOURNAL_BYTES) throw optionError(where, 'journalBytes', `an integer from 1024 to ${MAX_JOURNAL_BYTES}`, maxBytes);
+  if (headers !== 'redacted' && headers !== 'full') throw optionError(where, 'journalHeaders', '"redacted" or "full"', headers);
+  return { capacity, maxBytes, headers };
+}
+
+/** Checks allowedHosts: names (letters, digits, `-`, `.`, `_`), `.domain`, or `*`. */
+function checkAllowedHosts(hosts: readonly string[] | undefined, where: string): readonly string[] {
+  if (hosts === undefined) return [];
+  if (!Array.isArray(hosts) || hosts.length > 100) throw optionError(where, 'allowedHosts', 'an array of at most 100 host names', hosts);
+  for (const host of hosts) {
+    if (typeof host !== 'string' || !/^(\*|\.?[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*)$/.test(host) || host.length > 253) throw optionError(where, 'allowedHosts', 'host names such as "market-stub", ".ci.internal" or "*"', host);
+  }
+  return Object.freeze([...hosts]);
 }
 
 type MarketRoute = { kind: 'list' } | { kind: 'item'; marketId: string } | { kind: 'bad' };

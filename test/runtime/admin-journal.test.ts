@@ -44,7 +44,7 @@ describe('admin API: catalog', () => {
     await request(a).delete('/__stub/markets/new-1').expect(204);
     await request(a).delete('/__stub/markets/new-1').expect(404);
     await request(a).get('/markets/new-1').expect(404);
-    await request(a).post('/__stub/reset').expect(204);
+    await request(a).post('/__stub/reset').set('content-type', 'application/json').expect(204);
     expect((await request(a).get('/markets')).text).toBe(startList);
   });
 
