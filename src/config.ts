@@ -27,6 +27,10 @@ export interface ServeConfig {
   readonly admin: boolean;
   readonly adminToken: string | undefined;
   readonly journalSize: number;
+  readonly journalBytes: number;
+  readonly journalHeaders: 'redacted' | 'full';
+  readonly allowedHosts: readonly string[];
+  readonly shutdownGraceMs: number;
   readonly cors: boolean;
 }
 
@@ -89,7 +93,11 @@ export const SERVE_OPTIONS: readonly OptionSpec[] = [
   { cli: 'behaviours', env: env('BEHAVIOURS'), kind: 'path', describe: 'JSON file: an array of rules {match:{route?,marketId?,method?}, behaviour:{…}, times?}', defaultText: 'none', group: BEHAVIOUR },
   { cli: 'admin', env: env('ADMIN'), kind: 'choice', choices: ['on', 'off'], describe: 'The admin API under /__stub', defaultText: 'on', group: CONTROL },
   { cli: 'admin-token', env: env('ADMIN_TOKEN'), kind: 'string', describe: 'Require Authorization: Bearer TOKEN on the admin API', defaultText: 'none', group: CONTROL },
-  { cli: 'journal-size', env: env('JOURNAL_SIZE'), kind: 'int', describe: 'Requests kept in the journal (ring buffer)', defaultText: '1000', group: CONTROL },
+  { cli: 'journal-size', env: env('JOURNAL_SIZE'), kind: 'int', describe: 'Requests kept in the journal (ring buffer), 0–100000', defaultText: '1000', group: CONTROL },
+  { cli: 'journal-bytes', env: env('JOURNAL_BYTES'), kind: 'int', describe: 'Bytes the journal holds at most (oldest entries dropped first), 1024–1073741824', defaultText: '33554432 (32 MiB)', group: CONTROL },
+  { cli: 'journal-headers', env: env('JOURNAL_HEADERS'), kind: 'choice', choices: ['redacted', 'full'], describe: 'Journal Authorization, Proxy-Authorization and Cookie values as [redacted], or in full', defaultText: 'redacted', group: CONTROL },
+  { cli: 'allowed-hosts', env: env('ALLOWED_HOSTS'), kind: 'list', describe: 'Host names the admin API accepts besides IP addresses and localhost (DNS-rebinding defence): NAME, .DOMAIN, or * for any; repeat or comma-separate', defaultText: 'none', group: CONTROL },
+  { cli: 'shutdown-grace', env: env('SHUTDOWN_GRACE'), kind: 'int', describe: 'On SIGTERM/SIGINT, ms that requests already received get to finish before a 503, 0–600000', defaultText: '5000', group: SERVER },
 ];
 
 /** Raw values as the CLI parser saw them (strings, arrays or booleans); undefined when not given. */
@@ -189,9 +197,22 @@ export function resolveServeConfig(flags: RawFlags, environment: Readonly<Record
     globalFaults: parseMarketFaults(given('market-fault')),
     admin: choice('admin', 'on') === 'on',
     adminToken: str('admin-token'),
-    journalSize: int('journal-size', 0, 10_000_000) ?? 1000,
+    journalSize: int('journal-size', 0, 100_000) ?? 1000,
+    journalBytes: int('journal-bytes', 1024, 1_073_741_824) ?? 33_554_432,
+    journalHeaders: choice('journal-headers', 'redacted') as 'redacted' | 'full',
+    allowedHosts: parseHostList(given('allowed-hosts')),
+    shutdownGraceMs: int('shutdown-grace', 0, 600_000) ?? 5000,
     cors: choice('cors', 'on') === 'on',
   });
+}
+
+function parseHostList(g: { value: unknown; source: string } | undefined): string[] {
+  if (!g) return [];
+  const items = (Array.isArray(g.value) ? g.value : [g.value]).flatMap((v) => String(v).split(',')).map((h) => h.trim()).filter(Boolean);
+  for (const item of items) {
+    if (!/^(\*|\.?[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*)$/.test(item)) throw new ConfigError(`${g.source}: expected host names such as market-stub, .ci.internal or *, found ${JSON.stringify(item)}.`);
+  }
+  return items;
 }
 
 function parseMarketFaults(g: { value: unknown; source: string } | undefined): GlobalDomainFault[] {

@@ -11,7 +11,9 @@ import type { DomainFault } from './catalog/market-store.js';
 import type { JournalFilter } from './journal/request-journal.js';
 import type { MarketStubClient } from './client/market-stub-client.js';
 import { createStubControls, type StubControls } from './control/stub-controls.js';
-import { createRequestHandler, listen } from './server.js';
+import { createRequestHandler, listen, MAX_GRACE_MS } from './server.js';
+import { optionError } from './core/market-stub-error.js';
+import { isIP } from 'node:net';
 
 /**
  * Options of startMarketStub; every field is optional. Besides these, the runtime options apply
@@ -33,6 +35,11 @@ export interface MarketStubOptions extends Omit<RuntimeOptions, 'catalog'> {
   watch?: boolean;
   /** Serve these markets (validated like fixtures) instead of generated ones. */
   markets?: readonly unknown[];
+  /**
+   * How long `close()` lets requests already received finish (delayed ones included), ms, 0–600,000;
+   * those still waiting then get a 503. @default 5000
+   */
+  shutdownGraceMs?: number;
 }
 
 /**
@@ -68,10 +75,24 @@ export interface LaunchedStub {
 /** startMarketStub, also returning the runtime. Same errors. */
 export async function launchStub(options: MarketStubOptions = {}): Promise<LaunchedStub> {
   const seed = options.seed ?? 1;
-  const { port, host, count, clock, fixtures, watch, markets, ...runtimeOptions } = options;
+  const { port, host = '127.0.0.1', count, clock, fixtures, watch, markets, shutdownGraceMs, ...runtimeOptions } = options;
+  if (shutdownGraceMs !== undefined && (!Number.isSafeInteger(shutdownGraceMs) || shutdownGraceMs < 0 || shutdownGraceMs > MAX_GRACE_MS)) {
+    throw optionError('startMarketStub', 'shutdownGraceMs', `an integer from 0 to ${MAX_GRACE_MS} (ms)`, shutdownGraceMs);
+  }
   const catalog = await buildCatalog({ fixtures, markets, seed, count: count ?? 100, clock: clock ?? todayUtc() });
-  const runtime = createStubRuntime({ ...runtimeOptions, catalog, seed });
-  const running = await listen(createRequestHandler({ createApp: () => createApp({ runtime }), runtime }), { port: port ?? 0, host: host ?? '127.0.0.1' });
+  // A stub bound to a host name answers the admin API under that name too.
+  const allowedHosts = isIP(host) === 0 ? [...(runtimeOptions.allowedHosts ?? []), host] : runtimeOptions.allowedHosts;
+  const runtime = createStubRuntime({ ...runtimeOptions, ...(allowedHosts ? { allowedHosts } : {}), catalog, seed }, 'startMarketStub');
+  const running = await listen(createRequestHandler({ createApp: () => createApp({ runtime }), runtime }), {
+    port: port ?? 0,
+    host,
+    ...(shutdownGraceMs === undefined ? {} : { graceMs: shutdownGraceMs }),
+    errorShape: runtime.profile.errors,
+    onError: runtime.reportError,
+  });
+  if (runtime.admin && runtime.adminToken === undefined && !isLoopback(running.host)) {
+    runtime.warn(`the admin API (/__stub) is on without a token and ${running.url} is reachable beyond this machine: anyone who can reach it can replace the markets, inject faults, reset the stub and read the journal. Set an admin token (--admin-token or MARKET_STUB_ADMIN_TOKEN; adminToken in code) or turn the admin API off (--admin off).`);
+  }
   // Generate the rest of a generated catalog between requests, so later requests find it ready.
   const warming = new AbortController();
   if ('warm' in catalog && typeof catalog.warm === 'function') void (catalog as GeneratedCatalog).warm(warming.signal);
@@ -104,6 +125,11 @@ export async function launchStub(options: MarketStubOptions = {}): Promise<Launc
     }),
     runtime,
   };
+}
+
+/** Whether a bound address is loopback only (127.0.0.0/8, ::1, ::ffff:127.x). */
+function isLoopback(address: string): boolean {
+  return address === '::1' || address.startsWith('127.') || address.startsWith('::ffff:127.');
 }
 
 /**

@@ -40,7 +40,7 @@ export interface RuntimeOptions {
   allowedHosts?: readonly string[];
   /** Request log (one line per request); none when omitted. */
   logger?: Logger;
-  /** Where the cause of every 500 goes, one line with the stack, also when there is no request log. @default console.error (stderr) */
+  /** Where the cause of every 500 (one line with the stack) and start-up warnings go, also when there is no request log. @default console.error (stderr) */
   errorLog?: (line: string) => void;
 }
 
@@ -57,6 +57,8 @@ export interface StubRuntime {
   readonly logger: Logger | undefined;
   /** Logs the cause of a 500 (`where`: the request) to the error log, and to the request log when there is one. Never throws. */
   reportError(error: unknown, where: string): void;
+  /** Writes a warning line to the error log (and the request log when there is one). Never throws. */
+  warn(message: string): void;
   /**
    * Handles a raw Node request if it is one of the two market routes, `GET /healthz` or a CORS preflight, and
    * journals/logs every non-admin request once. Returns false to let Express handle the rest.
@@ -118,19 +120,30 @@ export function createStubRuntime(options: RuntimeOptions, where = 'createStubRu
     res.once('close', done);
   };
 
+  const reportError = (error: unknown, at: string): void => {
+    const cause = error instanceof Error ? (error.stack ?? error.message) : String(error);
+    try {
+      errorLog(`market-stub: 500 on ${at}: ${cause}`);
+      logger?.error({ err: error, where: at }, `500 on ${at}`);
+    } catch {
+      // The error log itself failed: nothing left to tell.
+    }
+  };
+  const warn = (message: string): void => {
+    try {
+      errorLog(`market-stub: warning: ${message}`);
+      logger?.warn(message);
+    } catch {
+      // as above
+    }
+  };
+
   return {
     store, behaviours, journal, profile, cors, logger, allowedHosts,
     admin: options.admin ?? true,
     adminToken: options.adminToken,
-    reportError(error, at) {
-      const cause = error instanceof Error ? (error.stack ?? error.message) : String(error);
-      try {
-        errorLog(`market-stub: 500 on ${at}: ${cause}`);
-        logger?.error({ err: error, where: at }, `500 on ${at}`);
-      } catch {
-        // The error log itself failed: nothing left to tell.
-      }
-    },
+    reportError,
+    warn,
     handle(req, res) {
       const url = req.url ?? '/';
       const q = url.indexOf('?');
@@ -195,7 +208,14 @@ export function createStubRuntime(options: RuntimeOptions, where = 'createStubRu
       reply = withCors(reply);
       if (applied.labels.length > 0) (res as WithBehaviour)[APPLIED] = applied.labels;
       if (applied.delayMs > 0) {
-        const timer = setTimeout(() => deliver(res, reply, applied), applied.delayMs);
+        const timer = setTimeout(() => {
+          try {
+            deliver(res, reply, applied);
+          } catch (error) {
+            reportError(error, `${method} ${path} (delayed reply)`);
+            res.destroy();
+          }
+        }, applied.delayMs);
         res.once('close', () => clearTimeout(timer));
       } else {
         deliver(res, reply, applied);
@@ -252,7 +272,8 @@ function injectedError(profile: ResponseProfile, applied: AppliedBehaviour): Rep
 
 /** Writes a reply through a transport fault, if any. */
 function deliver(res: ServerResponse, reply: Reply, applied: AppliedBehaviour): void {
-  if (res.destroyed) return;
+  // Already answered (the 503 of a shutdown grace) or gone: nothing to deliver.
+  if (res.destroyed || res.headersSent) return;
   // A streamed list (huge generated catalogs) is never held whole, so only `reset` applies to it.
   switch (reply.chunks && applied.fault !== 'reset' ? undefined : applied.fault) {
     case 'reset':
