@@ -1,29 +1,36 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage } from 'node:http';
+import { createRequire } from 'node:module';
+import type getRawBody from 'raw-body';
 import { jsonSyntaxReason } from '../../catalog/load-fixtures.js';
 import { MAX_JSON_DEPTH } from '../../catalog/json-input.js';
-import { loadExpress } from '../load-express.js';
 import { adminFailure } from './admin-error.js';
 
 /** Largest admin request body, bytes (about 5,500 markets); refused with 413 while it is read. */
 export const MAX_ADMIN_BODY_BYTES = 1024 * 1024;
 
-type RawParser = (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => void;
-let rawParser: RawParser | undefined;
+let rawBody: typeof getRawBody | undefined;
 
 /**
- * Reads an admin request's JSON body: streamed through body-parser's raw reader with a byte limit
- * (a declared Content-Length over it is refused before a byte is read; a chunked body as soon as it
- * passes it), compressed bodies refused, then checked to be UTF-8, nested at most MAX_JSON_DEPTH
- * levels (scanned before parsing, so no parser or walker ever sees a deeper document) and valid JSON.
+ * Reads an admin request's JSON body with raw-body and a byte limit: a declared Content-Length over
+ * it is refused before a byte is read, a chunked body as soon as it passes it (the rest is never
+ * read: the answer closes the connection); compressed bodies are refused. Then the text is checked
+ * to be UTF-8, nested at most MAX_JSON_DEPTH levels (scanned before parsing, so no parser or walker
+ * ever sees a deeper document) and valid JSON.
  * @returns the parsed value, or undefined for an empty body.
  * @throws AdminFailure LIMIT_EXCEEDED (413 body size, 400 depth) or OPTION_INVALID (`body`, 400/415).
  */
-export async function readAdminBody(req: IncomingMessage, res: ServerResponse, where: string): Promise<unknown> {
-  rawParser ??= loadExpress().raw({ type: () => true, limit: MAX_ADMIN_BODY_BYTES, inflate: false }) as unknown as RawParser;
-  const parser = rawParser;
-  await new Promise<void>((resolve, reject) => parser(req, res, (error) => (error ? reject(bodyError(error, where)) : resolve())));
-  const raw = (req as IncomingMessage & { body?: unknown }).body;
-  if (!Buffer.isBuffer(raw) || raw.length === 0) return undefined;
+export async function readAdminBody(req: IncomingMessage, where: string): Promise<unknown> {
+  const encoding = req.headers['content-encoding'];
+  if (encoding !== undefined && encoding.toLowerCase() !== 'identity') throw bodyError({ type: 'encoding.unsupported' }, where);
+  rawBody ??= createRequire(import.meta.url)('raw-body') as typeof getRawBody;
+  const length = req.headers['content-length'];
+  let raw: Buffer;
+  try {
+    raw = await rawBody(req, { limit: MAX_ADMIN_BODY_BYTES, ...(length === undefined ? {} : { length }) });
+  } catch (error) {
+    throw bodyError(error, where);
+  }
+  if (raw.length === 0) return undefined;
   let text: string;
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(raw);

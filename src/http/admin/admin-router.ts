@@ -90,7 +90,7 @@ export function createAdminRouter(runtime: StubRuntime, controls: StubControls =
       }
       inFlight += 1;
       counted = true;
-      const body = STATE_CHANGING.has(method) ? await readAdminBody(req, res, where) : undefined;
+      const body = STATE_CHANGING.has(method) ? await readAdminBody(req, where) : undefined;
       const answer = await takeTurn(() => route.run({ params: found.params, body, query: new URLSearchParams(q === -1 ? '' : url.slice(q + 1)), where, controls, runtime }));
       writeReply(res, answerReply(answer));
     };
