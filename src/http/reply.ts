@@ -30,8 +30,10 @@ export const NO_CONTENT_STATUSES: ReadonlySet<number> = new Set([204, 205, 304])
  */
 export function writeReply(res: ServerResponse, reply: Reply): void {
   if (NO_CONTENT_STATUSES.has(reply.status)) {
-    delete reply.headers['content-length'];
     delete reply.headers['content-type'];
+    // RFC 9110 §15.3.6: a 205 says "no content" with Content-Length: 0; 204 and 304 send none.
+    if (reply.status === 205) reply.headers['content-length'] = '0';
+    else delete reply.headers['content-length'];
     res.writeHead(reply.status, reply.headers);
     res.end();
     return;
