@@ -1,5 +1,5 @@
 import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import { Server as NetServer, type AddressInfo, type Socket } from 'node:net';
 import type { Express } from 'express';
 import { errorReply, type ErrorCode } from './http/error-reply.js';
 import { writeReply } from './http/reply.js';
@@ -10,6 +10,12 @@ import type { StubRuntime } from './http/stub-runtime.js';
 export const DEFAULT_GRACE_MS = 5_000;
 /** Longest grace a caller may ask for, ms. */
 export const MAX_GRACE_MS = 600_000;
+/**
+ * After close(), keep-alive connections that are idle stay open this long (at most the grace), so a
+ * request a client is sending on one at that moment is answered (with `Connection: close`) instead
+ * of meeting a closed socket (ECONNRESET); then they are closed. ms.
+ */
+export const IDLE_CLOSE_DELAY_MS = 500;
 /** A client must send its request headers within this time (slowloris), ms; else 408. */
 export const HEADERS_TIMEOUT_MS = 10_000;
 /** A client must send its whole request (headers and body) within this time, ms; else 408. */
@@ -41,9 +47,10 @@ export interface RunningServer {
   readonly port: number;
   readonly server: Server;
   /**
-   * Stops gracefully (idempotent): stops accepting, closes idle keep-alive connections, sends
-   * `Connection: close` on every response from now on, lets requests already received finish for
-   * `graceMs`, then answers those still waiting 503 and closes every connection.
+   * Stops gracefully (idempotent): stops accepting, sends `Connection: close` on every response
+   * from now on (so clients close those connections themselves), closes idle keep-alive
+   * connections after IDLE_CLOSE_DELAY_MS, lets requests already received finish for `graceMs`, then answers those still
+   * waiting 503 and closes every connection.
    */
   close(): Promise<void>;
 }
@@ -82,10 +89,7 @@ export async function listen(handler: (req: IncomingMessage, res: ServerResponse
 
   const server = createServer({ keepAliveTimeout: 5_000, headersTimeout: HEADERS_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS, connectionsCheckingInterval: 1_000 }, (req, res) => {
     pending.add(res);
-    res.once('close', () => {
-      pending.delete(res);
-      if (draining) server.closeIdleConnections();
-    });
+    res.once('close', () => pending.delete(res));
     if (draining) res.setHeader('connection', 'close');
     try {
       handler(req, res);
@@ -129,9 +133,13 @@ export async function listen(handler: (req: IncomingMessage, res: ServerResponse
           setTimeout(() => server.closeAllConnections(), 1_000).unref();
         }, graceMs);
         grace.unref();
-        // http.Server#close stops accepting and closes idle keep-alive connections (Node ≥ 19).
-        server.close(() => {
+        const idle = setTimeout(() => server.closeIdleConnections(), Math.min(graceMs, IDLE_CLOSE_DELAY_MS));
+        idle.unref();
+        // net.Server#close stops accepting and waits for open connections; http.Server#close would
+        // also close idle keep-alive connections at once, racing requests already on their way.
+        NetServer.prototype.close.call(server, () => {
           clearTimeout(grace);
+          clearTimeout(idle);
           resolve();
         });
       });
