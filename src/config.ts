@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readRegularFileSync } from './core/read-regular-file.js';
 import { isCalendarDate, todayUtc } from './core/market-rules.js';
 import { DOMAIN_FAULTS, type DomainFault, type GlobalDomainFault } from './catalog/market-store.js';
 import { BehaviourError, checkBehaviour, TRANSPORT_FAULTS, type Behaviour, type BehaviourRuleInput } from './behaviour/behaviour.js';
@@ -233,7 +233,7 @@ function readRules(g: { value: unknown; source: string } | undefined): Behaviour
   const file = String(g.value);
   let data: unknown;
   try {
-    data = JSON.parse(readFileSync(file, 'utf8'));
+    data = JSON.parse(readRegularFileSync(file, 4 * 1024 * 1024));
   } catch (error) {
     throw new ConfigError(`${g.source}: cannot read behaviour rules from ${file} (${(error as Error).message}).`);
   }

@@ -3,7 +3,7 @@ import { todayUtc } from './core/market-rules.js';
 import { createMemoryCatalog } from './catalog/market-catalog.js';
 import type { GeneratedCatalog } from './catalog/generated-catalog.js';
 import { formatFixtureProblems } from './catalog/load-fixtures.js';
-import { watchFixtures } from './catalog/watch-fixtures.js';
+import { watchFixtures, type FixtureWatch } from './catalog/watch-fixtures.js';
 import { createApp } from './http/create-app.js';
 import { createStubRuntime, type RuntimeOptions, type StubRuntime } from './http/stub-runtime.js';
 import type { Behaviour, BehaviourRuleInput } from './behaviour/behaviour.js';
@@ -96,16 +96,22 @@ export async function launchStub(options: MarketStubOptions = {}): Promise<Launc
   // Generate the rest of a generated catalog between requests, so later requests find it ready.
   const warming = new AbortController();
   if ('warm' in catalog && typeof catalog.warm === 'function') void (catalog as GeneratedCatalog).warm(warming.signal);
-  let unwatch: (() => void) | undefined;
+  let watching: FixtureWatch | undefined;
   if (watch && fixtures !== undefined) {
     const location = fixtures;
-    unwatch = watchFixtures(location, {
-      onValid: (markets) => {
-        runtime.store.setBase(createMemoryCatalog(markets, 'fixtures', `fixtures: ${markets.length} markets from ${location}`));
-        options.logger?.info({ count: markets.length }, `fixtures reloaded: ${markets.length} markets from ${location}`);
-      },
-      onInvalid: (problems) => options.logger?.warn({ problems: problems.length }, `fixtures changed but are invalid; still serving the previous data. ${formatFixtureProblems(problems, location)}`),
-    });
+    try {
+      watching = await watchFixtures(location, {
+        onValid: (loaded) => {
+          runtime.store.setBase(createMemoryCatalog(loaded, 'fixtures', `fixtures: ${loaded.length} markets from ${location}`));
+          options.logger?.info({ count: loaded.length }, `fixtures reloaded: ${loaded.length} markets from ${location}`);
+        },
+        // A refusal is worth a line even without a request log: the served data is not what is on disk.
+        onInvalid: (problems) => runtime.warn(`fixtures changed but are invalid; still serving the previous data. ${formatFixtureProblems(problems, location)}`),
+      });
+    } catch (error) {
+      await running.close();
+      throw error;
+    }
   }
   const stub = createHandle(createStubControls(runtime), running.url);
   let closing: Promise<void> | undefined;
@@ -117,7 +123,7 @@ export async function launchStub(options: MarketStubOptions = {}): Promise<Launc
       close: () => {
         closing ??= (async () => {
           warming.abort();
-          unwatch?.();
+          await watching?.close();
           await running.close();
         })();
         return closing;
