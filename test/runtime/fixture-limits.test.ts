@@ -3,7 +3,7 @@ import { mkdtemp, rm, writeFile, mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readFixtures, FixtureError, validateMarkets } from '../../src/index.js';
+import { readFixtures, validateMarkets, type FixtureError } from '../../src/index.js';
 import { runCliProcess } from '../support/cli-process.js';
 
 let root: string;

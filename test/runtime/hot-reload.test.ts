@@ -1,6 +1,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { Logger } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { startMarketStub } from '../../src/index.js';
 import { waitForTitle, WATCH_PATTERNS } from '../support/watch-patterns.js';
@@ -13,7 +14,7 @@ describe('--watch never goes deaf', () => {
     const pattern = WATCH_PATTERNS[name]!;
     const root = await mkdtemp(path.join(tmpdir(), 'ms-watch-'));
     const info: string[] = [];
-    const logger = { info: (_o: unknown, m: string) => info.push(m), warn: () => undefined, error: () => undefined } as unknown as import('pino').Logger;
+    const logger = { info: (_o: unknown, m: string) => info.push(m), warn: () => undefined, error: () => undefined } as unknown as Logger;
     try {
       const set = await pattern.setUp(root);
       const stub = await startMarketStub({ fixtures: set.location, watch: true, logger, errorLog: () => undefined });
