@@ -28,10 +28,11 @@ export interface WireResponse {
   malformed?: string;
 }
 
-/** Sends raw bytes on a fresh connection and reads until the server closes it (bounded by `timeoutMs`). */
-export function exchange(port: number, request: Buffer | string, timeoutMs = 5_000): Promise<Buffer> {
+/** Sends raw bytes on a fresh connection, half-closes it (so a truncated request ends there) and reads until the server closes it (bounded by `timeoutMs`). */
+export function exchange(port: number, request: Buffer | string, timeoutMs = 5_000, halfClose = true): Promise<Buffer> {
   return new Promise((resolve) => {
-    const socket = connect(port, '127.0.0.1', () => socket.write(request));
+    // Node answers a half-closed connection only what it can answer at once (a delayed reply meets a closed socket), so complete requests are not half-closed.
+    const socket = connect(port, '127.0.0.1', () => (halfClose ? socket.end(request) : socket.write(request)));
     const chunks: Buffer[] = [];
     const timer = setTimeout(() => socket.destroy(), timeoutMs);
     socket.on('data', (d: Buffer) => chunks.push(d));
@@ -43,8 +44,14 @@ export function exchange(port: number, request: Buffer | string, timeoutMs = 5_0
   });
 }
 
-/** Parses the first HTTP/1.1 response in `raw` (Content-Length or chunked body). */
-export function parseResponse(raw: Buffer): WireResponse {
+/** Parses the first final HTTP/1.1 response in `raw` (interim 1xx skipped; Content-Length or chunked body; none for HEAD). */
+export function parseResponse(input: Buffer, method = 'GET'): WireResponse {
+  let raw = input;
+  while (/^HTTP\/1\.1 1\d\d /.test(raw.subarray(0, 13).toString('latin1'))) {
+    const interimEnd = raw.indexOf('\r\n\r\n');
+    if (interimEnd === -1) break;
+    raw = raw.subarray(interimEnd + 4);
+  }
   const end = raw.indexOf('\r\n\r\n');
   if (end === -1) return { status: 0, headers: {}, body: Buffer.alloc(0), malformed: `no complete head (${raw.length} bytes)` };
   const [statusLine = '', ...lines] = raw.subarray(0, end).toString('latin1').split('\r\n');
@@ -56,6 +63,7 @@ export function parseResponse(raw: Buffer): WireResponse {
   }
   const status = Number(m?.[1] ?? 0);
   let rest = raw.subarray(end + 4);
+  if (method === 'HEAD') return { status, headers, body: rest, ...(m ? {} : { malformed: `status line ${JSON.stringify(statusLine)}` }) };
   if (headers['transfer-encoding'] === 'chunked') {
     const parts: Buffer[] = [];
     for (;;) {
