@@ -20,22 +20,34 @@ export const FORBIDDEN_KEYS: ReadonlySet<string> = new Set([...Object.getOwnProp
  *   or LIMIT_EXCEEDED (nesting deeper than MAX_JSON_DEPTH).
  */
 export function checkJsonInput(value: unknown, where: string, option: string): void {
-  visit(value, '', 0);
-  function visit(node: unknown, pointer: string, depth: number): void {
+  // The path is kept as segments and joined only for an error: a valid list of thousands of
+  // markets costs no pointer strings.
+  const path: (string | number)[] = [];
+  const at = (last?: string | number) => [...path, ...(last === undefined ? [] : [last])].map((s) => `/${pointerToken(s)}`).join('');
+  visit(value, 0);
+  function visit(node: unknown, depth: number): void {
     if (node === null || typeof node !== 'object') return;
     if (depth >= MAX_JSON_DEPTH) {
-      throw new MarketStubError({ code: 'LIMIT_EXCEEDED', where, option: `${option}${pointer}`, expected: `JSON nested at most ${MAX_JSON_DEPTH} levels`, foundText: `more than ${MAX_JSON_DEPTH} levels` });
+      throw new MarketStubError({ code: 'LIMIT_EXCEEDED', where, option: `${option}${at()}`, expected: `JSON nested at most ${MAX_JSON_DEPTH} levels`, foundText: `more than ${MAX_JSON_DEPTH} levels` });
     }
     if (Array.isArray(node)) {
-      node.forEach((item, i) => visit(item, `${pointer}/${i}`, depth + 1));
+      for (let i = 0; i < node.length; i++) {
+        path.push(i);
+        visit(node[i], depth + 1);
+        path.pop();
+      }
       return;
     }
     for (const key of Object.keys(node)) {
-      const at = `${pointer}/${pointerToken(key)}`;
       if (FORBIDDEN_KEYS.has(key)) {
-        throw new MarketStubError({ code: 'OPTION_INVALID', where, option: `${option}${at}`, expected: `no member named ${JSON.stringify(key)} (__proto__, constructor, prototype and Object.prototype's member names are refused)`, found: key });
+        throw new MarketStubError({ code: 'OPTION_INVALID', where, option: `${option}${at(key)}`, expected: `no member named ${JSON.stringify(key)} (__proto__, constructor, prototype and Object.prototype's member names are refused)`, found: key });
       }
-      visit((node as Record<string, unknown>)[key], at, depth + 1);
+      const child = (node as Record<string, unknown>)[key];
+      if (child !== null && typeof child === 'object') {
+        path.push(key);
+        visit(child, depth + 1);
+        path.pop();
+      }
     }
   }
 }

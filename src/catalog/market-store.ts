@@ -30,7 +30,7 @@ export const MAX_EDITABLE = 250_000;
 /** Largest number of markets added at run time on top of the start-up (or last replaced) catalog. */
 export const MAX_ADDED_MARKETS = 100_000;
 /** Largest `n × catalog size` of one tick call: a tick visits every market, so one call stays short. */
-export const MAX_TICK_WORK = 2_500_000;
+export const MAX_TICK_WORK = 100_000;
 /** Entries with only global faults applied that are kept built (a flat-memory cache, emptied when full). */
 const GLOBAL_FAULT_CACHE = 20_000;
 
@@ -42,6 +42,8 @@ export interface MarketStore {
   has(marketId: string): boolean;
   /** The market as stored (before domain faults), or undefined. */
   market(marketId: string): Market | undefined;
+  /** The market at a catalog position as stored (before domain faults; no response body is built), or undefined. */
+  marketAt(index: number): Market | undefined;
   /** Replaces every market (validated like fixtures); `where` names the caller in errors. @throws MarketStubError MARKETS_INVALID listing every problem. */
   replace(items: readonly unknown[], where?: string): void;
   /** Adds or replaces one market (validated). @returns whether it was created. @throws MarketStubError MARKETS_INVALID, LIMIT_EXCEEDED */
@@ -176,6 +178,11 @@ export function createMarketStore(startCatalog: MarketCatalog, options: { seed: 
     current: () => view,
     has: (marketId) => raw(marketId) !== undefined,
     market: raw,
+    marketAt: (index) => {
+      if (view === base) return base.entryAt(index)?.market;
+      const id = index >= 0 && index < size() ? idAt(index) : undefined;
+      return id === undefined ? undefined : raw(id);
+    },
     replace(items, where = 'setMarkets') {
       checkJsonInput(items, where, 'markets');
       const markets = validateMarkets(items, where);

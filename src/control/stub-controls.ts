@@ -72,8 +72,7 @@ export function createStubControls(runtime: StubRuntime): StubControls {
       }
       const markets: Market[] = [];
       for (let i = 0; i < current.size; i++) {
-        const id = current.entryAt(i)?.market.market_id;
-        const market = id === undefined ? undefined : store.market(id);
+        const market = store.marketAt(i);
         if (market) markets.push(market);
       }
       return markets;

@@ -82,7 +82,7 @@ describe('admin API errors: one JSON shape whatever the profile', () => {
 
   it('GET /__stub answers an index of routes and limits, not market_not_found', async () => {
     const res = await request(await app()).get('/__stub').expect(200);
-    expect(res.body).toMatchObject({ name: 'market-stub admin API', version: expect.any(String), limits: { bodyBytes: 1_048_576, jsonDepth: 32, marketsPerRequest: 10_000, journalEntriesPerRead: 1000 } });
+    expect(res.body).toMatchObject({ name: 'market-stub admin API', version: expect.any(String), limits: { bodyBytes: 262_144, jsonDepth: 32, marketsPerRequest: 10_000, journalEntriesPerRead: 1000 } });
     expect(res.body.routes).toContainEqual({ method: 'PATCH', path: '/__stub/markets/{id}', describe: expect.stringContaining('RFC 7396') });
     expect((await request(await app()).get('/__stub/').expect(200)).body.name).toBe('market-stub admin API');
   });
@@ -113,16 +113,16 @@ describe('admin API errors: one JSON shape whatever the profile', () => {
 });
 
 describe('admin API: bounded input', () => {
-  it('refuses a body over 1 MiB with 413 while reading, declared or chunked, and closes the connection', async () => {
+  it('refuses a body over 256 KiB with 413 while reading, declared or chunked, and closes the connection', async () => {
     const stub = await startMarketStub({ count: 3 });
     open.push(stub);
-    const big = JSON.stringify(Array.from({ length: 9000 }, (_, i) => market(`m-${i}`)));
-    expect(big.length).toBeGreaterThan(1_048_576);
+    const big = JSON.stringify(Array.from({ length: 2500 }, (_, i) => market(`m-${i}`)));
+    expect(big.length).toBeGreaterThan(262_144);
     const res = await fetch(`${stub.url}/__stub/markets`, { method: 'PUT', headers: json, body: big });
     expect(res.status).toBe(413);
     expect(res.headers.get('connection')).toBe('close');
-    expect(await res.json()).toMatchObject({ status: 413, error: 'limit_exceeded', option: 'body', expected: 'at most 1048576 bytes' });
-    const stream = new ReadableStream({ start(c) { for (let i = 0; i < 40; i++) c.enqueue(new TextEncoder().encode(' '.repeat(50_000))); c.close(); } });
+    expect(await res.json()).toMatchObject({ status: 413, error: 'limit_exceeded', option: 'body', expected: 'at most 262144 bytes' });
+    const stream = new ReadableStream({ start(c) { for (let i = 0; i < 10; i++) c.enqueue(new TextEncoder().encode(' '.repeat(50_000))); c.close(); } });
     const chunked = await fetch(`${stub.url}/__stub/markets`, { method: 'PUT', headers: json, body: stream, duplex: 'half' } as RequestInit);
     expect(chunked.status).toBe(413);
     expect((await stub.catalog()).length).toBe(3);

@@ -9,7 +9,7 @@ import { packageVersion } from '../package-version.js';
 import { jsonReply, writeReply, type Reply } from '../reply.js';
 import type { StubRuntime } from '../stub-runtime.js';
 import { ADMIN_MEDIA_TYPES, foreignOrigin, hostAllowed, mediaType } from './admin-access.js';
-import { MAX_ADMIN_BODY_BYTES, readAdminBody } from './admin-body.js';
+import { MAX_ADMIN_BODY_BYTES, parseAdminBody, readAdminBody } from './admin-body.js';
 import { AdminFailure, adminErrorReply, adminFailure } from './admin-error.js';
 import type { AdminAnswer, AdminRoute } from './admin-route.js';
 import { BEHAVIOUR_ROUTES } from './behaviour-routes.js';
@@ -51,7 +51,7 @@ const ROUTES: readonly AdminRoute[] = [INDEX_ROUTE, ...MARKET_ROUTES, ...BEHAVIO
  * 3. form: POST, PUT and PATCH need `application/json` (or `application/merge-patch+json`), which
  *    no browser sends cross-site without a preflight (415);
  * 4. body: at most MAX_ADMIN_IN_FLIGHT requests at once (503), each body read with its limits;
- * 5. turn: handlers run one at a time, each after the event loop has had a turn, so market routes
+ * 5. turn: parsing and handlers run one at a time, each after the event loop has had a turn, so market routes
  *    and /healthz keep answering while the admin API is busy; large reads are written in chunks.
  */
 export function createAdminRouter(runtime: StubRuntime, controls: StubControls = createStubControls(runtime)): (req: IncomingMessage, res: ServerResponse) => void {
@@ -90,7 +90,9 @@ export function createAdminRouter(runtime: StubRuntime, controls: StubControls =
       }
       inFlight += 1;
       counted = true;
-      const body = STATE_CHANGING.has(method) ? await readAdminBody(req, where) : undefined;
+      const raw = STATE_CHANGING.has(method) ? await readAdminBody(req, where) : undefined;
+      // Two turns: parse, then run; each after the event loop has answered what waits.
+      const body = raw === undefined ? undefined : await takeTurn(() => parseAdminBody(raw, where));
       const answer = await takeTurn(() => route.run({ params: found.params, body, query: new URLSearchParams(q === -1 ? '' : url.slice(q + 1)), where, controls, runtime }));
       writeReply(res, answerReply(answer));
     };
