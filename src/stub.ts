@@ -52,7 +52,10 @@ export interface MarketStub extends MarketStubClient {
   readonly url: string;
   readonly port: number;
   readonly host: string;
-  /** Stops the server (in-flight requests finish) and any watcher; idempotent. */
+  /**
+   * Stops gracefully and any watcher; idempotent: stops accepting, lets requests already received
+   * finish for `shutdownGraceMs` (5 s), answers those still waiting 503, then resolves.
+   */
   close(): Promise<void>;
 }
 

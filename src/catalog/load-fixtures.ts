@@ -158,11 +158,15 @@ export async function loadFixtures(location: string): Promise<Market[]> {
 
 /**
  * The problems of a fixture set as the CLI prints them: one line per problem
- * (`file: market [3] at /3/yes_price: expected number, found "0.63"`), then a closing line that
- * says what to do.
+ * (`file: market [3] at /3/yes_price: expected number, found "0.63"`, at most MAX_LISTED_PROBLEMS),
+ * then a closing line that says what to do: for `serve`, fix and re-run or check offline with
+ * `validate`; for `validate` itself, fix and run it again.
  */
-export function formatFixtureProblems(problems: readonly FixtureProblem[], location: string): string {
-  return `${describeProblems(problems, location)}\nFix the files listed, then re-run; 'market-stub validate ${location}' checks them without starting a server.`;
+export function formatFixtureProblems(problems: readonly FixtureProblem[], location: string, command: 'serve' | 'validate' = 'serve'): string {
+  const advice = command === 'validate'
+    ? 'Fix the files listed, then run this command again.'
+    : `Fix the files listed, then re-run; 'market-stub validate ${location}' checks them without starting a server.`;
+  return `${describeProblems(problems, location)}\n${advice}`;
 }
 
 function describeProblems(problems: readonly FixtureProblem[], location: string): string {

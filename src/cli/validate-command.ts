@@ -12,6 +12,6 @@ export async function runValidate(location: string, io: CliIo): Promise<number> 
     io.stdout(`${location}: ${load.markets.length} markets in ${load.files.length} file(s) are valid against $defs/Market.\n`);
     return EXIT.ok;
   }
-  io.stderr(`market-stub validate: ${formatFixtureProblems(load.problems, location)}\n`);
+  io.stderr(`market-stub validate: ${formatFixtureProblems(load.problems, location, 'validate')}\n`);
   return load.problems.some((p) => p.code === 'unreadable') ? EXIT.couldNotRun : EXIT.failed;
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { mixSeed } from '../../src/core/seed-mix.js';
 import { startServeProcess } from '../support/cli-process.js';
+import { connect } from 'node:net';
 import { exchange, figure, parseResponse, QUICK, rssOf } from './reliability-support.js';
 
 const TOTAL = QUICK ? 10_000 : 30_000;
@@ -101,4 +102,29 @@ describe('hostile requests', () => {
     expect(bad.slice(0, 20)).toEqual([]);
     expect(noAnswer).toBe(0);
   }, 600_000);
+});
+
+describe('slow clients (slowloris)', () => {
+  it('a client that never finishes its headers gets a 408 JSON answer after 10 s, and the stub keeps answering meanwhile', async () => {
+    const stub = await startServeProcess(['--port', '0', '--count', '5', '--quiet']);
+    const port = Number(new URL(stub.url).port);
+    const t = performance.now();
+    const answers = await Promise.all(Array.from({ length: 20 }, () => new Promise<string>((resolve) => {
+      const socket = connect(port, '127.0.0.1', () => socket.write('GET /markets HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: '));
+      let out = '';
+      socket.on('data', (d: Buffer) => (out += d.toString()));
+      socket.on('close', () => resolve(out));
+      socket.on('error', () => resolve(out));
+      setTimeout(() => socket.destroy(), 20_000);
+    })));
+    const seconds = (performance.now() - t) / 1000;
+    expect((await fetch(`${stub.url}/healthz`)).status).toBe(200);
+    await stub.stop();
+    for (const answer of answers) {
+      const res = parseResponse(Buffer.from(answer, 'latin1'));
+      expect(res.status).toBe(408);
+      expect(JSON.parse(res.body.toString())).toMatchObject({ status: 408, error: 'request_timeout' });
+    }
+    figure('slow clients', `20 connections that never finished their headers: each answered 408 JSON after ${seconds.toFixed(1)} s (headers timeout 10 s, checked every second)`);
+  }, 60_000);
 });
