@@ -1,6 +1,6 @@
 import { Agent, request as httpRequest } from 'node:http';
-import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { rawExchange } from '../support/raw-http.js';
 import { buildCatalog, startMarketStub, type MarketCatalog, type MarketStub } from '../../src/index.js';
 import { createStubRuntime } from '../../src/http/stub-runtime.js';
 import { createRequestHandler, listen } from '../../src/server.js';
@@ -12,17 +12,6 @@ afterEach(async () => {
   await Promise.all(open.splice(0).map((s) => s.close()));
 });
 
-function raw(url: string, text: string): Promise<string> {
-  const { port } = new URL(url);
-  return new Promise((resolve, reject) => {
-    const socket = connect(Number(port), '127.0.0.1', () => socket.write(text));
-    let out = '';
-    socket.on('data', (d: Buffer) => (out += d.toString('latin1')));
-    socket.on('close', () => resolve(out));
-    socket.on('error', reject);
-    setTimeout(() => socket.destroy(), 3_000);
-  });
-}
 const bodyOf = (response: string) => JSON.parse(response.slice(response.indexOf('\r\n\r\n') + 4)) as Record<string, unknown>;
 
 describe("Node's parser errors and Expect get the profile's JSON body", () => {
@@ -34,7 +23,7 @@ describe("Node's parser errors and Expect get the profile's JSON body", () => {
   ])('%s → %i JSON', async (_l, text, status, code) => {
     const stub = await startMarketStub({ count: 1 });
     open.push(stub);
-    const response = await raw(stub.url, text);
+    const response = await rawExchange(stub.url, text);
     expect(response.startsWith(`HTTP/1.1 ${status} `)).toBe(true);
     expect(response).toMatch(/content-type: application\/json; charset=utf-8/i);
     expect(bodyOf(response)).toMatchObject({ status, error: code });
@@ -43,10 +32,10 @@ describe("Node's parser errors and Expect get the profile's JSON body", () => {
   it('in the problem profile they are RFC 9457 bodies; Expect: foo gets 417', async () => {
     const stub = await startMarketStub({ count: 1, profile: { errors: 'problem' } });
     open.push(stub);
-    const response = await raw(stub.url, 'NOT HTTP\r\n\r\n');
+    const response = await rawExchange(stub.url, 'NOT HTTP\r\n\r\n');
     expect(response).toMatch(/content-type: application\/problem\+json/i);
     expect(bodyOf(response)).toMatchObject({ status: 400, title: 'Bad Request' });
-    const expectation = await raw(stub.url, 'GET /markets HTTP/1.1\r\nHost: x\r\nExpect: foo\r\nConnection: close\r\n\r\n');
+    const expectation = await rawExchange(stub.url, 'GET /markets HTTP/1.1\r\nHost: x\r\nExpect: foo\r\nConnection: close\r\n\r\n');
     expect(expectation.startsWith('HTTP/1.1 417 ')).toBe(true);
     expect(bodyOf(expectation)).toMatchObject({ status: 417 });
   });

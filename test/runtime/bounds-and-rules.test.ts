@@ -1,5 +1,5 @@
-import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { rawExchange } from '../support/raw-http.js';
 import { buildCatalog, createRequestJournal, createStubRuntime, startMarketStub, type MarketCatalog, type MarketStub } from '../../src/index.js';
 import { createBehaviourEngine, MAX_HOLD_MS } from '../../src/behaviour/behaviour.js';
 import { createGeneratedCatalog } from '../../src/catalog/generated-catalog.js';
@@ -16,19 +16,6 @@ async function stub(options: Parameters<typeof startMarketStub>[0] = {}) {
   return s;
 }
 
-/** One raw HTTP/1.1 exchange: status line, headers and body as sent. */
-function raw(url: string, text: string): Promise<string> {
-  const { port } = new URL(url);
-  return new Promise((resolve, reject) => {
-    const socket = connect(Number(port), '127.0.0.1', () => socket.write(text));
-    let out = '';
-    socket.on('data', (d: Buffer) => (out += d.toString('latin1')));
-    socket.on('end', () => resolve(out));
-    socket.on('close', () => resolve(out));
-    socket.on('error', reject);
-    setTimeout(() => socket.destroy(), 2_000);
-  });
-}
 
 describe('rules are immutable; reset() restores them exactly', () => {
   it('a times: 2 rule applies twice, then twice again after reset (start-up and runtime rules)', async () => {
@@ -72,7 +59,7 @@ describe('only real HTTP answers', () => {
 
   it.each([204, 304, 205])('Prefer: code=%i sends no body and no Content-Length body', async (code) => {
     const s = await stub();
-    const text = await raw(s.url, `GET /markets HTTP/1.1\r\nHost: 127.0.0.1\r\nPrefer: code=${code}\r\nConnection: close\r\n\r\n`);
+    const text = await rawExchange(s.url, `GET /markets HTTP/1.1\r\nHost: 127.0.0.1\r\nPrefer: code=${code}\r\nConnection: close\r\n\r\n`);
     expect(text.startsWith(`HTTP/1.1 ${code} `)).toBe(true);
     const [head, body] = text.split('\r\n\r\n');
     expect(body).toBe('');
