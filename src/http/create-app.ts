@@ -1,5 +1,5 @@
-import { createRequire } from 'node:module';
-import type { Express, NextFunction, Request, Response } from 'express';
+import type { NextFunction, Request, Response } from 'express';
+import { packageVersion } from '../core/package-info.js';
 import { loadExpress } from './load-express.js';
 import { createAdminRouter } from './admin-router.js';
 import { errorReply, routeNotFound } from './error-reply.js';
@@ -11,6 +11,13 @@ import { ADMIN_PREFIX, createStubRuntime, type RuntimeOptions, type StubRuntime 
 export type AppOptions = RuntimeOptions | { runtime: StubRuntime };
 
 /**
+ * What createApp returns: a Node.js request listener `(req, res)`, as `http.createServer(listener)`,
+ * supertest's `request(listener)` and an Express app's `use(listener)` take. It is the Express 5 app
+ * itself, typed structurally so the published types need no @types package (no @types/express).
+ */
+export type StubRequestListener = (req: unknown, res: unknown) => void;
+
+/**
  * Builds the Express 5 app for the stub; it never listens (src/server.ts does), so test suites can
  * drive it in-process with supertest: `request(createApp({ catalog })).get('/markets')`.
  *
@@ -19,7 +26,7 @@ export type AppOptions = RuntimeOptions | { runtime: StubRuntime };
  * disabled; every other path → 404 JSON in the profile's error shape. ETags are off: bodies are
  * pre-serialised and hashing a 1,000-market list per request halves throughput (FIELD-NOTES §3).
  */
-export function createApp(options: AppOptions): Express {
+export function createApp(options: AppOptions): StubRequestListener {
   const runtime = 'runtime' in options ? options.runtime : createStubRuntime(options);
   const shape = runtime.profile.errors;
   const app = loadExpress()();
@@ -46,11 +53,5 @@ export function createApp(options: AppOptions): Express {
     runtime.logger?.error({ err: error, path: req.path }, 'request failed');
     writeReply(res, errorReply(shape, 500, 'internal_error', 'The stub failed to answer this request; see its log.'));
   });
-  return app;
-}
-
-let version: string | undefined;
-function packageVersion(): string {
-  version ??= (createRequire(import.meta.url)('../../package.json') as { version: string }).version;
-  return version;
+  return app as StubRequestListener;
 }
