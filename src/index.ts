@@ -8,6 +8,8 @@ export { readFixtures, loadFixtures, FixtureError, formatFixtureProblems, type F
 export { getMarketValidator, type MarketValidator, type MarketValidatorOptions } from './schema/market-validator.js';
 export { loadMarketSchema, type JsonSchemaDocument } from './schema/market-schema.js';
 export type { Finding } from './schema/finding.js';
+export { MarketStubError, type MarketStubErrorCode, type ErrorFinding } from './core/market-stub-error.js';
+export type { MarketStubClient } from './client/market-stub-client.js';
 export type { Market, MarketSummary } from './schema/market-types.js';
 export { createStubRuntime, ADMIN_PREFIX, type StubRuntime, type RuntimeOptions } from './http/stub-runtime.js';
 export { DEFAULT_PROFILE, resolveProfile, type ResponseProfile } from './http/response-profile.js';

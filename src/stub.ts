@@ -6,6 +6,8 @@ import { formatFixtureProblems } from './catalog/load-fixtures.js';
 import { watchFixtures } from './catalog/watch-fixtures.js';
 import { createApp } from './http/create-app.js';
 import { createStubRuntime, type RuntimeOptions, type StubRuntime } from './http/stub-runtime.js';
+import { checkStubOptions } from './options/stub-options.js';
+import { MarketStubError } from './core/market-stub-error.js';
 import type { Behaviour, BehaviourRuleInput } from './behaviour/behaviour.js';
 import type { DomainFault } from './catalog/market-store.js';
 import type { JournalFilter } from './journal/request-journal.js';
@@ -50,10 +52,13 @@ export interface MarketStub extends MarketStubClient {
 }
 
 /**
- * Builds the catalog, then listens; resolves when the stub answers requests.
- * @throws FixtureError when `fixtures` or `markets` are invalid (nothing is bound then);
- *   RangeError/BehaviourError for a bad profile or behaviour; a Node system error (EADDRINUSE,
- *   EACCES) when the port cannot be bound.
+ * Checks every option, builds the catalog, then listens; resolves when the stub answers requests.
+ * Nothing is bound and nothing runs in the background when it rejects, and nothing started in
+ * the background (warm-up, watch) can throw past the stub later.
+ * @throws MarketStubError: OPTION_INVALID for a bad option (`startMarketStub: clock: expected a
+ *   YYYY-MM-DD calendar date, found "2026-13-01"`; unknown options too); MARKETS_INVALID or
+ *   FIXTURES_UNREADABLE (a FixtureError with every problem) for bad `fixtures` or `markets`;
+ *   LISTEN_FAILED when the port or host cannot be bound (the system error is its `cause`).
  */
 export async function startMarketStub(options: MarketStubOptions = {}): Promise<MarketStub> {
   return (await launchStub(options)).stub;
@@ -66,15 +71,21 @@ export interface LaunchedStub {
 }
 
 /** startMarketStub, also returning the runtime. Same errors. */
-export async function launchStub(options: MarketStubOptions = {}): Promise<LaunchedStub> {
+export async function launchStub(options: MarketStubOptions = {}, where = 'startMarketStub'): Promise<LaunchedStub> {
+  checkStubOptions(options, where);
   const seed = options.seed ?? 1;
   const { port, host, count, clock, fixtures, watch, markets, ...runtimeOptions } = options;
   const catalog = await buildCatalog({ fixtures, markets, seed, count: count ?? 100, clock: clock ?? todayUtc() });
   const runtime = createStubRuntime({ ...runtimeOptions, catalog, seed });
-  const running = await listen(createRequestHandler({ createApp: () => createApp({ runtime }), runtime }), { port: port ?? 0, host: host ?? '127.0.0.1' });
+  const running = await listen(createRequestHandler({ createApp: () => createApp({ runtime }), runtime }), { port: port ?? 0, host: host ?? '127.0.0.1' }).catch((error: unknown) => {
+    throw listenFailed(error, where, port ?? 0, host ?? '127.0.0.1');
+  });
   // Generate the rest of a generated catalog between requests, so later requests find it ready.
   const warming = new AbortController();
-  if ('warm' in catalog && typeof catalog.warm === 'function') void (catalog as GeneratedCatalog).warm(warming.signal);
+  // Warming is an optimisation: a failure is logged and never escapes as an unhandled rejection.
+  if ('warm' in catalog && typeof catalog.warm === 'function') {
+    (catalog as GeneratedCatalog).warm(warming.signal).catch((error: unknown) => options.logger?.error({ err: error }, 'warming the generated catalog failed; markets are generated on first request instead'));
+  }
   let unwatch: (() => void) | undefined;
   if (watch && fixtures !== undefined) {
     const location = fixtures;
@@ -104,6 +115,20 @@ export async function launchStub(options: MarketStubOptions = {}): Promise<Launc
     }),
     runtime,
   };
+}
+
+/** A Node listen error (EADDRINUSE, EACCES, EADDRNOTAVAIL, ENOTFOUND) as a MarketStubError naming the option to change. */
+function listenFailed(error: unknown, where: string, port: number, host: string): unknown {
+  const code = (error as NodeJS.ErrnoException).code;
+  const reasons: Record<string, [string, string]> = {
+    EADDRINUSE: ['port', `port ${port} is already in use on ${host}; choose another port (0 picks a free one)`],
+    EACCES: ['port', `no permission to listen on port ${port} (ports below 1024 need privileges); choose another port (0 picks a free one)`],
+    EADDRNOTAVAIL: ['host', `${host} is not an address of this machine; choose one it has (127.0.0.1, 0.0.0.0)`],
+    ENOTFOUND: ['host', `host ${JSON.stringify(host)} does not resolve; give an IP address such as 127.0.0.1`],
+  };
+  const known = code === undefined ? undefined : reasons[code];
+  if (!known) return error;
+  return new MarketStubError({ code: 'LISTEN_FAILED', where, option: known[0], message: `${where}: cannot listen on ${host}:${port} (${code}): ${known[1]}`, cause: error });
 }
 
 /**

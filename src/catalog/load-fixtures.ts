@@ -40,7 +40,7 @@ export class FixtureError extends MarketStubError {
       where,
       findings: problems.map((p) => ({ pointer: p.pointer, expected: p.expected, found: p.found, message: line(p) })),
       message: given === 'fixtures'
-        ? `${where}: ${describeProblems(problems, location)}`
+        ? `${where}: ${describeFixtureProblems(problems, location)}`
         : `${where}: invalid ${location} (${count}); nothing was changed:\n${problems.map((p) => `  - ${line(p)}`).join('\n')}`,
     });
     this.name = 'FixtureError';
@@ -137,10 +137,11 @@ export async function loadFixtures(location: string): Promise<Market[]> {
  * says what to do.
  */
 export function formatFixtureProblems(problems: readonly FixtureProblem[], location: string): string {
-  return `${describeProblems(problems, location)}\nFix the files listed, then re-run; 'market-stub validate ${location}' checks them without starting a server.`;
+  return `${describeFixtureProblems(problems, location)}\nFix the files listed, then re-run; 'market-stub validate ${location}' checks them without starting a server.`;
 }
 
-function describeProblems(problems: readonly FixtureProblem[], location: string): string {
+/** The problems of a fixture set, one line each, under a heading naming the location (no advice). */
+export function describeFixtureProblems(problems: readonly FixtureProblem[], location: string): string {
   const count = problems.length === 1 ? '1 problem' : `${problems.length} problems`;
   return `Fixtures at ${location} cannot be served (${count}):\n${problems.map((p) => `  - ${problemLine(p)}`).join('\n')}`;
 }

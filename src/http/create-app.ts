@@ -6,6 +6,7 @@ import { errorReply, routeNotFound } from './error-reply.js';
 import { buildOpenApiDocument } from './openapi-document.js';
 import { jsonReply, writeReply } from './reply.js';
 import { ADMIN_PREFIX, createStubRuntime, type RuntimeOptions, type StubRuntime } from './stub-runtime.js';
+import { checkRuntimeOptions } from '../options/stub-options.js';
 
 /** Build the app from runtime options (at least a catalog), or around an existing runtime. */
 export type AppOptions = RuntimeOptions | { runtime: StubRuntime };
@@ -25,9 +26,11 @@ export type StubRequestListener = (req: unknown, res: unknown) => void;
  * profile, behaviours, journal, CORS), `GET /openapi.json`, the admin API under `/__stub` unless
  * disabled; every other path → 404 JSON in the profile's error shape. ETags are off: bodies are
  * pre-serialised and hashing a 1,000-market list per request halves throughput (FIELD-NOTES §3).
+ * @throws MarketStubError OPTION_INVALID for a bad or unknown option, or a missing `catalog`
+ *   (`createApp: profile.paging: expected one of none, offset, cursor, found "pages"`).
  */
 export function createApp(options: AppOptions): StubRequestListener {
-  const runtime = 'runtime' in options ? options.runtime : createStubRuntime(options);
+  const runtime = options !== null && typeof options === 'object' && 'runtime' in options ? options.runtime : createStubRuntime(checked(options));
   const shape = runtime.profile.errors;
   const app = loadExpress()();
   app.disable('x-powered-by');
@@ -54,4 +57,9 @@ export function createApp(options: AppOptions): StubRequestListener {
     writeReply(res, errorReply(shape, 500, 'internal_error', 'The stub failed to answer this request; see its log.'));
   });
   return app as StubRequestListener;
+}
+
+function checked(options: RuntimeOptions): RuntimeOptions {
+  checkRuntimeOptions(options, 'createApp');
+  return options;
 }
