@@ -24,4 +24,10 @@ export default tseslint.config(
       'no-restricted-properties': ['error', { object: 'process', property: 'exit', message: 'Return an exit code; only src/cli.ts sets process.exitCode.' }],
     },
   },
+  {
+    // The consumer projects' CommonJS files (test/consumers): require() is what they test.
+    files: ['test/consumers/**/*.cjs', 'test/consumers/**/*.cts', 'test/consumers/jest-cjs/*.js'],
+    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', module: 'writable' } },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
 );
