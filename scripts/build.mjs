@@ -19,7 +19,8 @@
 // carries the ESM-only ones (Jest's CommonJS module system cannot require ESM).
 //
 // Entries are data: a new subpath export (e.g. `market-stub/testcontainers`) is one line in
-// ENTRIES plus its line in package.json "exports"; test/packaging/package.test.ts checks both agree.
+// scripts/build-entries.json plus its entry in package.json "exports" (test/packaging checks
+// that both agree).
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -35,14 +36,12 @@ const DIST = path.join(ROOT, 'dist');
 const BUILD_TMP = path.join(ROOT, '.build');
 
 /**
- * What dist/ holds. `cli`: ESM only, code splitting, static dependencies bundled. `library`: ESM
- * + CommonJS + bundled declarations, dependencies external. `name` is the output's base name.
- * @type {readonly { kind: 'cli' | 'library', name: string, source: string }[]}
+ * What dist/ holds (scripts/build-entries.json). `cli`: ESM only, code splitting, static
+ * dependencies bundled. `library`: ESM + CommonJS + bundled declarations, dependencies external,
+ * published as `subpath` of package.json "exports". `name` is the output's base name.
+ * @type {readonly { kind: 'cli' | 'library', name: string, source: string, subpath?: string }[]}
  */
-export const ENTRIES = [
-  { kind: 'cli', name: 'cli', source: 'src/cli.ts' },
-  { kind: 'library', name: 'index', source: 'src/index.ts' },
-];
+const ENTRIES = JSON.parse(readFileSync(path.join(ROOT, 'scripts/build-entries.json'), 'utf8'));
 
 const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
 const require = createRequire(import.meta.url);
