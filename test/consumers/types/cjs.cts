@@ -8,4 +8,4 @@ export async function start(): Promise<MarketStub> {
   return stub;
 }
 
-export const version: typeof marketStub.startMarketStub = marketStub.startMarketStub;
+export const startThroughRequire: typeof marketStub.startMarketStub = marketStub.startMarketStub;
