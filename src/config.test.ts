@@ -5,7 +5,9 @@ const NOW = new Date('2026-11-21T10:00:00Z');
 
 describe('resolveServeConfig', () => {
   it('has documented defaults', () => {
-    expect(resolveServeConfig({}, {}, NOW)).toEqual({
+    const { origins, ...config } = resolveServeConfig({}, {}, NOW);
+    expect(Object.values(origins).every((o) => o === 'default')).toBe(true);
+    expect(config).toEqual({
       port: 4010, host: '127.0.0.1', fixtures: undefined, watch: false, seed: 1, count: 100, clock: '2026-11-21', quiet: false, logFormat: 'auto',
       profile: { envelope: 'bare', paging: 'none', pageSize: 100, maxPageSize: 1000, errors: 'default', filterStatus: false },
       behaviour: {}, rules: [], globalFaults: [], admin: true, adminToken: undefined, journalSize: 1000, cors: true,
@@ -37,10 +39,10 @@ describe('resolveServeConfig', () => {
     [{ port: '70000' }, {}, '--port: expected an integer from 0 to 65535'],
     [{ count: '-1' }, {}, '--count: expected an integer'],
     [{ seed: '1.5' }, {}, '--seed: expected an integer'],
-    [{ clock: '2026-02-30' }, {}, '--clock: expected a calendar date YYYY-MM-DD, found "2026-02-30"'],
+    [{ clock: '2026-02-30' }, {}, '--clock: expected a YYYY-MM-DD calendar date, found "2026-02-30"'],
     [{}, { MARKET_STUB_LOG_FORMAT: 'xml' }, 'MARKET_STUB_LOG_FORMAT: expected one of auto, text, json'],
     [{ paging: 'pages' }, {}, '--paging: expected one of none, offset, cursor'],
-    [{ 'page-size': '2000' }, {}, 'pageSize: expected an integer from 1 to maxPageSize (1000)'],
+    [{ 'page-size': '2000' }, {}, '--page-size: expected an integer from 1 to the largest page size (1000, default), found 2000.'],
     [{ envelope: 'a b' }, {}, 'envelope: expected "bare" or a key'],
     [{ 'error-rate': '1.5' }, {}, '--error-rate: expected a number from 0 to 1'],
     [{ fault: 'explode' }, {}, '--fault: expected one of reset, truncate, malformed, slow-body'],

@@ -1,8 +1,13 @@
 import { readRegularFileSync } from './core/read-regular-file.js';
-import { isCalendarDate, todayUtc } from './core/market-rules.js';
-import { DOMAIN_FAULTS, type DomainFault, type GlobalDomainFault } from './catalog/market-store.js';
+import { todayUtc } from './core/market-rules.js';
+import { DOMAIN_FAULTS, type DomainFault, type GlobalDomainFault } from './catalog/domain-faults.js';
 import { BehaviourError, checkBehaviour, TRANSPORT_FAULTS, type Behaviour, type BehaviourRuleInput } from './behaviour/behaviour.js';
 import { ERROR_SHAPES, PAGING_MODES, resolveProfile, type ResponseProfile } from './http/response-profile.js';
+import { ConfigError, problem, resolveOptions, type OptionSpec, type ResolvedOptions } from './options/resolve-options.js';
+import { MAX_COUNT, MAX_JOURNAL_SIZE } from './options/stub-options.js';
+import { DEFAULT_JOURNAL_BYTES, MAX_JOURNAL_BYTES } from './journal/request-journal.js';
+import { DEFAULT_GRACE_MS, MAX_GRACE_MS } from './server.js';
+import { HOST_NAME } from './http/admin/admin-access.js';
 import type { LogFormat } from './logger.js';
 
 /** Resolved, validated options of `market-stub serve`. */
@@ -32,32 +37,14 @@ export interface ServeConfig {
   readonly allowedHosts: readonly string[];
   readonly shutdownGraceMs: number;
   readonly cors: boolean;
+  /** Where each option's value came from: `--port`, `MARKET_STUB_PORT`, `default`. */
+  readonly origins: Readonly<Record<string, string>>;
 }
 
-/** A bad option value; `message` says which option, where it came from, what was expected and found. */
-export class ConfigError extends Error {
-  readonly code = 'CONFIG_INVALID';
-  constructor(message: string) {
-    super(message);
-    this.name = 'ConfigError';
-  }
-}
+export { ConfigError } from './options/resolve-options.js';
 
-type Kind = 'int' | 'string' | 'path' | 'date' | 'boolean' | 'choice' | 'rate' | 'list';
-
-/** One serve option as data: its flag, environment variables (first wins), kind and help. */
-export interface OptionSpec {
-  cli: string;
-  env: readonly string[];
-  kind: Kind;
-  describe: string;
-  defaultText: string;
-  group: string;
-  choices?: readonly string[];
-}
-
-/** Largest generated catalog. */
-export const MAX_COUNT = 100_000_000;
+/** Largest delay or jitter, ms (10 minutes). */
+export const MAX_DELAY_MS = 600_000;
 
 const env = (name: string) => [`MARKET_STUB_${name}`];
 const SERVER = 'Server:';
@@ -65,39 +52,43 @@ const DATA = 'Data:';
 const PROFILE = 'Response profile:';
 const BEHAVIOUR = 'Behaviours (every market request):';
 const CONTROL = 'Runtime control:';
+const int = (min: number, max: number) => ({ type: 'integer', min, max }) as const;
+const choice = (...choices: string[]) => ({ type: 'choice', choices }) as const;
+const BOOLEAN = { type: 'boolean' } as const;
 
+/** `market-stub serve`'s options as data: flag, environment variables, kind, default, help. */
 export const SERVE_OPTIONS: readonly OptionSpec[] = [
-  { cli: 'port', env: ['MARKET_STUB_PORT', 'PORT'], kind: 'int', describe: 'TCP port to listen on; 0 picks a free port', defaultText: '4010', group: SERVER },
-  { cli: 'host', env: ['MARKET_STUB_HOST', 'HOST'], kind: 'string', describe: 'Interface address to bind (0.0.0.0 in containers)', defaultText: '127.0.0.1', group: SERVER },
-  { cli: 'quiet', env: env('QUIET'), kind: 'boolean', describe: 'No request log lines (the ready line stays)', defaultText: 'false', group: SERVER },
-  { cli: 'log-format', env: env('LOG_FORMAT'), kind: 'choice', choices: ['auto', 'text', 'json'], describe: 'Request log lines: text, json (pino NDJSON), or auto: text on a terminal, json when piped', defaultText: 'auto', group: SERVER },
-  { cli: 'cors', env: env('CORS'), kind: 'choice', choices: ['on', 'off'], describe: 'Access-Control-Allow-Origin: * and preflight answers', defaultText: 'on', group: SERVER },
-  { cli: 'fixtures', env: env('FIXTURES'), kind: 'path', describe: 'Serve the markets in this JSON file or directory of JSON files instead of generated ones', defaultText: 'none: generated markets', group: DATA },
-  { cli: 'watch', env: env('WATCH'), kind: 'boolean', describe: 'With --fixtures: reload on change (invalid changes are logged, old data kept)', defaultText: 'false', group: DATA },
-  { cli: 'seed', env: env('SEED'), kind: 'int', describe: 'Seed of the generated catalog, ticks, jitter and error rates', defaultText: '1', group: DATA },
-  { cli: 'count', env: env('COUNT'), kind: 'int', describe: 'Number of generated markets', defaultText: '100', group: DATA },
-  { cli: 'clock', env: env('CLOCK'), kind: 'date', describe: 'Clock date YYYY-MM-DD (UTC); resolution dates fall 1–730 days after it', defaultText: 'today (UTC)', group: DATA },
-  { cli: 'envelope', env: env('ENVELOPE'), kind: 'string', describe: 'List shape: "bare" array, or the key of an envelope object ("markets", "data")', defaultText: 'bare', group: PROFILE },
-  { cli: 'paging', env: env('PAGING'), kind: 'choice', choices: PAGING_MODES, describe: 'List paging: none, offset (limit+offset), cursor (limit+cursor, next_cursor / Link)', defaultText: 'none', group: PROFILE },
-  { cli: 'page-size', env: env('PAGE_SIZE'), kind: 'int', describe: 'Page size when no limit is sent', defaultText: '100', group: PROFILE },
-  { cli: 'max-page-size', env: env('MAX_PAGE_SIZE'), kind: 'int', describe: 'Largest limit (larger ones are clamped)', defaultText: '1000', group: PROFILE },
-  { cli: 'errors', env: env('ERRORS'), kind: 'choice', choices: ERROR_SHAPES, describe: 'Error body: default, problem (RFC 9457), error-object ({"error":{code,message}})', defaultText: 'default', group: PROFILE },
-  { cli: 'filter-status', env: env('FILTER_STATUS'), kind: 'boolean', describe: 'Filter GET /markets by ?status=', defaultText: 'false', group: PROFILE },
-  { cli: 'delay', env: env('DELAY'), kind: 'int', describe: 'Fixed delay before every market response, ms', defaultText: '0', group: BEHAVIOUR },
-  { cli: 'jitter', env: env('JITTER'), kind: 'int', describe: 'Extra seeded random delay in [0, N) ms', defaultText: '0', group: BEHAVIOUR },
-  { cli: 'status', env: env('STATUS'), kind: 'int', describe: 'Answer every market request with this status and a JSON error body', defaultText: 'none', group: BEHAVIOUR },
-  { cli: 'error-rate', env: env('ERROR_RATE'), kind: 'rate', describe: 'Seeded share of market requests (0–1) answered with --status (default 500)', defaultText: '0', group: BEHAVIOUR },
-  { cli: 'retry-after', env: env('RETRY_AFTER'), kind: 'int', describe: 'Retry-After seconds sent with 429/503', defaultText: '1 for 429', group: BEHAVIOUR },
-  { cli: 'fault', env: env('FAULT'), kind: 'choice', choices: TRANSPORT_FAULTS, describe: 'Transport fault on every market response', defaultText: 'none', group: BEHAVIOUR },
-  { cli: 'market-fault', env: env('MARKET_FAULT'), kind: 'list', describe: `Domain fault for a seeded share of markets, NAME=RATE (${DOMAIN_FAULTS.join(', ')}); repeat or comma-separate`, defaultText: 'none', group: BEHAVIOUR },
-  { cli: 'behaviours', env: env('BEHAVIOURS'), kind: 'path', describe: 'JSON file: an array of rules {match:{route?,marketId?,method?}, behaviour:{…}, times?}', defaultText: 'none', group: BEHAVIOUR },
-  { cli: 'admin', env: env('ADMIN'), kind: 'choice', choices: ['on', 'off'], describe: 'The admin API under /__stub', defaultText: 'on', group: CONTROL },
-  { cli: 'admin-token', env: env('ADMIN_TOKEN'), kind: 'string', describe: 'Require Authorization: Bearer TOKEN on the admin API', defaultText: 'none', group: CONTROL },
-  { cli: 'journal-size', env: env('JOURNAL_SIZE'), kind: 'int', describe: 'Requests kept in the journal (ring buffer), 0–100000', defaultText: '1000', group: CONTROL },
-  { cli: 'journal-bytes', env: env('JOURNAL_BYTES'), kind: 'int', describe: 'Bytes the journal holds at most (oldest entries dropped first), 1024–1073741824', defaultText: '33554432 (32 MiB)', group: CONTROL },
-  { cli: 'journal-headers', env: env('JOURNAL_HEADERS'), kind: 'choice', choices: ['redacted', 'full'], describe: 'Journal Authorization, Proxy-Authorization and Cookie values as [redacted], or in full', defaultText: 'redacted', group: CONTROL },
-  { cli: 'allowed-hosts', env: env('ALLOWED_HOSTS'), kind: 'list', describe: 'Host names the admin API accepts besides IP addresses and localhost (DNS-rebinding defence): NAME, .DOMAIN, or * for any; repeat or comma-separate', defaultText: 'none', group: CONTROL },
-  { cli: 'shutdown-grace', env: env('SHUTDOWN_GRACE'), kind: 'int', describe: 'On SIGTERM/SIGINT, ms that requests already received get to finish before a 503, 0–600000', defaultText: '5000', group: SERVER },
+  { flag: 'port', env: ['MARKET_STUB_PORT', 'PORT'], kind: int(0, 65_535), default: 4010, describe: 'TCP port to listen on; 0 picks a free port', group: SERVER },
+  { flag: 'host', env: ['MARKET_STUB_HOST', 'HOST'], kind: { type: 'string' }, default: '127.0.0.1', describe: 'Interface address to bind (0.0.0.0 in containers)', group: SERVER },
+  { flag: 'quiet', env: env('QUIET'), kind: BOOLEAN, default: false, describe: 'No request log lines (the ready line stays)', group: SERVER },
+  { flag: 'log-format', env: env('LOG_FORMAT'), kind: choice('auto', 'text', 'json'), default: 'auto', describe: 'Request log lines: text, json (pino NDJSON), or auto: text on a terminal, json when piped', group: SERVER },
+  { flag: 'cors', env: env('CORS'), kind: choice('on', 'off'), default: 'on', describe: 'Access-Control-Allow-Origin: * and preflight answers', group: SERVER },
+  { flag: 'fixtures', env: env('FIXTURES'), kind: { type: 'path' }, defaultText: 'none: generated markets', describe: 'Serve the markets in this JSON file or directory of JSON files instead of generated ones', group: DATA },
+  { flag: 'watch', env: env('WATCH'), kind: BOOLEAN, default: false, describe: 'With --fixtures: reload on change (invalid changes are logged, old data kept)', group: DATA },
+  { flag: 'seed', env: env('SEED'), kind: int(0, Number.MAX_SAFE_INTEGER), default: 1, describe: 'Seed of the generated catalog, ticks, jitter and error rates', group: DATA },
+  { flag: 'count', env: env('COUNT'), kind: int(0, MAX_COUNT), default: 100, describe: 'Number of generated markets', group: DATA },
+  { flag: 'clock', env: env('CLOCK'), kind: { type: 'date' }, defaultText: 'today (UTC)', describe: 'Clock date YYYY-MM-DD (UTC); resolution dates fall 1–730 days after it', group: DATA },
+  { flag: 'envelope', env: env('ENVELOPE'), kind: { type: 'string' }, default: 'bare', describe: 'List shape: "bare" array, or the key of an envelope object ("markets", "data")', group: PROFILE },
+  { flag: 'paging', env: env('PAGING'), kind: choice(...PAGING_MODES), default: 'none', describe: 'List paging: none, offset (limit+offset), cursor (limit+cursor, next_cursor / Link)', group: PROFILE },
+  { flag: 'page-size', env: env('PAGE_SIZE'), kind: int(1, 1_000_000), default: 100, describe: 'Page size when no limit is sent', group: PROFILE },
+  { flag: 'max-page-size', env: env('MAX_PAGE_SIZE'), kind: int(1, 1_000_000), default: 1000, describe: 'Largest limit (larger ones are clamped)', group: PROFILE },
+  { flag: 'errors', env: env('ERRORS'), kind: choice(...ERROR_SHAPES), default: 'default', describe: 'Error body: default, problem (RFC 9457), error-object ({"error":{code,message}})', group: PROFILE },
+  { flag: 'filter-status', env: env('FILTER_STATUS'), kind: BOOLEAN, default: false, describe: 'Filter GET /markets by ?status=', group: PROFILE },
+  { flag: 'delay', env: env('DELAY'), kind: int(0, MAX_DELAY_MS), defaultText: '0', describe: 'Fixed delay before every market response, ms', group: BEHAVIOUR },
+  { flag: 'jitter', env: env('JITTER'), kind: int(0, MAX_DELAY_MS), defaultText: '0', describe: 'Extra seeded random delay in [0, N) ms', group: BEHAVIOUR },
+  { flag: 'status', env: env('STATUS'), kind: int(200, 599), defaultText: 'none', describe: 'Answer every market request with this status (a JSON error body from 400; 1xx are not final answers)', group: BEHAVIOUR },
+  { flag: 'error-rate', env: env('ERROR_RATE'), kind: { type: 'number', min: 0, max: 1 }, defaultText: '0', describe: 'Seeded share of market requests (0–1) answered with --status (default 500)', group: BEHAVIOUR },
+  { flag: 'retry-after', env: env('RETRY_AFTER'), kind: int(0, 86_400), defaultText: '1 for 429', describe: 'Retry-After seconds sent with 429/503', group: BEHAVIOUR },
+  { flag: 'fault', env: env('FAULT'), kind: choice(...TRANSPORT_FAULTS), defaultText: 'none', describe: 'Transport fault on every market response', group: BEHAVIOUR },
+  { flag: 'market-fault', env: env('MARKET_FAULT'), kind: { type: 'list', separator: ',' }, defaultText: 'none', describe: `Domain fault for a seeded share of markets, NAME=RATE (${DOMAIN_FAULTS.join(', ')}); repeat or comma-separate`, group: BEHAVIOUR },
+  { flag: 'behaviours', env: env('BEHAVIOURS'), kind: { type: 'path' }, defaultText: 'none', describe: 'JSON file: an array of rules {match:{route?,marketId?,method?}, behaviour:{…}, times?}', group: BEHAVIOUR },
+  { flag: 'admin', env: env('ADMIN'), kind: choice('on', 'off'), default: 'on', describe: 'The admin API under /__stub', group: CONTROL },
+  { flag: 'admin-token', env: env('ADMIN_TOKEN'), kind: { type: 'string' }, secret: true, defaultText: 'none', describe: 'Require Authorization: Bearer TOKEN on the admin API', group: CONTROL },
+  { flag: 'journal-size', env: env('JOURNAL_SIZE'), kind: int(0, MAX_JOURNAL_SIZE), default: 1000, describe: 'Requests kept in the journal (ring buffer)', group: CONTROL },
+  { flag: 'journal-bytes', env: env('JOURNAL_BYTES'), kind: int(1024, MAX_JOURNAL_BYTES), default: DEFAULT_JOURNAL_BYTES, describe: 'Bytes the journal holds at most (oldest entries dropped first)', group: CONTROL },
+  { flag: 'journal-headers', env: env('JOURNAL_HEADERS'), kind: choice('redacted', 'full'), default: 'redacted', describe: 'Journal Authorization, Proxy-Authorization and Cookie values as [redacted], or in full', group: CONTROL },
+  { flag: 'allowed-hosts', env: env('ALLOWED_HOSTS'), kind: { type: 'list', separator: ',' }, defaultText: 'none', describe: 'Host names the admin API accepts besides IP addresses and localhost (DNS-rebinding defence): NAME, .DOMAIN, or * for any; repeat or comma-separate', group: CONTROL },
+  { flag: 'shutdown-grace', env: env('SHUTDOWN_GRACE'), kind: int(0, MAX_GRACE_MS), default: DEFAULT_GRACE_MS, describe: 'On SIGTERM/SIGINT, ms that requests already received get to finish before a 503', group: SERVER },
 ];
 
 /** Raw values as the CLI parser saw them (strings, arrays or booleans); undefined when not given. */
@@ -106,111 +97,70 @@ export type RawFlags = Partial<Record<string, unknown>>;
 /**
  * Resolves `serve` options with precedence flags > environment (MARKET_STUB_*, then plain PORT /
  * HOST for containers) > defaults, validates every value and returns a frozen config.
- * @throws ConfigError naming the option and its source (`--port`, `PORT`…) on a bad value.
+ * @throws ConfigError naming each bad option and its source (`--port`, `PORT`…).
  */
 export function resolveServeConfig(flags: RawFlags, environment: Readonly<Record<string, string | undefined>>, now: Date = new Date()): ServeConfig {
-  const given = (cli: string): { value: unknown; source: string } | undefined => {
-    const spec = SERVE_OPTIONS.find((s) => s.cli === cli);
-    if (!spec) throw new Error(`unknown option ${cli}`);
-    const camel = cli.replace(/-([a-z])/g, (_m, c: string) => c.toUpperCase());
-    const fromFlag = flags[cli] ?? flags[camel];
-    if (fromFlag !== undefined && !(Array.isArray(fromFlag) && fromFlag.length === 0)) return { value: fromFlag, source: `--${cli}` };
-    for (const name of spec.env) {
-      const v = environment[name];
-      if (v !== undefined && v !== '') return { value: v, source: name };
-    }
-    return undefined;
-  };
-  const bad = (g: { value: unknown; source: string }, expected: string): never => {
-    throw new ConfigError(`${g.source}: expected ${expected}, found ${JSON.stringify(g.value)}.`);
-  };
-  const int = (cli: string, min: number, max: number): number | undefined => {
-    const g = given(cli);
-    if (!g) return undefined;
-    const text = String(g.value).trim();
-    const n = /^\d+$/.test(text) ? Number(text) : Number.NaN;
-    if (!Number.isSafeInteger(n) || n < min || n > max) bad(g, `an integer from ${min} to ${max}`);
-    return n;
-  };
-  const bool = (cli: string): boolean => {
-    const g = given(cli);
-    if (!g) return false;
-    if (typeof g.value === 'boolean') return g.value;
-    const text = String(g.value).toLowerCase();
-    if (['1', 'true', 'yes', 'on'].includes(text)) return true;
-    if (['0', 'false', 'no', 'off'].includes(text)) return false;
-    return bad(g, 'true or false');
-  };
-  const choice = (cli: string, fallback: string): string => {
-    const g = given(cli);
-    if (!g) return fallback;
-    const choices = SERVE_OPTIONS.find((s) => s.cli === cli)?.choices ?? [];
-    if (!choices.includes(String(g.value))) bad(g, `one of ${choices.join(', ')}`);
-    return String(g.value);
-  };
-  const str = (cli: string): string | undefined => {
-    const g = given(cli);
-    if (!g) return undefined;
-    if (String(g.value).trim() === '') bad(g, 'a non-empty value');
-    return String(g.value);
-  };
+  return composeServeConfig(resolveOptions(SERVE_OPTIONS, { flags, env: environment }), now);
+}
 
-  const clock = given('clock');
-  if (clock && !isCalendarDate(String(clock.value))) bad(clock, 'a calendar date YYYY-MM-DD');
-  let profile: ResponseProfile;
-  try {
-    profile = resolveProfile({
-      envelope: str('envelope'), paging: choice('paging', 'none') as ResponseProfile['paging'], pageSize: int('page-size', 1, 1_000_000),
-      maxPageSize: int('max-page-size', 1, 1_000_000), errors: choice('errors', 'default') as ResponseProfile['errors'], filterStatus: bool('filter-status'),
-    });
-  } catch (error) {
-    if (error instanceof RangeError) throw new ConfigError(`response profile: ${error.message}.`);
-    throw error;
-  }
-  const rateGiven = given('error-rate');
-  let errorRate: number | undefined;
-  if (rateGiven) {
-    errorRate = Number(rateGiven.value);
-    if (!/^\d*\.?\d+$/.test(String(rateGiven.value)) || errorRate > 1) bad(rateGiven, 'a number from 0 to 1');
-  }
-  const rawBehaviour: Record<string, unknown> = {
-    delayMs: int('delay', 0, 600_000), jitterMs: int('jitter', 0, 600_000), status: int('status', 200, 599),
-    retryAfter: int('retry-after', 0, 86_400), errorRate, fault: given('fault') ? choice('fault', '') : undefined,
-  };
-  const behaviour = checkBehaviour(Object.fromEntries(Object.entries(rawBehaviour).filter(([, v]) => v !== undefined)));
-  const fixtures = str('fixtures');
-  const watch = bool('watch');
-  if (watch && fixtures === undefined) throw new ConfigError('--watch needs --fixtures PATH (there is nothing to watch for generated markets).');
+/**
+ * Builds the serve config from resolved options: the profile, the global behaviour, the domain
+ * faults and the rules file, checking what spans several options (page size within the largest
+ * page, --watch with --fixtures) and naming the options as they were given.
+ * @throws ConfigError
+ */
+export function composeServeConfig(resolved: ResolvedOptions, now: Date = new Date()): ServeConfig {
+  const { values: v, origins } = resolved;
+  const num = (key: string) => v[key] as number | undefined;
+  const text = (key: string) => v[key] as string | undefined;
+  const envelope = text('envelope') ?? 'bare';
+  if (!/^[A-Za-z_][A-Za-z0-9_]{0,63}$/.test(envelope)) throw new ConfigError([problem(origins['envelope'] ?? '--envelope', '"bare" or a key such as "markets" (letters, digits, _; at most 64)', envelope)]);
+  const pageSize = num('pageSize') ?? 100;
+  const maxPageSize = num('maxPageSize') ?? 1000;
+  if (pageSize > maxPageSize) throw new ConfigError([problem(origins['pageSize'] ?? '--page-size', `an integer from 1 to the largest page size (${maxPageSize}, ${origins['maxPageSize']})`, pageSize)]);
+  const profile = resolveProfile({ envelope, paging: text('paging') as ResponseProfile['paging'], pageSize, maxPageSize, errors: text('errors') as ResponseProfile['errors'], filterStatus: v['filterStatus'] === true });
+  const behaviour = checkBehaviour(Object.fromEntries(Object.entries({
+    delayMs: num('delay'), jitterMs: num('jitter'), status: num('status'), retryAfter: num('retryAfter'), errorRate: num('errorRate'), fault: text('fault'),
+  }).filter(([, value]) => value !== undefined)));
+  const fixtures = text('fixtures');
+  if (v['watch'] === true && fixtures === undefined) throw new ConfigError(`${origins['watch']} needs --fixtures PATH (there is nothing to watch for generated markets).`);
   return Object.freeze({
-    port: int('port', 0, 65_535) ?? 4010,
-    host: str('host') ?? '127.0.0.1',
+    port: num('port') ?? 4010,
+    host: text('host') ?? '127.0.0.1',
     fixtures,
-    watch,
-    seed: int('seed', 0, Number.MAX_SAFE_INTEGER) ?? 1,
-    count: int('count', 0, MAX_COUNT) ?? 100,
-    clock: clock ? String(clock.value) : todayUtc(now),
-    quiet: bool('quiet'),
-    logFormat: choice('log-format', 'auto') as LogFormat | 'auto',
+    watch: v['watch'] === true,
+    seed: num('seed') ?? 1,
+    count: num('count') ?? 100,
+    clock: text('clock') ?? todayUtc(now),
+    quiet: v['quiet'] === true,
+    logFormat: (text('logFormat') ?? 'auto') as LogFormat | 'auto',
     profile,
     behaviour,
-    rules: readRules(given('behaviours')),
-    globalFaults: parseMarketFaults(given('market-fault')),
-    admin: choice('admin', 'on') === 'on',
-    adminToken: str('admin-token'),
-    journalSize: int('journal-size', 0, 100_000) ?? 1000,
-    journalBytes: int('journal-bytes', 1024, 1_073_741_824) ?? 33_554_432,
-    journalHeaders: choice('journal-headers', 'redacted') as 'redacted' | 'full',
-    allowedHosts: parseHostList(given('allowed-hosts')),
-    shutdownGraceMs: int('shutdown-grace', 0, 600_000) ?? 5000,
-    cors: choice('cors', 'on') === 'on',
+    rules: readRules(given(resolved, 'behaviours')),
+    globalFaults: parseMarketFaults(given(resolved, 'marketFault')),
+    admin: text('admin') !== 'off',
+    adminToken: text('adminToken'),
+    journalSize: num('journalSize') ?? 1000,
+    journalBytes: num('journalBytes') ?? DEFAULT_JOURNAL_BYTES,
+    journalHeaders: (text('journalHeaders') ?? 'redacted') as 'redacted' | 'full',
+    allowedHosts: parseHostList(given(resolved, 'allowedHosts')),
+    shutdownGraceMs: num('shutdownGrace') ?? DEFAULT_GRACE_MS,
+    cors: text('cors') !== 'off',
+    origins,
   });
+}
+
+/** The value of an option that a source gave (not a default), with its origin. */
+function given(resolved: ResolvedOptions, key: string): { value: unknown; source: string } | undefined {
+  const origin = resolved.origins[key];
+  return origin === undefined || origin === 'default' ? undefined : { value: resolved.values[key], source: origin };
 }
 
 function parseHostList(g: { value: unknown; source: string } | undefined): string[] {
   if (!g) return [];
   const items = (Array.isArray(g.value) ? g.value : [g.value]).flatMap((v) => String(v).split(',')).map((h) => h.trim()).filter(Boolean);
   for (const item of items) {
-    if (!/^(\*|\.?[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*)$/.test(item)) throw new ConfigError(`${g.source}: expected host names such as market-stub, .ci.internal or *, found ${JSON.stringify(item)}.`);
+    if (!HOST_NAME.test(item)) throw new ConfigError(`${g.source}: expected host names such as market-stub, .ci.internal or *, found ${JSON.stringify(item)}.`);
   }
   return items;
 }

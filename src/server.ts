@@ -1,10 +1,10 @@
 import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { Server as NetServer, type AddressInfo, type Socket } from 'node:net';
-import type { Express } from 'express';
 import { errorReply, type ErrorCode } from './http/error-reply.js';
 import { writeReply } from './http/reply.js';
 import type { ResponseProfile } from './http/response-profile.js';
 import type { StubRuntime } from './http/stub-runtime.js';
+import type { StubRequestListener } from './http/create-app.js';
 
 /** Default time close() gives requests already received (delayed ones included) before answering them 503, ms. */
 export const DEFAULT_GRACE_MS = 5_000;
@@ -60,11 +60,11 @@ export interface RunningServer {
  * without entering Express's router; everything else goes to the Express app, whose first
  * middleware is the same runtime.handle, so both paths answer identically.
  */
-export function createRequestHandler(options: { createApp: () => Express; runtime: StubRuntime }): (req: IncomingMessage, res: ServerResponse) => void {
+export function createRequestHandler(options: { createApp: () => StubRequestListener; runtime: StubRuntime }): (req: IncomingMessage, res: ServerResponse) => void {
   const { runtime } = options;
   // The Express app is built on the first request the runtime does not answer, so start-up (and
   // test suites that only call the market routes) never load Express.
-  let app: Express | undefined;
+  let app: StubRequestListener | undefined;
   return (req, res) => {
     if (runtime.handle(req, res)) return;
     app ??= options.createApp();

@@ -6,13 +6,14 @@ import { formatFixtureProblems } from './catalog/load-fixtures.js';
 import { watchFixtures, type FixtureWatch } from './catalog/watch-fixtures.js';
 import { createApp } from './http/create-app.js';
 import { createStubRuntime, type RuntimeOptions, type StubRuntime } from './http/stub-runtime.js';
+import { checkStubOptions } from './options/stub-options.js';
+import { MarketStubError } from './core/market-stub-error.js';
 import type { Behaviour, BehaviourRuleInput } from './behaviour/behaviour.js';
 import type { DomainFault } from './catalog/market-store.js';
 import type { JournalFilter } from './journal/request-journal.js';
 import type { MarketStubClient } from './client/market-stub-client.js';
 import { createStubControls, type StubControls } from './control/stub-controls.js';
-import { createRequestHandler, listen, MAX_GRACE_MS } from './server.js';
-import { optionError } from './core/market-stub-error.js';
+import { createRequestHandler, listen } from './server.js';
 import { isIP } from 'node:net';
 
 /**
@@ -60,10 +61,13 @@ export interface MarketStub extends MarketStubClient {
 }
 
 /**
- * Builds the catalog, then listens; resolves when the stub answers requests.
- * @throws FixtureError when `fixtures` or `markets` are invalid (nothing is bound then);
- *   RangeError/BehaviourError for a bad profile or behaviour; a Node system error (EADDRINUSE,
- *   EACCES) when the port cannot be bound.
+ * Checks every option, builds the catalog, then listens; resolves when the stub answers requests.
+ * Nothing is bound and nothing runs in the background when it rejects, and nothing started in
+ * the background (warm-up, watch) can throw past the stub later.
+ * @throws MarketStubError: OPTION_INVALID for a bad option (`startMarketStub: clock: expected a
+ *   YYYY-MM-DD calendar date, found "2026-13-01"`; unknown options too); MARKETS_INVALID or
+ *   FIXTURES_UNREADABLE (a FixtureError with every problem) for bad `fixtures` or `markets`;
+ *   LISTEN_FAILED when the port or host cannot be bound (the system error is its `cause`).
  */
 export async function startMarketStub(options: MarketStubOptions = {}): Promise<MarketStub> {
   return (await launchStub(options)).stub;
@@ -76,29 +80,32 @@ export interface LaunchedStub {
 }
 
 /** startMarketStub, also returning the runtime. Same errors. */
-export async function launchStub(options: MarketStubOptions = {}): Promise<LaunchedStub> {
+export async function launchStub(options: MarketStubOptions = {}, where = 'startMarketStub'): Promise<LaunchedStub> {
+  checkStubOptions(options, where);
   const seed = options.seed ?? 1;
   const { port, host = '127.0.0.1', count, clock, fixtures, watch, markets, shutdownGraceMs, ...runtimeOptions } = options;
-  if (shutdownGraceMs !== undefined && (!Number.isSafeInteger(shutdownGraceMs) || shutdownGraceMs < 0 || shutdownGraceMs > MAX_GRACE_MS)) {
-    throw optionError('startMarketStub', 'shutdownGraceMs', `an integer from 0 to ${MAX_GRACE_MS} (ms)`, shutdownGraceMs);
-  }
   const catalog = await buildCatalog({ fixtures, markets, seed, count: count ?? 100, clock: clock ?? todayUtc() });
   // A stub bound to a host name answers the admin API under that name too.
   const allowedHosts = isIP(host) === 0 ? [...(runtimeOptions.allowedHosts ?? []), host] : runtimeOptions.allowedHosts;
-  const runtime = createStubRuntime({ ...runtimeOptions, ...(allowedHosts ? { allowedHosts } : {}), catalog, seed }, 'startMarketStub');
+  const runtime = createStubRuntime({ ...runtimeOptions, ...(allowedHosts ? { allowedHosts } : {}), catalog, seed });
   const running = await listen(createRequestHandler({ createApp: () => createApp({ runtime }), runtime }), {
     port: port ?? 0,
     host,
     ...(shutdownGraceMs === undefined ? {} : { graceMs: shutdownGraceMs }),
     errorShape: runtime.profile.errors,
     onError: runtime.reportError,
+  }).catch((error: unknown) => {
+    throw listenFailed(error, where, port ?? 0, host);
   });
   if (runtime.admin && runtime.adminToken === undefined && !isLoopback(running.host)) {
     runtime.warn(`the admin API (/__stub) is on without a token and ${running.url} is reachable beyond this machine: anyone who can reach it can replace the markets, inject faults, reset the stub and read the journal. Set an admin token (--admin-token or MARKET_STUB_ADMIN_TOKEN; adminToken in code) or turn the admin API off (--admin off).`);
   }
   // Generate the rest of a generated catalog between requests, so later requests find it ready.
   const warming = new AbortController();
-  if ('warm' in catalog && typeof catalog.warm === 'function') void (catalog as GeneratedCatalog).warm(warming.signal);
+  // Warming is an optimisation: a failure is logged and never escapes as an unhandled rejection.
+  if ('warm' in catalog && typeof catalog.warm === 'function') {
+    (catalog as GeneratedCatalog).warm(warming.signal).catch((error: unknown) => options.logger?.error({ err: error }, 'warming the generated catalog failed; markets are generated on first request instead'));
+  }
   let watching: FixtureWatch | undefined;
   if (watch && fixtures !== undefined) {
     const location = fixtures;
@@ -139,6 +146,20 @@ export async function launchStub(options: MarketStubOptions = {}): Promise<Launc
 /** Whether a bound address is loopback only (127.0.0.0/8, ::1, ::ffff:127.x). */
 function isLoopback(address: string): boolean {
   return address === '::1' || address.startsWith('127.') || address.startsWith('::ffff:127.');
+}
+
+/** A Node listen error (EADDRINUSE, EACCES, EADDRNOTAVAIL, ENOTFOUND) as a MarketStubError naming the option to change. */
+function listenFailed(error: unknown, where: string, port: number, host: string): unknown {
+  const code = (error as NodeJS.ErrnoException).code;
+  const reasons: Record<string, [string, string]> = {
+    EADDRINUSE: ['port', `port ${port} is already in use on ${host}; choose another port (0 picks a free one)`],
+    EACCES: ['port', `no permission to listen on port ${port} (ports below 1024 need privileges); choose another port (0 picks a free one)`],
+    EADDRNOTAVAIL: ['host', `${host} is not an address of this machine; choose one it has (127.0.0.1, 0.0.0.0)`],
+    ENOTFOUND: ['host', `host ${JSON.stringify(host)} does not resolve; give an IP address such as 127.0.0.1`],
+  };
+  const known = code === undefined ? undefined : reasons[code];
+  if (!known) return error;
+  return new MarketStubError({ code: 'LISTEN_FAILED', where, option: known[0], message: `${where}: cannot listen on ${host}:${port} (${code}): ${known[1]}`, cause: error });
 }
 
 /**

@@ -2,6 +2,7 @@ import type { Market } from '../schema/market-types.js';
 import { collectMarkets, FixtureError, loadFixtures, type FixtureProblem } from './load-fixtures.js';
 import { createGeneratedCatalog } from './generated-catalog.js';
 import { createMemoryCatalog, type MarketCatalog } from './market-catalog.js';
+import { checkCatalogOptions } from '../options/stub-options.js';
 
 /** Where a catalog comes from: exactly one of fixtures, markets, or the generator's (seed, count, clock). */
 export interface CatalogOptions {
@@ -15,10 +16,14 @@ export interface CatalogOptions {
 }
 
 /**
- * Builds the catalog the server reads.
- * @throws FixtureError listing every problem when fixtures or given markets are invalid or ids repeat.
+ * Builds the catalog the server reads: from fixtures, from markets given in code, or generated
+ * from (seed, count, clock).
+ * @throws MarketStubError OPTION_INVALID for a bad option (`buildCatalog: clock: expected a
+ *   YYYY-MM-DD calendar date, found "tomorrow"`); FixtureError (a MarketStubError,
+ *   MARKETS_INVALID or FIXTURES_UNREADABLE) listing every problem of the fixtures or markets.
  */
 export async function buildCatalog(options: CatalogOptions): Promise<MarketCatalog> {
+  checkCatalogOptions(options, 'buildCatalog');
   if (options.fixtures !== undefined) {
     const markets = await loadFixtures(options.fixtures);
     return createMemoryCatalog(markets, 'fixtures', `fixtures: ${markets.length} markets from ${options.fixtures}`);

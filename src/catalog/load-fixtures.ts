@@ -48,7 +48,7 @@ export class FixtureError extends MarketStubError {
       where,
       findings: problems.map((p) => ({ pointer: p.pointer, expected: p.expected, found: p.found, message: line(p) })),
       message: given === 'fixtures'
-        ? `${where}: ${describeProblems(problems, location)}`
+        ? `${where}: ${describeFixtureProblems(problems, location)}`
         : `${where}: invalid ${location} (${count}); nothing was changed:\n${listProblems(problems, line)}`,
     });
     this.name = 'FixtureError';
@@ -159,17 +159,14 @@ export async function loadFixtures(location: string): Promise<Market[]> {
 /**
  * The problems of a fixture set as the CLI prints them: one line per problem
  * (`file: market [3] at /3/yes_price: expected number, found "0.63"`, at most MAX_LISTED_PROBLEMS),
- * then a closing line that says what to do: for `serve`, fix and re-run or check offline with
- * `validate`; for `validate` itself, fix and run it again.
+ * then a closing line that says what to do (fix and re-run, or check offline with `validate`).
  */
-export function formatFixtureProblems(problems: readonly FixtureProblem[], location: string, command: 'serve' | 'validate' = 'serve'): string {
-  const advice = command === 'validate'
-    ? 'Fix the files listed, then run this command again.'
-    : `Fix the files listed, then re-run; 'market-stub validate ${location}' checks them without starting a server.`;
-  return `${describeProblems(problems, location)}\n${advice}`;
+export function formatFixtureProblems(problems: readonly FixtureProblem[], location: string): string {
+  return `${describeFixtureProblems(problems, location)}\nFix the files listed, then re-run; 'market-stub validate ${location}' checks them without starting a server.`;
 }
 
-function describeProblems(problems: readonly FixtureProblem[], location: string): string {
+/** The problems of a fixture set, one line each, under a heading naming the location (no advice). */
+export function describeFixtureProblems(problems: readonly FixtureProblem[], location: string): string {
   const count = problems.length === 1 ? '1 problem' : `${problems.length} problems`;
   return `Fixtures at ${location} cannot be served (${count}):\n${listProblems(problems, problemLine)}`;
 }

@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import type * as JsonMergePatch from 'json-merge-patch';
 import type { Market } from '../schema/market-types.js';
 import { validateMarkets } from './build-catalog.js';
 import { createMemoryCatalog, toCatalogEntry, type CatalogEntry, type MarketCatalog } from './market-catalog.js';
@@ -6,20 +7,9 @@ import { MarketStubError } from '../core/market-stub-error.js';
 import { checkJsonInput } from './json-input.js';
 import { mixSeed } from '../core/seed-mix.js';
 
-/**
- * Domain faults a market client must survive, applied to the record so list and item stay one
- * projection: `missing` (listed, but the single endpoint answers 404), `stale` (prices stop moving
- * on tick), `unknown-status` (status `"suspended"`), `price-out-of-range` (yes_price 1.25),
- * `price-sum` (no_price 0.05 higher, so yes + no ≠ 1).
- */
-export const DOMAIN_FAULTS = ['missing', 'stale', 'unknown-status', 'price-out-of-range', 'price-sum'] as const;
-export type DomainFault = (typeof DOMAIN_FAULTS)[number];
+import { DOMAIN_FAULTS, type DomainFault, type GlobalDomainFault } from './domain-faults.js';
 
-/** A domain fault applied to a seeded share of all markets (`rate` in [0, 1]). */
-export interface GlobalDomainFault {
-  fault: DomainFault;
-  rate: number;
-}
+export { DOMAIN_FAULTS, type DomainFault, type GlobalDomainFault } from './domain-faults.js';
 
 /**
  * Largest catalog whose order can be rebuilt at run time: removing a market and ticking visit
@@ -73,12 +63,11 @@ export interface MarketStore {
   setBase(base: MarketCatalog): void;
 }
 
-type MergePatch = (target: unknown, patch: unknown) => unknown;
-let mergePatch: MergePatch | undefined;
+let mergePatch: typeof JsonMergePatch | undefined;
 /** json-merge-patch (CommonJS), loaded on the first patch. */
 function applyMergePatch(target: unknown, patch: unknown): unknown {
-  mergePatch ??= (createRequire(import.meta.url)('json-merge-patch') as { apply: MergePatch }).apply;
-  return mergePatch(target, patch);
+  mergePatch ??= createRequire(import.meta.url)('json-merge-patch') as typeof JsonMergePatch;
+  return mergePatch.apply(target, patch);
 }
 
 /**

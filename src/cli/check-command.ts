@@ -1,4 +1,5 @@
-import type { Argv } from 'yargs';
+import type { OptionSpec, ResolvedOptions } from '../options/resolve-options.js';
+import type { CommandSpec } from './command-spec.js';
 import { ContractRunError } from '../contract/contract-run-error.js';
 import type { ContractReport } from '../contract/contract-report.js';
 import { crawlDeployment, CRAWL_DEFAULTS, type CrawlOptions, type CrawlProgress } from '../contract/crawl-deployment.js';
@@ -12,22 +13,35 @@ import { EXIT, type CliIo } from './cli-io.js';
  */
 export type ContractCliIo = CliIo & { stderrIsTTY?: boolean };
 
-/** Declares the crawl options shared by `check` and `record` (values are validated by resolveCrawlFlags). */
-export function crawlOptions(y: Argv): Argv {
-  return y
-    .option('base-url', { type: 'string', requiresArg: true, demandOption: true, describe: 'Base URL of the deployment; GET {base}/markets is the list' })
-    .option('format', { type: 'string', choices: REPORT_FORMATS, default: 'text', describe: 'Report format' })
-    .option('output', { type: 'string', requiresArg: true, describe: 'Write the report to this file (atomically) instead of stdout' })
-    .option('timeout-ms', { type: 'string', requiresArg: true, describe: `Time limit per request, body included [default: ${CRAWL_DEFAULTS.timeoutMs}]` })
-    .option('header', { type: 'string', array: true, requiresArg: true, describe: 'Header sent on every request, "Name: value" (repeatable); values never reach reports or fixtures' })
-    .option('max-markets', { type: 'string', requiresArg: true, describe: `Listed markets to request one by one, spread over the list [default: ${CRAWL_DEFAULTS.maxMarkets}]` })
-    .option('all', { type: 'boolean', describe: 'Request every listed market' })
-    .option('concurrency', { type: 'string', requiresArg: true, describe: `Single-market requests in flight at once [default: ${CRAWL_DEFAULTS.concurrency}]` })
-    .option('max-pages', { type: 'string', requiresArg: true, describe: `List pages followed at most [default: ${CRAWL_DEFAULTS.maxPages}]` })
-    .option('strict', { type: 'boolean', describe: 'Warnings fail the check too (exit 1)' });
-}
+const int = (min: number, max: number) => ({ type: 'integer', min, max }) as const;
+const BOOLEAN = { type: 'boolean' } as const;
 
-/** Crawl options and report settings read from the flags. */
+/** The crawl options shared by `check` and `record`, as data (defaults from CRAWL_DEFAULTS, the crawl's one defaults object). */
+export const CRAWL_OPTIONS: readonly OptionSpec[] = [
+  { flag: 'base-url', env: ['MARKET_STUB_BASE_URL'], kind: { type: 'url' }, required: 'the deployment\'s base URL, whose GET {base}/markets is the list (--base-url https://api.example.com/v1)', describe: 'Base URL of the deployment; GET {base}/markets is the list', group: 'Deployment:' },
+  { flag: 'header', env: ['MARKET_STUB_HEADER'], kind: { type: 'list', separator: '\n' }, secret: true, defaultText: 'none', describe: 'Header sent on every request, "Name: value" (repeatable; the variable takes one per line); values never reach reports or fixtures', group: 'Deployment:' },
+  { flag: 'timeout-ms', env: ['MARKET_STUB_TIMEOUT_MS'], kind: int(1, 600_000), default: CRAWL_DEFAULTS.timeoutMs, describe: 'Time limit per request, body included, ms', group: 'Deployment:' },
+  { flag: 'max-markets', env: ['MARKET_STUB_MAX_MARKETS'], kind: int(0, 10_000_000), default: CRAWL_DEFAULTS.maxMarkets, describe: 'Listed markets to request one by one, spread over the list', group: 'Crawl:' },
+  { flag: 'all', env: ['MARKET_STUB_ALL'], kind: BOOLEAN, default: false, describe: 'Request every listed market (overrides --max-markets)', group: 'Crawl:' },
+  { flag: 'concurrency', env: ['MARKET_STUB_CONCURRENCY'], kind: int(1, 64), default: CRAWL_DEFAULTS.concurrency, describe: 'Single-market requests in flight at once', group: 'Crawl:' },
+  { flag: 'max-pages', env: ['MARKET_STUB_MAX_PAGES'], kind: int(1, 1_000_000), default: CRAWL_DEFAULTS.maxPages, describe: 'List pages followed at most', group: 'Crawl:' },
+  { flag: 'strict', env: ['MARKET_STUB_STRICT'], kind: BOOLEAN, default: false, describe: 'Warnings fail the check too (exit 1)', group: 'Report:' },
+  { flag: 'format', env: ['MARKET_STUB_FORMAT'], kind: { type: 'choice', choices: REPORT_FORMATS }, default: 'text', describe: 'Report format', group: 'Report:' },
+  { flag: 'output', env: ['MARKET_STUB_OUTPUT'], kind: { type: 'path' }, defaultText: 'stdout', describe: 'Write the report to this file (atomically) instead of stdout', group: 'Report:' },
+];
+
+export const checkCommand: CommandSpec = {
+  name: 'check',
+  describe: 'Check a real deployment against the contract (exit 0 pass, 1 errors found, 2 could not run)',
+  options: CRAWL_OPTIONS,
+  examples: [
+    ['$0 check --base-url http://127.0.0.1:4010', 'the list and 50 markets, text report'],
+    ['MARKET_STUB_HEADER="Authorization: Bearer $TOKEN" $0 check --base-url https://api.example.com/v1 --all --format junit --output check.xml', 'every market, JUnit XML for CI; the token stays out of the process list'],
+  ],
+  load: async () => ({ run: runCheck }),
+};
+
+/** Crawl options and report settings read from the resolved options. */
 export interface CrawlFlags {
   crawl: CrawlOptions;
   format: ReportFormat;
@@ -37,51 +51,37 @@ export interface CrawlFlags {
 }
 
 /**
- * Reads and validates the shared crawl flags.
- * @throws ContractRunError OPTION_INVALID naming the flag (never echoing a --header value).
+ * Turns resolved crawl options into the crawl's options and report settings.
+ * @throws ContractRunError OPTION_INVALID for a malformed --header (never echoing its value).
  */
-export function resolveCrawlFlags(flags: Record<string, unknown>): CrawlFlags {
-  const headers = parseHeaderFlags(flags['header']);
-  const format = String(flags['format'] ?? 'text');
-  if (!(REPORT_FORMATS as readonly string[]).includes(format)) throw new ContractRunError('OPTION_INVALID', `--format: expected one of ${REPORT_FORMATS.join(', ')}, found ${JSON.stringify(format)}.`);
-  const output = flags['output'] === undefined ? undefined : String(flags['output']);
-  const integer = (name: string, min: number): number | undefined => {
-    const raw = flags[name];
-    if (raw === undefined) return undefined;
-    const text = String(raw).trim();
-    const n = /^\d+$/.test(text) ? Number(text) : Number.NaN;
-    if (!Number.isSafeInteger(n) || n < min) throw new ContractRunError('OPTION_INVALID', `--${name}: expected an integer ≥ ${min}, found ${JSON.stringify(raw)}.`);
-    return n;
-  };
+export function resolveCrawlFlags(options: ResolvedOptions): CrawlFlags {
+  const v = options.values;
+  const headers = parseHeaderFlags(v['header'], options.origins['header'] ?? '--header');
   const crawl: CrawlOptions = {
-    baseUrl: String(flags['base-url'] ?? ''),
+    baseUrl: String(v['baseUrl']),
     headers,
-    all: flags['all'] === true,
-    strict: flags['strict'] === true,
+    all: v['all'] === true,
+    strict: v['strict'] === true,
+    timeoutMs: v['timeoutMs'] as number,
+    maxMarkets: v['maxMarkets'] as number,
+    concurrency: v['concurrency'] as number,
+    maxPages: v['maxPages'] as number,
   };
-  const timeoutMs = integer('timeout-ms', 1);
-  const maxMarkets = integer('max-markets', 0);
-  const concurrency = integer('concurrency', 1);
-  const maxPages = integer('max-pages', 1);
-  if (timeoutMs !== undefined) crawl.timeoutMs = timeoutMs;
-  if (maxMarkets !== undefined) crawl.maxMarkets = maxMarkets;
-  if (concurrency !== undefined) crawl.concurrency = concurrency;
-  if (maxPages !== undefined) crawl.maxPages = maxPages;
-  return { crawl, format: format as ReportFormat, output, secrets: headers.map(([, value]) => value) };
+  return { crawl, format: v['format'] as ReportFormat, output: v['output'] as string | undefined, secrets: headers.map(([, value]) => value) };
 }
 
 /**
  * Parses `--header "Name: value"` flags (RFC 9110 §5: a token name, a colon, a value). Error
  * messages name the flag by position, never its value: the value is usually a token.
  */
-export function parseHeaderFlags(raw: unknown): Array<[string, string]> {
+export function parseHeaderFlags(raw: unknown, source = '--header'): Array<[string, string]> {
   const list = raw === undefined ? [] : Array.isArray(raw) ? raw : [raw];
   return list.map((entry, i) => {
     const text = String(entry);
     const colon = text.indexOf(':');
     const name = colon === -1 ? '' : text.slice(0, colon).trim();
     const value = colon === -1 ? '' : text.slice(colon + 1).trim();
-    const where = `--header #${i + 1}`;
+    const where = `${source} #${i + 1}`;
     if (!/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(name)) throw new ContractRunError('OPTION_INVALID', `${where}: expected "Name: value" with a field name before the colon (RFC 9110 §5.1); its value is not shown.`);
     try {
       new Headers([[name, value]]);
@@ -97,9 +97,9 @@ export function parseHeaderFlags(raw: unknown): Array<[string, string]> {
  * returns the exit code: 0 no errors (warnings allowed unless --strict), 1 errors found, 2 the
  * check could not run (bad option, connection refused, DNS, TLS, timeout on the list).
  */
-export async function runCheck(flags: Record<string, unknown>, io: ContractCliIo): Promise<number> {
+export async function runCheck(options: ResolvedOptions, io: ContractCliIo): Promise<number> {
   try {
-    const settings = resolveCrawlFlags(flags);
+    const settings = resolveCrawlFlags(options);
     const progress = progressLine('check', io);
     let result;
     try {

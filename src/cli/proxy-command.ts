@@ -1,4 +1,5 @@
-import type { Argv } from 'yargs';
+import type { OptionSpec, ResolvedOptions } from '../options/resolve-options.js';
+import type { CommandSpec } from './command-spec.js';
 import { ContractRunError } from '../contract/contract-run-error.js';
 import type { ContractFinding } from '../contract/contract-finding.js';
 import { parseBaseUrl } from '../contract/crawl-deployment.js';
@@ -6,22 +7,31 @@ import { displayBase } from '../contract/deployment-request.js';
 import { REPORT_FORMATS } from '../contract/format-contract-report.js';
 import { startRecordingProxy } from '../contract/recording-proxy.js';
 import { writeFixtureSet } from '../contract/write-fixture-set.js';
-import { createLogger, type LogFormat } from '../logger.js';
+import { createLogger, resolveLogFormat, type LogFormat } from '../logger.js';
 import { couldNotRun, emitReport, type ContractCliIo } from './check-command.js';
 
-/** Declares `proxy`'s options. */
-export function proxyOptions(y: Argv): Argv {
-  return y
-    .option('upstream', { type: 'string', requiresArg: true, demandOption: true, describe: 'Base URL of the real deployment to forward to' })
-    .option('port', { type: 'string', requiresArg: true, describe: 'TCP port to listen on; 0 picks a free port [default: 4011]' })
-    .option('host', { type: 'string', requiresArg: true, describe: 'Interface address to bind [default: 127.0.0.1]' })
-    .option('record', { type: 'string', requiresArg: true, describe: 'On exit, write the valid markets seen as a fixture set in this directory (atomically)' })
-    .option('report', { type: 'string', requiresArg: true, describe: 'On exit, write the summary report to this file (atomically) instead of stdout' })
-    .option('format', { type: 'string', choices: REPORT_FORMATS, default: 'text', describe: 'Summary report format' })
-    .option('timeout-ms', { type: 'string', requiresArg: true, describe: 'Time limit for the upstream answer; the client gets 504 past it [default: 30000]' })
-    .option('strict', { type: 'boolean', describe: 'Warnings fail the summary too (exit 1)' })
-    .option('log-format', { type: 'string', choices: ['text', 'json'], default: 'text', describe: 'Log lines as text or json' });
-}
+/** `proxy`'s options as data. */
+export const PROXY_OPTIONS: readonly OptionSpec[] = [
+  { flag: 'upstream', env: ['MARKET_STUB_UPSTREAM'], kind: { type: 'url' }, required: 'the base URL of the real deployment to forward to (--upstream https://api.example.com/v1)', describe: 'Base URL of the real deployment to forward to', group: 'Proxy:' },
+  { flag: 'port', env: ['MARKET_STUB_PROXY_PORT'], kind: { type: 'integer', min: 0, max: 65_535 }, default: 4011, describe: 'TCP port to listen on; 0 picks a free port', group: 'Proxy:' },
+  { flag: 'host', env: ['MARKET_STUB_PROXY_HOST'], kind: { type: 'string' }, default: '127.0.0.1', describe: 'Interface address to bind', group: 'Proxy:' },
+  { flag: 'timeout-ms', env: ['MARKET_STUB_TIMEOUT_MS'], kind: { type: 'integer', min: 1, max: 600_000 }, default: 30_000, describe: 'Time limit for the upstream answer, ms; the client gets 504 past it', group: 'Proxy:' },
+  { flag: 'log-format', env: ['MARKET_STUB_LOG_FORMAT'], kind: { type: 'choice', choices: ['auto', 'text', 'json'] }, default: 'auto', describe: 'Log lines: text, json, or auto: text on a terminal, json when piped', group: 'Proxy:' },
+  { flag: 'record', env: ['MARKET_STUB_RECORD'], kind: { type: 'path' }, defaultText: 'none', describe: 'On exit, write the valid markets seen as a fixture set in this directory (atomically)', group: 'Output:' },
+  { flag: 'report', env: ['MARKET_STUB_REPORT'], kind: { type: 'path' }, defaultText: 'stdout', describe: 'On exit, write the summary report to this file (atomically) instead of stdout', group: 'Output:' },
+  { flag: 'format', env: ['MARKET_STUB_FORMAT'], kind: { type: 'choice', choices: REPORT_FORMATS }, default: 'text', describe: 'Summary report format', group: 'Output:' },
+  { flag: 'strict', env: ['MARKET_STUB_STRICT'], kind: { type: 'boolean' }, default: false, describe: 'Warnings fail the summary too (exit 1)', group: 'Output:' },
+];
+
+export const proxyCommand: CommandSpec = {
+  name: 'proxy',
+  describe: 'Pass-through proxy to a deployment for a client test run: checks (and with --record, records) the market answers',
+  options: PROXY_OPTIONS,
+  examples: [
+    ['$0 proxy --upstream https://api.example.com/v1 --port 4011 --record fixtures/seen --report proxy-report.json --format json', 'point the client under test at http://127.0.0.1:4011'],
+  ],
+  load: async () => ({ run: runProxy }),
+};
 
 /**
  * `market-stub proxy`: forwards every request to --upstream and passes the answers back unchanged,
@@ -29,16 +39,17 @@ export function proxyOptions(y: Argv): Argv {
  * logs each finding as it happens; on SIGINT/SIGTERM writes --record and the summary report.
  * @returns 0 or 1 as `check` would for the findings seen; 2 when it cannot start or write.
  */
-export async function runProxy(flags: Record<string, unknown>, io: ContractCliIo): Promise<number> {
+export async function runProxy(options: ResolvedOptions, io: ContractCliIo): Promise<number> {
   try {
-    const upstream = parseBaseUrl(String(flags['upstream'] ?? ''));
-    const port = integerFlag(flags, 'port', 0, 65_535) ?? 4011;
-    const timeoutMs = integerFlag(flags, 'timeout-ms', 1, Number.MAX_SAFE_INTEGER);
-    const host = flags['host'] === undefined ? '127.0.0.1' : String(flags['host']);
-    const format = String(flags['format'] ?? 'text') as (typeof REPORT_FORMATS)[number];
-    const logFormat: LogFormat = flags['log-format'] === 'json' ? 'json' : 'text';
-    const record = flags['record'] === undefined ? undefined : String(flags['record']);
-    const report = flags['report'] === undefined ? undefined : String(flags['report']);
+    const v = options.values;
+    const upstream = parseBaseUrl(String(v['upstream']));
+    const port = v['port'] as number;
+    const timeoutMs = v['timeoutMs'] as number;
+    const host = v['host'] as string;
+    const format = v['format'] as (typeof REPORT_FORMATS)[number];
+    const logFormat = resolveLogFormat(v['logFormat'] as LogFormat | 'auto', io.isTTY);
+    const record = v['record'] as string | undefined;
+    const report = v['report'] as string | undefined;
     const logger = createLogger({ format: logFormat, destination: io.stdoutStream, colorize: io.isTTY && !io.env['NO_COLOR'] });
     let proxy;
     try {
@@ -46,8 +57,8 @@ export async function runProxy(flags: Record<string, unknown>, io: ContractCliIo
         upstream,
         port,
         host,
-        strict: flags['strict'] === true,
-        ...(timeoutMs === undefined ? {} : { timeoutMs }),
+        strict: v['strict'] === true,
+        timeoutMs,
         onFinding: (finding) => logFinding(logger, finding, logFormat === 'json'),
         onUpstreamError: (e) => logger.error(`${e.method} ${e.path}: the upstream gave no answer (${e.reason}); the client got 502/504`),
       });
@@ -97,13 +108,4 @@ function logFinding(logger: ReturnType<typeof createLogger>, finding: ContractFi
   // Text lines already say everything; JSON lines also carry the fields for machines.
   if (json) logger[level](fields, line);
   else logger[level](line);
-}
-
-function integerFlag(flags: Record<string, unknown>, name: string, min: number, max: number): number | undefined {
-  const raw = flags[name];
-  if (raw === undefined) return undefined;
-  const text = String(raw).trim();
-  const n = /^\d+$/.test(text) ? Number(text) : Number.NaN;
-  if (!Number.isSafeInteger(n) || n < min || n > max) throw new ContractRunError('OPTION_INVALID', `--${name}: expected an integer from ${min} to ${max}, found ${JSON.stringify(raw)}.`);
-  return n;
 }

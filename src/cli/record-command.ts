@@ -1,15 +1,26 @@
-import type { Argv } from 'yargs';
-import { ContractRunError } from '../contract/contract-run-error.js';
+import type { OptionSpec, ResolvedOptions } from '../options/resolve-options.js';
+import type { CommandSpec } from './command-spec.js';
 import { crawlDeployment } from '../contract/crawl-deployment.js';
 import { writeFixtureSet } from '../contract/write-fixture-set.js';
-import { couldNotRun, crawlOptions, emitReport, progressLine, resolveCrawlFlags, type ContractCliIo } from './check-command.js';
+import { couldNotRun, CRAWL_OPTIONS, emitReport, progressLine, resolveCrawlFlags, type ContractCliIo } from './check-command.js';
 
-/** Declares `record`'s options: the crawl options of `check`, plus where to write. */
-export function recordOptions(y: Argv): Argv {
-  return crawlOptions(y)
-    .option('out', { type: 'string', requiresArg: true, demandOption: true, describe: 'Fixture directory to write (DIR/markets.json); replaced as a whole, atomically' })
-    .option('keep-invalid', { type: 'boolean', describe: 'Also write the invalid answers, apart, to DIR/invalid/responses.json (serve never reads it)' });
-}
+/** `record`'s options: the crawl options of `check`, plus where to write. */
+export const RECORD_OPTIONS: readonly OptionSpec[] = [
+  ...CRAWL_OPTIONS,
+  { flag: 'out', env: ['MARKET_STUB_OUT'], kind: { type: 'path' }, required: 'the fixture directory to write (--out fixtures/recorded)', describe: 'Fixture directory to write (DIR/markets.json); replaced as a whole, atomically', group: 'Output:' },
+  { flag: 'keep-invalid', env: ['MARKET_STUB_KEEP_INVALID'], kind: { type: 'boolean' }, default: false, describe: 'Also write the invalid answers, apart, to DIR/invalid/responses.json (serve never reads it)', group: 'Output:' },
+];
+
+export const recordCommand: CommandSpec = {
+  name: 'record',
+  describe: 'Crawl a deployment like check and write its valid markets as a fixture set',
+  options: RECORD_OPTIONS,
+  examples: [
+    ['$0 record --base-url http://127.0.0.1:4010 --all --out fixtures/recorded', 'then: $0 serve --fixtures fixtures/recorded'],
+    ['$0 record --base-url https://api.example.com/v1 --max-markets 200 --out fixtures/staging --keep-invalid', 'a sample of 200, invalid answers kept apart for a look'],
+  ],
+  load: async () => ({ run: runRecord }),
+};
 
 /**
  * `market-stub record`: crawls like `check`, then writes every valid single-market answer, as
@@ -19,12 +30,11 @@ export function recordOptions(y: Argv): Argv {
  * is left unchanged.
  * @returns the exit code of `check` (0, 1), or 2 when the crawl or the write could not run.
  */
-export async function runRecord(flags: Record<string, unknown>, io: ContractCliIo): Promise<number> {
+export async function runRecord(options: ResolvedOptions, io: ContractCliIo): Promise<number> {
   try {
-    const settings = resolveCrawlFlags(flags);
-    const out = String(flags['out'] ?? '');
-    if (out.trim() === '') throw new ContractRunError('OPTION_INVALID', '--out: expected a directory path.');
-    const keepInvalid = flags['keep-invalid'] === true;
+    const settings = resolveCrawlFlags(options);
+    const out = options.values['out'] as string;
+    const keepInvalid = options.values['keepInvalid'] === true;
     const progress = progressLine('record', io);
     let result;
     try {

@@ -1,42 +1,43 @@
-import type { Argv } from 'yargs';
-import { ConfigError, resolveServeConfig, SERVE_OPTIONS, type RawFlags } from '../config.js';
-import { FixtureError, formatFixtureProblems } from '../catalog/load-fixtures.js';
-import { createLogger, resolveLogFormat } from '../logger.js';
-import { BehaviourError } from '../behaviour/behaviour.js';
-import { launchStub } from '../stub.js';
+import { composeServeConfig, ConfigError, SERVE_OPTIONS } from '../config.js';
+import { MarketStubError } from '../core/market-stub-error.js';
+import type { ResolvedOptions } from '../options/resolve-options.js';
 import { EXIT, type CliIo } from './cli-io.js';
+import type { CommandSpec } from './command-spec.js';
 
-/** Declares serve's options on a yargs instance (types are validated later by resolveServeConfig). */
-export function serveOptions(y: Argv): Argv {
-  let out = y;
-  for (const spec of SERVE_OPTIONS) {
-    out = out.option(spec.cli, {
-      describe: `${spec.describe} [env ${spec.env.join(', ')}] [default: ${spec.defaultText}]`,
-      group: spec.group,
-      type: spec.kind === 'boolean' ? 'boolean' : spec.kind === 'list' ? 'array' : 'string',
-      ...(spec.choices ? { choices: spec.choices } : {}),
-      ...(spec.kind === 'boolean' ? { default: undefined } : { requiresArg: true }),
-    });
-  }
-  return out;
-}
+/** `market-stub serve`: options as data (SERVE_OPTIONS), run loaded on use. */
+export const serveCommand: CommandSpec = {
+  name: 'serve',
+  describe: 'Serve GET /markets and GET /markets/{market_id} from generated markets or fixtures',
+  options: SERVE_OPTIONS,
+  examples: [
+    ['$0 serve', 'generated markets on http://127.0.0.1:4010'],
+    ['$0 serve --port 0 --seed 7 --count 250 --clock 2026-01-01', 'a reproducible catalog on a free port'],
+    ['$0 serve --fixtures fixtures --watch', 'the real-sample markets in fixtures/, reloaded on change'],
+    ['MARKET_STUB_PAGING=cursor MARKET_STUB_ENVELOPE=markets $0 serve', 'a Kalshi-like list: {"markets": [...], "next_cursor": ...}'],
+  ],
+  load: async () => ({ run: runServe }),
+};
 
 /**
- * `market-stub serve`: resolves options, builds the catalog (validating fixtures: nothing is bound
- * when they are bad), listens, prints the ready line and serves until `io.signal` aborts.
+ * `market-stub serve`: composes the config (profile, behaviours, rules file: all checked before
+ * anything starts), builds the catalog (validating fixtures: nothing is bound when they are
+ * bad), listens, prints the ready line and serves until `io.signal` aborts.
  * @returns 0 after a graceful stop; 2 when options or fixtures are bad or the port cannot be bound.
  */
-export async function runServe(flags: RawFlags, io: CliIo): Promise<number> {
+export async function runServe(options: ResolvedOptions, io: CliIo): Promise<number> {
   let config;
   try {
-    config = resolveServeConfig(flags, io.env);
+    config = composeServeConfig(options);
   } catch (error) {
-    if (error instanceof ConfigError) {
+    if (error instanceof ConfigError || error instanceof MarketStubError) {
       io.stderr(`market-stub serve: ${error.message} Run 'market-stub serve --help' for the options.\n`);
       return EXIT.couldNotRun;
     }
     throw error;
   }
+  const [{ createLogger, resolveLogFormat }, { launchStub }, { FixtureError, formatFixtureProblems }] = await Promise.all([
+    import('../logger.js'), import('../stub.js'), import('../catalog/load-fixtures.js'),
+  ]);
   const logFormat = resolveLogFormat(config.logFormat, io.isTTY);
   const logger = createLogger({ format: logFormat, destination: io.stdoutStream === process.stdout ? 1 : io.stdoutStream, colorize: io.isTTY });
   let launched;
@@ -61,19 +62,19 @@ export async function runServe(flags: RawFlags, io: CliIo): Promise<number> {
       admin: config.admin,
       ...(config.adminToken !== undefined ? { adminToken: config.adminToken } : {}),
       ...(config.quiet ? {} : { logger }),
-    });
+    }, 'market-stub serve');
   } catch (error) {
     if (error instanceof FixtureError) {
       io.stderr(`market-stub serve: ${formatFixtureProblems(error.problems, error.location)}\n`);
       return EXIT.couldNotRun;
     }
-    if (error instanceof BehaviourError) {
-      io.stderr(`market-stub serve: ${error.message}. Run 'market-stub serve --help' for the options.\n`);
+    if (error instanceof MarketStubError && error.code === 'LISTEN_FAILED') {
+      const code = (error.cause as NodeJS.ErrnoException | undefined)?.code ?? 'error';
+      io.stderr(`market-stub serve: cannot listen on ${config.host}:${config.port} (${code}). Choose another --port (0 picks a free one) or --host.\n`);
       return EXIT.couldNotRun;
     }
-    const e = error as NodeJS.ErrnoException;
-    if (e.code === 'EADDRINUSE' || e.code === 'EACCES' || e.code === 'EADDRNOTAVAIL' || e.code === 'ENOTFOUND') {
-      io.stderr(`market-stub serve: cannot listen on ${config.host}:${config.port} (${e.code}). Choose another --port (0 picks a free one) or --host.\n`);
+    if (error instanceof MarketStubError) {
+      io.stderr(`${error.message}. Run 'market-stub serve --help' for the options.\n`);
       return EXIT.couldNotRun;
     }
     throw error;

@@ -1,17 +1,40 @@
-import { formatFixtureProblems, readFixtures } from '../catalog/load-fixtures.js';
+import type { OptionSpec, ResolvedOptions } from '../options/resolve-options.js';
 import { EXIT, type CliIo } from './cli-io.js';
+import type { CommandSpec } from './command-spec.js';
+
+/** `market-stub validate`'s one argument: the path, or what `serve` would serve (MARKET_STUB_FIXTURES). */
+export const VALIDATE_OPTIONS: readonly OptionSpec[] = [
+  { flag: 'path', positional: true, env: ['MARKET_STUB_FIXTURES'], kind: { type: 'path' }, required: 'a fixture JSON file or a directory of JSON files (market-stub validate fixtures/)', describe: 'Fixture JSON file or directory of JSON files' },
+];
+
+export const validateCommand: CommandSpec = {
+  name: 'validate',
+  describe: 'Check a fixture file or directory offline (exit 0 valid, 1 invalid, 2 unreadable)',
+  options: VALIDATE_OPTIONS,
+  examples: [
+    ['$0 validate fixtures', 'every *.json file in fixtures/, each an array of markets'],
+    ['$0 validate fixtures/recorded/markets.json', 'one file'],
+  ],
+  load: async () => ({ run: runValidate }),
+};
 
 /**
- * `market-stub validate PATH`: checks a fixture file or directory offline, with the same messages
- * `serve` prints.
+ * `market-stub validate PATH`: checks a fixture file or directory offline and reports every
+ * problem at once, with the lines `serve` prints.
  * @returns 0 all valid; 1 any invalid market, duplicate id or bad JSON; 2 unreadable path.
  */
-export async function runValidate(location: string, io: CliIo): Promise<number> {
+export async function runValidate(options: ResolvedOptions, io: CliIo): Promise<number> {
+  const location = options.values['path'] as string;
+  const { readFixtures, describeFixtureProblems } = await import('../catalog/load-fixtures.js');
   const load = await readFixtures(location);
   if (load.problems.length === 0) {
     io.stdout(`${location}: ${load.markets.length} markets in ${load.files.length} file(s) are valid against $defs/Market.\n`);
     return EXIT.ok;
   }
-  io.stderr(`market-stub validate: ${formatFixtureProblems(load.problems, location, 'validate')}\n`);
-  return load.problems.some((p) => p.code === 'unreadable') ? EXIT.couldNotRun : EXIT.failed;
+  const unreadable = load.problems.some((p) => p.code === 'unreadable');
+  const advice = unreadable
+    ? 'Check the path: validate takes a JSON file or a directory of *.json files.'
+    : 'Fix the markets listed: each line names the file, the market\'s index and a JSON pointer; the rules are $defs/Market in schemas/market.schema.json.';
+  io.stderr(`market-stub validate: ${describeFixtureProblems(load.problems, location)}\n${advice}\n`);
+  return unreadable ? EXIT.couldNotRun : EXIT.failed;
 }

@@ -20,6 +20,8 @@ export type MarketStubErrorCode =
   | 'RULE_NOT_FOUND'
   /** A documented limit was reached (body size, catalog size, journal bytes…): `option` names it. */
   | 'LIMIT_EXCEEDED'
+  /** The server could not listen on the address asked for (port taken, no permission, unknown host): `option` is `port` or `host`, `cause` the system error. */
+  | 'LISTEN_FAILED'
   /** The remote admin API refused the token (HTTP 401). */
   | 'UNAUTHORIZED'
   /** The remote stub could not be reached or answered something that is not the admin API. */
@@ -53,6 +55,8 @@ export interface MarketStubErrorInit {
   marketId?: string;
   /** A full message; when absent it is built from `where`, `option`, `expected` and `found`. */
   message?: string;
+  /** The underlying error (a Node system error for LISTEN_FAILED). */
+  cause?: unknown;
 }
 
 /**
@@ -74,7 +78,7 @@ export class MarketStubError extends Error {
 
   constructor(init: MarketStubErrorInit) {
     const found = init.foundText ?? (init.found === undefined ? undefined : showValue(init.found));
-    super(init.message ?? defaultMessage(init.where, init.option, init.expected, found));
+    super(init.message ?? defaultMessage(init.where, init.option, init.expected, found), init.cause === undefined ? undefined : { cause: init.cause });
     this.name = 'MarketStubError';
     this.code = init.code;
     this.where = init.where;

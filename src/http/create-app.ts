@@ -1,14 +1,22 @@
-import type { Express, NextFunction, Request, Response } from 'express';
+import type { NextFunction, Request, Response } from 'express';
+import { packageVersion } from '../core/package-info.js';
 import { loadExpress } from './load-express.js';
 import { createAdminRouter } from './admin/admin-router.js';
 import { errorReply, routeNotFound } from './error-reply.js';
 import { buildOpenApiDocument } from './openapi-document.js';
-import { packageVersion } from './package-version.js';
 import { jsonReply, writeReply } from './reply.js';
 import { ADMIN_PREFIX, createStubRuntime, type RuntimeOptions, type StubRuntime } from './stub-runtime.js';
+import { checkRuntimeOptions } from '../options/stub-options.js';
 
 /** Build the app from runtime options (at least a catalog), or around an existing runtime. */
 export type AppOptions = RuntimeOptions | { runtime: StubRuntime };
+
+/**
+ * What createApp returns: a Node.js request listener `(req, res)`, as `http.createServer(listener)`,
+ * supertest's `request(listener)` and an Express app's `use(listener)` take. It is the Express 5 app
+ * itself, typed structurally so the published types need no @types package (no @types/express).
+ */
+export type StubRequestListener = (req: unknown, res: unknown) => void;
 
 /**
  * Builds the Express 5 app for the stub; it never listens (src/server.ts does), so test suites can
@@ -18,9 +26,11 @@ export type AppOptions = RuntimeOptions | { runtime: StubRuntime };
  * profile, behaviours, journal, CORS), `GET /openapi.json`, the admin API under `/__stub` unless
  * disabled; every other path → 404 JSON in the profile's error shape. ETags are off: bodies are
  * pre-serialised and hashing a 1,000-market list per request halves throughput (FIELD-NOTES §3).
+ * @throws MarketStubError OPTION_INVALID for a bad or unknown option, or a missing `catalog`
+ *   (`createApp: profile.paging: expected one of none, offset, cursor, found "pages"`).
  */
-export function createApp(options: AppOptions): Express {
-  const runtime = 'runtime' in options ? options.runtime : createStubRuntime(options, 'createApp');
+export function createApp(options: AppOptions): StubRequestListener {
+  const runtime = options !== null && typeof options === 'object' && 'runtime' in options ? options.runtime : createStubRuntime(checked(options));
   const shape = runtime.profile.errors;
   const app = loadExpress()();
   app.disable('x-powered-by');
@@ -46,5 +56,10 @@ export function createApp(options: AppOptions): Express {
     runtime.reportError(error, `${req.method} ${req.path}`);
     writeReply(res, errorReply(shape, 500, 'internal_error', 'The stub failed to answer this request; see its log.'));
   });
-  return app;
+  return app as StubRequestListener;
+}
+
+function checked(options: RuntimeOptions): RuntimeOptions {
+  checkRuntimeOptions(options, 'createApp');
+  return options;
 }

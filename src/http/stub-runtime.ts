@@ -1,10 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Logger } from 'pino';
 import type { MarketCatalog } from '../catalog/market-catalog.js';
+import type { StubLogger } from '../core/stub-logger.js';
 import { createMarketStore, type GlobalDomainFault, type MarketStore } from '../catalog/market-store.js';
 import { BehaviourError, createBehaviourEngine, parsePrefer, type AppliedBehaviour, type Behaviour, type BehaviourEngine, type BehaviourRuleInput } from '../behaviour/behaviour.js';
-import { createRequestJournal, DEFAULT_JOURNAL_BYTES, MAX_JOURNAL_BYTES, MAX_JOURNAL_ENTRIES, type RequestJournal } from '../journal/request-journal.js';
-import { optionError } from '../core/market-stub-error.js';
+import { createRequestJournal, DEFAULT_JOURNAL_BYTES, type RequestJournal } from '../journal/request-journal.js';
 import { errorReply, marketNotFound, methodNotAllowed } from './error-reply.js';
 import { renderList } from './market-list.js';
 import { jsonReply, writeReply, writeReplyHead, type Reply } from './reply.js';
@@ -38,8 +37,8 @@ export interface RuntimeOptions {
    * defence): exact names (`market-stub`), `.domain` for a domain and its subdomains, or `*` for any.
    */
   allowedHosts?: readonly string[];
-  /** Request log (one line per request); none when omitted. */
-  logger?: Logger;
+  /** Request log (one line per request; a pino logger fits); none when omitted. */
+  logger?: StubLogger;
   /** Where the cause of every 500 (one line with the stack) and start-up warnings go, also when there is no request log. @default console.error (stderr) */
   errorLog?: (line: string) => void;
 }
@@ -54,7 +53,7 @@ export interface StubRuntime {
   readonly admin: boolean;
   readonly adminToken: string | undefined;
   readonly allowedHosts: readonly string[];
-  readonly logger: Logger | undefined;
+  readonly logger: StubLogger | undefined;
   /** Logs the cause of a 500 (`where`: the request) to the error log, and to the request log when there is one. Never throws. */
   reportError(error: unknown, where: string): void;
   /** Writes a warning line to the error log (and the request log when there is one). Never throws. */
@@ -63,8 +62,10 @@ export interface StubRuntime {
    * Handles a raw Node request if it is one of the two market routes, `GET /healthz` or a CORS preflight, and
    * journals/logs every non-admin request once. Returns false to let Express handle the rest.
    * Used by both the Express app and the server's fast path, so both answer identically.
+   * `req` and `res` are Node's IncomingMessage and ServerResponse, typed `unknown` here so the
+   * published declarations need no @types/node.
    */
-  handle(req: IncomingMessage, res: ServerResponse): boolean;
+  handle(req: unknown, res: unknown): boolean;
 }
 
 /** The reserved admin prefix; requests under it are never journaled. */
@@ -83,17 +84,16 @@ type Observed = IncomingMessage & { [OBSERVED]?: true };
 type WithBehaviour = ServerResponse & { [APPLIED]?: string[] };
 
 /**
- * Builds a runtime; `where` names the caller in option errors (`startMarketStub`, `createApp`).
- * @throws RangeError for a bad profile; BehaviourError for a bad behaviour or rule; MarketStubError
- *   OPTION_INVALID for a bad journal or admin option.
+ * Builds a runtime (its options already checked by checkRuntimeOptions or checkStubOptions).
+ * @throws RangeError for a bad profile or journal bound; BehaviourError for a bad behaviour or rule.
  */
-export function createStubRuntime(options: RuntimeOptions, where = 'createStubRuntime'): StubRuntime {
+export function createStubRuntime(options: RuntimeOptions): StubRuntime {
   const seed = options.seed ?? 1;
   const profile = resolveProfile(options.profile);
   const store = createMarketStore(options.catalog, { seed, ...(options.globalFaults ? { globalFaults: options.globalFaults } : {}) });
   const behaviours = createBehaviourEngine({ seed, ...(options.behaviour ? { global: options.behaviour } : {}), ...(options.rules ? { rules: options.rules } : {}) });
-  const journal = createRequestJournal(checkJournalOptions(options, where));
-  const allowedHosts = checkAllowedHosts(options.allowedHosts, where);
+  const journal = createRequestJournal({ capacity: options.journalSize ?? 1000, maxBytes: options.journalBytes ?? DEFAULT_JOURNAL_BYTES, headers: options.journalHeaders ?? 'redacted' });
+  const allowedHosts = Object.freeze([...(options.allowedHosts ?? [])]);
   const errorLog = options.errorLog ?? ((line: string) => console.error(line));
   const cors = options.cors ?? true;
   const logger = options.logger;
@@ -132,7 +132,7 @@ export function createStubRuntime(options: RuntimeOptions, where = 'createStubRu
   const warn = (message: string): void => {
     try {
       errorLog(`market-stub: warning: ${message}`);
-      logger?.warn(message);
+      logger?.warn({}, message);
     } catch {
       // as above
     }
@@ -144,7 +144,7 @@ export function createStubRuntime(options: RuntimeOptions, where = 'createStubRu
     adminToken: options.adminToken,
     reportError,
     warn,
-    handle(req, res) {
+    handle(req: IncomingMessage, res: ServerResponse) {
       const url = req.url ?? '/';
       const q = url.indexOf('?');
       const path = q === -1 ? url : url.slice(0, q);
@@ -223,26 +223,6 @@ export function createStubRuntime(options: RuntimeOptions, where = 'createStubRu
       return true;
     },
   };
-}
-
-function checkJournalOptions(options: RuntimeOptions, where: string): { capacity: number; maxBytes: number; headers: 'redacted' | 'full' } {
-  const capacity = options.journalSize ?? 1000;
-  const maxBytes = options.journalBytes ?? DEFAULT_JOURNAL_BYTES;
-  const headers = options.journalHeaders ?? 'redacted';
-  if (!Number.isSafeInteger(capacity) || capacity < 0 || capacity > MAX_JOURNAL_ENTRIES) throw optionError(where, 'journalSize', `an integer from 0 to ${MAX_JOURNAL_ENTRIES}`, capacity);
-  if (!Number.isSafeInteger(maxBytes) || maxBytes < 1024 || maxBytes > MAX_JOURNAL_BYTES) throw optionError(where, 'journalBytes', `an integer from 1024 to ${MAX_JOURNAL_BYTES}`, maxBytes);
-  if (headers !== 'redacted' && headers !== 'full') throw optionError(where, 'journalHeaders', '"redacted" or "full"', headers);
-  return { capacity, maxBytes, headers };
-}
-
-/** Checks allowedHosts: names (letters, digits, `-`, `.`, `_`), `.domain`, or `*`. */
-function checkAllowedHosts(hosts: readonly string[] | undefined, where: string): readonly string[] {
-  if (hosts === undefined) return [];
-  if (!Array.isArray(hosts) || hosts.length > 100) throw optionError(where, 'allowedHosts', 'an array of at most 100 host names', hosts);
-  for (const host of hosts) {
-    if (typeof host !== 'string' || !/^(\*|\.?[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*)$/.test(host) || host.length > 253) throw optionError(where, 'allowedHosts', 'host names such as "market-stub", ".ci.internal" or "*"', host);
-  }
-  return Object.freeze([...hosts]);
 }
 
 type MarketRoute = { kind: 'list' } | { kind: 'item'; marketId: string } | { kind: 'bad' };

@@ -109,7 +109,7 @@ describe('market-stub proxy', () => {
       expect(check.code).toBe(1);
       const reportFile = path.join(work, 'proxy-report.json');
       const recordDir = path.join(work, 'seen');
-      const proxy = await startProxyProcess(['--upstream', upstream.url, '--port', '0', '--report', reportFile, '--format', 'json', '--record', recordDir]);
+      const proxy = await startProxyProcess(['--upstream', upstream.url, '--port', '0', '--report', reportFile, '--format', 'json', '--record', recordDir, '--log-format', 'text']);
       await crawlLikeAClient(proxy.url);
       // Findings are logged while the proxy runs, one line each.
       await expect.poll(() => proxy.stdout(), { timeout: 5_000 }).toMatch(/ERROR.*error GET \/markets \/\*\/yes_price \[type\]: expected number, found "0\.57"/);

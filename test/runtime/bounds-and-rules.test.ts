@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { rawExchange } from '../support/raw-http.js';
-import { buildCatalog, createRequestJournal, createStubRuntime, startMarketStub, type MarketCatalog, type MarketStub } from '../../src/index.js';
+import { buildCatalog, createApp, createRequestJournal, startMarketStub, type MarketCatalog, type MarketStub } from '../../src/index.js';
 import { createBehaviourEngine, MAX_HOLD_MS } from '../../src/behaviour/behaviour.js';
 import { createGeneratedCatalog } from '../../src/catalog/generated-catalog.js';
 import { createMarketStore } from '../../src/catalog/market-store.js';
@@ -112,9 +112,11 @@ describe('the journal is bounded in entries and bytes', () => {
     expect(read[0]?.seq).toBe(4_001);
     expect(j.count()).toBe(5_000);
     const catalog = await buildCatalog({ seed: 1, count: 1, clock: '2026-01-01' });
-    expect(() => createStubRuntime({ catalog, journalSize: 100_001 }, 'startMarketStub')).toThrow(/startMarketStub: journalSize: expected an integer from 0 to 100000/);
-    expect(() => createStubRuntime({ catalog, journalBytes: 10 }, 'startMarketStub')).toThrow(/journalBytes/);
-    expect(() => createStubRuntime({ catalog, journalHeaders: 'some' as 'full' }, 'startMarketStub')).toThrow(/journalHeaders/);
+    expect(() => createApp({ catalog, journalSize: 100_001 })).toThrow(/createApp: journalSize: expected an integer from 0 to 100000/);
+    expect(() => createApp({ catalog, journalBytes: 10 })).toThrow(/createApp: journalBytes: expected an integer from 1024 to 1073741824/);
+    expect(() => createApp({ catalog, journalHeaders: 'some' as 'full' })).toThrow(/createApp: journalHeaders: expected one of redacted, full/);
+    await expect(startMarketStub({ shutdownGraceMs: -1 })).rejects.toThrow(/startMarketStub: shutdownGraceMs: expected an integer from 0 to 600000/);
+    await expect(startMarketStub({ allowedHosts: ['bad host'] })).rejects.toThrow(/startMarketStub: allowedHosts\[0\]: expected a host name/);
   });
 });
 

@@ -1,5 +1,8 @@
 import { isIP } from 'node:net';
 
+/** What an allowedHosts entry may be: a host name (`market-stub`), `.domain` (the domain and its subdomains), or `*`. */
+export const HOST_NAME = /^(\*|\.?[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*)$/;
+
 /**
  * Whether a request's `Host` may reach the admin API (DNS-rebinding defence, the rule Vite's
  * `server.allowedHosts` uses): IP literals (v4, `[v6]`), `localhost` and `*.localhost`

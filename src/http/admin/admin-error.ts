@@ -31,6 +31,7 @@ const STATUS: Record<MarketStubErrorCode, number> = {
   STUB_UNREACHABLE: 502,
   ADMIN_ROUTE_NOT_FOUND: 404,
   FORBIDDEN: 403,
+  LISTEN_FAILED: 500,
 };
 
 /** A MarketStubError on its way out of the admin API, with the status to send it with. */

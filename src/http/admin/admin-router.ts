@@ -5,7 +5,7 @@ import { createStubControls, MAX_MARKETS_PER_CALL, MAX_TICKS_PER_CALL, type Stub
 import { MAX_ADDED_MARKETS, MAX_EDITABLE, MAX_TICK_WORK } from '../../catalog/market-store.js';
 import { MAX_JSON_DEPTH } from '../../catalog/json-input.js';
 import { MAX_JOURNAL_READ } from '../../journal/request-journal.js';
-import { packageVersion } from '../package-version.js';
+import { packageVersion } from '../../core/package-info.js';
 import { jsonReply, writeReply, type Reply } from '../reply.js';
 import type { StubRuntime } from '../stub-runtime.js';
 import { ADMIN_MEDIA_TYPES, foreignOrigin, hostAllowed, mediaType } from './admin-access.js';

@@ -1,0 +1,12 @@
+// package.json is read at build time: scripts/build.mjs serves this import as `{ name, version }`,
+// so both bundles (ESM and CommonJS) carry the version inline and resolve no path at run time.
+// Under tsx and vitest the import reads the repository's package.json.
+import manifest from '../../package.json' with { type: 'json' };
+
+/**
+ * market-stub's own version (its package.json `version`, semver), never the consumer's, wherever
+ * the CLI runs from: `--version`, the OpenAPI document's `info.version`, contract reports' `tool`.
+ */
+export function packageVersion(): string {
+  return manifest.version;
+}

@@ -1,9 +1,0 @@
-import { createRequire } from 'node:module';
-
-let version: string | undefined;
-
-/** market-stub's own version, from its package.json (read once, on first use). */
-export function packageVersion(): string {
-  version ??= (createRequire(import.meta.url)('../../package.json') as { version: string }).version;
-  return version;
-}

@@ -1,0 +1,141 @@
+import { isCalendarDate } from '../core/market-rules.js';
+
+/**
+ * What values an option takes. One definition per rule, read two ways: from text (command-line
+ * flags, environment variables) and from typed values (library options, config files, admin
+ * bodies), with the same `expected` wording on every surface.
+ */
+export type OptionKind =
+  | { type: 'integer'; min: number; max: number }
+  | { type: 'number'; min: number; max: number }
+  | { type: 'boolean' }
+  | { type: 'choice'; choices: readonly string[] }
+  /** Non-empty text. */
+  | { type: 'string' }
+  /** A file or directory path (non-empty text). */
+  | { type: 'path' }
+  /** A YYYY-MM-DD calendar date (RFC 3339 full-date). */
+  | { type: 'date' }
+  /** An absolute http:// or https:// URL. */
+  | { type: 'url' }
+  /** Repeatable text values (a flag given several times; comma- or newline-separated in the environment). */
+  | { type: 'list'; separator: ',' | '\n' };
+
+export type OptionValue = string | number | boolean | readonly string[];
+
+/** The outcome of reading one value: the value, or what was expected instead. */
+export type ReadResult = { ok: true; value: OptionValue } | { ok: false; expected: string };
+
+/** `an integer from 0 to 65535`, `one of text, json, junit`…: the wording every surface uses. */
+export function expectedText(kind: OptionKind): string {
+  switch (kind.type) {
+    case 'integer': return `an integer from ${kind.min} to ${kind.max}`;
+    case 'number': return `a number from ${kind.min} to ${kind.max}`;
+    case 'boolean': return 'true or false';
+    case 'choice': return `one of ${kind.choices.join(', ')}`;
+    case 'string': return 'a non-empty value';
+    case 'path': return 'a file or directory path';
+    case 'date': return 'a YYYY-MM-DD calendar date';
+    case 'url': return 'an absolute http:// or https:// URL';
+    case 'list': return 'one or more non-empty values';
+  }
+}
+
+/** The type label `--help` shows: `[integer]`, `[number]`, `[boolean]`, `[date]`… */
+export function typeLabel(kind: OptionKind): string {
+  switch (kind.type) {
+    case 'choice': return `[${kind.choices.join('|')}]`;
+    case 'list': return '[string, repeatable]';
+    default: return `[${kind.type}]`;
+  }
+}
+
+const INTEGER_TEXT = /^[+-]?\d+$/;
+// JSON's number grammar (RFC 8259 §6) plus a leading `+` and a bare leading `.`, as people type them.
+const NUMBER_TEXT = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+const TRUE_TEXT = ['1', 'true', 'yes', 'on'];
+const FALSE_TEXT = ['0', 'false', 'no', 'off'];
+
+/**
+ * Reads an option from text, as flags and environment variables give it. Numbers must be plain
+ * decimal text (`4010`, `0.25`; not `0x10`, `1e3` for integers, or `12abc`); booleans accept
+ * 1/0, true/false, yes/no, on/off; a list takes a repeated flag or one string, each split on the
+ * kind's separator.
+ */
+export function readText(kind: OptionKind, raw: unknown): ReadResult {
+  if (kind.type === 'boolean' && typeof raw === 'boolean') return { ok: true, value: raw };
+  if (kind.type === 'list') return readList(kind, (Array.isArray(raw) ? raw : [raw]).flatMap((item) => (typeof item === 'string' ? item.split(kind.separator) : [item])));
+  if (Array.isArray(raw)) return { ok: false, expected: `${expectedText(kind)}, given once` };
+  const text = String(raw).trim();
+  switch (kind.type) {
+    case 'integer':
+      return INTEGER_TEXT.test(text) ? readNumber(kind, Number(text)) : fail(kind);
+    case 'number':
+      return NUMBER_TEXT.test(text) ? readNumber(kind, Number(text)) : fail(kind);
+    case 'boolean': {
+      const lower = text.toLowerCase();
+      if (TRUE_TEXT.includes(lower)) return { ok: true, value: true };
+      if (FALSE_TEXT.includes(lower)) return { ok: true, value: false };
+      return fail(kind);
+    }
+    default:
+      return readString(kind, text);
+  }
+}
+
+/**
+ * Reads an option from a typed value, as library options and config files give it: numbers must
+ * be JSON numbers, booleans booleans, lists arrays of strings (no text conversion, so
+ * `count: "5"` is refused rather than guessed).
+ */
+export function readTyped(kind: OptionKind, value: unknown): ReadResult {
+  switch (kind.type) {
+    case 'integer':
+    case 'number':
+      return typeof value === 'number' ? readNumber(kind, value) : fail(kind);
+    case 'boolean':
+      return typeof value === 'boolean' ? { ok: true, value } : fail(kind);
+    case 'list':
+      return Array.isArray(value) ? readList(kind, value) : fail(kind);
+    default:
+      return typeof value === 'string' ? readString(kind, value) : fail(kind);
+  }
+}
+
+function readNumber(kind: Extract<OptionKind, { type: 'integer' | 'number' }>, n: number): ReadResult {
+  const whole = kind.type === 'number' || Number.isSafeInteger(n);
+  return Number.isFinite(n) && whole && n >= kind.min && n <= kind.max ? { ok: true, value: n } : fail(kind);
+}
+
+function readString(kind: OptionKind, text: string): ReadResult {
+  if (text.trim() === '') return fail(kind);
+  switch (kind.type) {
+    case 'choice':
+      return kind.choices.includes(text) ? { ok: true, value: text } : fail(kind);
+    case 'date':
+      return isCalendarDate(text) ? { ok: true, value: text } : fail(kind);
+    case 'url':
+      return isHttpUrl(text) ? { ok: true, value: text } : fail(kind);
+    default:
+      return { ok: true, value: text };
+  }
+}
+
+function readList(kind: Extract<OptionKind, { type: 'list' }>, items: readonly unknown[]): ReadResult {
+  const values = items.map((item) => (typeof item === 'string' ? item.trim() : item));
+  if (values.length === 0 || !values.every((v): v is string => typeof v === 'string' && v !== '')) return fail(kind);
+  return { ok: true, value: values };
+}
+
+function isHttpUrl(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return url.protocol === 'http:' || url.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
+function fail(kind: OptionKind): ReadResult {
+  return { ok: false, expected: expectedText(kind) };
+}

@@ -1,0 +1,140 @@
+import { expectedText, readText, readTyped, type OptionKind, type OptionValue } from './option-kind.js';
+
+/**
+ * One option of a command, as data: its flag, environment variables, kind, default and help. The
+ * same row drives yargs' help, the precedence of sources, validation and the error message.
+ */
+export interface OptionSpec {
+  /** Flag name, kebab-case, without dashes: `journal-size` is `--journal-size`. */
+  flag: string;
+  /** Key in config files and library options; the camelCase of `flag` when absent. */
+  key?: string;
+  /** Environment variables, first set one wins (`MARKET_STUB_PORT`, then `PORT`). */
+  env?: readonly string[];
+  kind: OptionKind;
+  describe: string;
+  /** Help heading the option is listed under. */
+  group?: string;
+  /** The value when no source gives one; absent means "not set". */
+  default?: OptionValue;
+  /** How `--help` shows a default that is computed or absent (`today (UTC)`, `none`). */
+  defaultText?: string;
+  /** Set for a required option: what to give, e.g. `the deployment's base URL (--base-url https://api.example.com/v1)`. */
+  required?: string;
+  /** A positional argument (`validate <path>`) instead of a flag. */
+  positional?: boolean;
+  /** A secret (header values, tokens): messages name the option but never show the value. */
+  secret?: boolean;
+}
+
+/** Where values come from, highest precedence first: flags, environment, config file (typed JSON). */
+export interface OptionSources {
+  /** Parsed command line (keys as typed, kebab-case). */
+  flags: Readonly<Record<string, unknown>>;
+  env: Readonly<Record<string, string | undefined>>;
+  /** A config file's section for this command: typed values by key, and how to name where a key sits. */
+  config?: { values: Readonly<Record<string, unknown>>; origin: (key: string) => string };
+}
+
+/** Every option's value (undefined when not set and without default) and where it came from. */
+export interface ResolvedOptions {
+  readonly values: Readonly<Record<string, OptionValue | undefined>>;
+  /** `--port`, `MARKET_STUB_PORT`, `market-stub.config.json /serve/port`, `default`. */
+  readonly origins: Readonly<Record<string, string>>;
+}
+
+/** One bad value: which option (named as the user gave it), what was expected, what was found. */
+export interface OptionProblem {
+  /** The option as given: `--port`, `PORT`, `market-stub.config.json /serve/port`. */
+  option: string;
+  expected: string;
+  /** As shown: JSON text of what was given; undefined for a missing or secret value. */
+  found: string | undefined;
+  message: string;
+}
+
+/**
+ * Bad options: every problem found, each naming its option as the user gave it. The CLI prints
+ * the message and exits 2 before anything starts.
+ */
+export class ConfigError extends Error {
+  readonly code = 'CONFIG_INVALID';
+  readonly problems: readonly OptionProblem[];
+  constructor(problems: readonly OptionProblem[] | string) {
+    const list = typeof problems === 'string' ? [{ option: '', expected: '', found: undefined, message: problems }] : problems;
+    super(list.map((p) => p.message).join('\n'));
+    this.name = 'ConfigError';
+    this.problems = list;
+  }
+}
+
+/** The key of an option in config files and results. */
+export function optionKey(spec: OptionSpec): string {
+  return spec.key ?? spec.flag.replace(/-([a-z])/g, (_m, c: string) => c.toUpperCase());
+}
+
+/** `--port`, or `<path>` for a positional. */
+export function flagName(spec: OptionSpec): string {
+  return spec.positional ? `<${spec.flag}>` : `--${spec.flag}`;
+}
+
+/**
+ * Resolves a command's options with precedence flag > environment > config file > default,
+ * reading each value with its kind (one reader per kind for every surface).
+ * @throws ConfigError listing every bad or missing value, each naming where it came from.
+ */
+export function resolveOptions(specs: readonly OptionSpec[], sources: OptionSources): ResolvedOptions {
+  const values: Record<string, OptionValue | undefined> = {};
+  const origins: Record<string, string> = {};
+  const problems: OptionProblem[] = [];
+  for (const spec of specs) {
+    const key = optionKey(spec);
+    const given = findGiven(spec, sources);
+    if (!given) {
+      if (spec.required !== undefined) problems.push(missing(spec));
+      values[key] = spec.default;
+      origins[key] = 'default';
+      continue;
+    }
+    const read = given.typed ? readTyped(spec.kind, given.value) : readText(spec.kind, given.value);
+    if (read.ok) {
+      values[key] = read.value;
+      origins[key] = given.origin;
+    } else {
+      problems.push(spec.secret ? problem(given.origin, read.expected, undefined, 'The value is not shown: it may be a secret.') : problem(given.origin, read.expected, given.value));
+    }
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+  return { values, origins };
+}
+
+/** A problem about an option value, worded as every surface words it: `ORIGIN: expected …, found "…".` */
+export function problem(option: string, expected: string, found: unknown, hint = ''): OptionProblem {
+  const shown = found === undefined ? undefined : JSON.stringify(Array.isArray(found) && found.length === 1 ? found[0] : found);
+  const tail = shown === undefined ? '' : `, found ${shown}`;
+  return { option, expected, found: shown, message: `${option}: expected ${expected}${tail}.${hint ? ` ${hint}` : ''}` };
+}
+
+function missing(spec: OptionSpec): OptionProblem {
+  const name = flagName(spec);
+  const env = spec.env?.[0];
+  return {
+    option: name,
+    expected: spec.required ?? expectedText(spec.kind),
+    found: undefined,
+    message: `${name}: required: ${spec.required}${env ? `, or set ${env}` : ''}.`,
+  };
+}
+
+function findGiven(spec: OptionSpec, sources: OptionSources): { value: unknown; origin: string; typed: boolean } | undefined {
+  const key = optionKey(spec);
+  const flag = sources.flags[spec.flag] ?? sources.flags[key];
+  if (flag !== undefined && !(Array.isArray(flag) && flag.length === 0)) return { value: flag, origin: flagName(spec), typed: false };
+  for (const name of spec.env ?? []) {
+    const value = sources.env[name];
+    if (value !== undefined && value !== '') return { value, origin: name, typed: false };
+  }
+  const config = sources.config;
+  if (config && config.values[key] !== undefined) return { value: config.values[key], origin: config.origin(key), typed: true };
+  return undefined;
+}
