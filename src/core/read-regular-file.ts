@@ -44,16 +44,15 @@ export async function readRegularFile(path: string, maxBytes: number): Promise<s
   const handle = await open(path, FLAGS);
   try {
     check(path, await handle.stat(), maxBytes);
-    const buffer = Buffer.alloc(Math.min(maxBytes + 1, (await handle.stat()).size + 1));
+    // `end` is inclusive: at most maxBytes + 1 bytes are read, enough to tell the file grew past the limit.
+    const chunks: Buffer[] = [];
     let length = 0;
-    for (;;) {
-      const { bytesRead } = await handle.read(buffer, length, buffer.length - length, null);
-      if (bytesRead === 0) break;
-      length += bytesRead;
-      if (length > maxBytes) throw new UnreadableFileError(path, 'too-large', `over ${maxBytes} bytes`, `${path} grew past the ${maxBytes}-byte limit while read`);
-      if (length === buffer.length) break;
+    for await (const chunk of handle.createReadStream({ start: 0, end: maxBytes, autoClose: false }) as AsyncIterable<Buffer>) {
+      chunks.push(chunk);
+      length += chunk.length;
     }
-    return buffer.subarray(0, length).toString('utf8');
+    if (length > maxBytes) throw new UnreadableFileError(path, 'too-large', `over ${maxBytes} bytes`, `${path} grew past the ${maxBytes}-byte limit while read`);
+    return Buffer.concat(chunks, length).toString('utf8');
   } finally {
     await handle.close();
   }
