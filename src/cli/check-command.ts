@@ -1,9 +1,11 @@
 import type { Argv } from 'yargs';
+import { MarketStubError } from '../core/market-stub-error.js';
+import { createRedactor } from '../core/redact-secrets.js';
+import { writeFileAtomic } from '../core/write-file-atomic.js';
 import { ContractRunError } from '../contract/contract-run-error.js';
 import type { ContractReport } from '../contract/contract-report.js';
-import { crawlDeployment, CRAWL_DEFAULTS, type CrawlOptions, type CrawlProgress } from '../contract/crawl-deployment.js';
+import { crawlDeployment, CRAWL_DEFAULTS, CRAWL_LIMITS, type CrawlOptions, type CrawlProgress } from '../contract/crawl-deployment.js';
 import { formatContractReport, REPORT_FORMATS, type ReportFormat } from '../contract/format-contract-report.js';
-import { writeFileAtomic } from '../contract/write-file-atomic.js';
 import { EXIT, type CliIo } from './cli-io.js';
 
 /**
@@ -23,7 +25,11 @@ export function crawlOptions(y: Argv): Argv {
     .option('max-markets', { type: 'string', requiresArg: true, describe: `Listed markets to request one by one, spread over the list [default: ${CRAWL_DEFAULTS.maxMarkets}]` })
     .option('all', { type: 'boolean', describe: 'Request every listed market' })
     .option('concurrency', { type: 'string', requiresArg: true, describe: `Single-market requests in flight at once [default: ${CRAWL_DEFAULTS.concurrency}]` })
-    .option('max-pages', { type: 'string', requiresArg: true, describe: `List pages followed at most [default: ${CRAWL_DEFAULTS.maxPages}]` })
+    .option('max-pages', { type: 'string', requiresArg: true, describe: `List pages followed at most; stopping there is a warning [default: ${CRAWL_DEFAULTS.maxPages}]` })
+    .option('max-body-mb', { type: 'string', requiresArg: true, describe: `Largest response body, decompressed, in MiB: a larger list stops the check (exit 2), a larger market is an error [default: ${CRAWL_DEFAULTS.maxBodyMb}]` })
+    .option('retries', { type: 'string', requiresArg: true, describe: `Retries of a 429/503 answer per request, honouring Retry-After [default: ${CRAWL_DEFAULTS.retries}]` })
+    .option('retry-after-max-ms', { type: 'string', requiresArg: true, describe: `Longest Retry-After waited for; a longer one ends the retries [default: ${CRAWL_DEFAULTS.retryAfterMaxMs}]` })
+    .option('same-origin-only', { type: 'boolean', describe: 'Refuse redirects and paging links to another origin (error) instead of following them without the --header values (warning)' })
     .option('strict', { type: 'boolean', describe: 'Warnings fail the check too (exit 1)' });
 }
 
@@ -45,12 +51,12 @@ export function resolveCrawlFlags(flags: Record<string, unknown>): CrawlFlags {
   const format = String(flags['format'] ?? 'text');
   if (!(REPORT_FORMATS as readonly string[]).includes(format)) throw new ContractRunError('OPTION_INVALID', `--format: expected one of ${REPORT_FORMATS.join(', ')}, found ${JSON.stringify(format)}.`);
   const output = flags['output'] === undefined ? undefined : String(flags['output']);
-  const integer = (name: string, min: number): number | undefined => {
+  const integer = (name: string, [min, max]: readonly [number, number]): number | undefined => {
     const raw = flags[name];
     if (raw === undefined) return undefined;
     const text = String(raw).trim();
     const n = /^\d+$/.test(text) ? Number(text) : Number.NaN;
-    if (!Number.isSafeInteger(n) || n < min) throw new ContractRunError('OPTION_INVALID', `--${name}: expected an integer ≥ ${min}, found ${JSON.stringify(raw)}.`);
+    if (!Number.isSafeInteger(n) || n < min || n > max) throw new ContractRunError('OPTION_INVALID', `--${name}: expected an integer from ${min} to ${max}, found ${JSON.stringify(raw)}.`);
     return n;
   };
   const crawl: CrawlOptions = {
@@ -58,15 +64,13 @@ export function resolveCrawlFlags(flags: Record<string, unknown>): CrawlFlags {
     headers,
     all: flags['all'] === true,
     strict: flags['strict'] === true,
+    sameOriginOnly: flags['same-origin-only'] === true,
   };
-  const timeoutMs = integer('timeout-ms', 1);
-  const maxMarkets = integer('max-markets', 0);
-  const concurrency = integer('concurrency', 1);
-  const maxPages = integer('max-pages', 1);
-  if (timeoutMs !== undefined) crawl.timeoutMs = timeoutMs;
-  if (maxMarkets !== undefined) crawl.maxMarkets = maxMarkets;
-  if (concurrency !== undefined) crawl.concurrency = concurrency;
-  if (maxPages !== undefined) crawl.maxPages = maxPages;
+  const numbers = [['timeout-ms', 'timeoutMs'], ['max-markets', 'maxMarkets'], ['concurrency', 'concurrency'], ['max-pages', 'maxPages'], ['max-body-mb', 'maxBodyMb'], ['retries', 'retries'], ['retry-after-max-ms', 'retryAfterMaxMs']] as const;
+  for (const [flag, option] of numbers) {
+    const value = integer(flag, CRAWL_LIMITS[option]);
+    if (value !== undefined) crawl[option] = value;
+  }
   return { crawl, format: format as ReportFormat, output, secrets: headers.map(([, value]) => value) };
 }
 
@@ -97,9 +101,11 @@ export function parseHeaderFlags(raw: unknown): Array<[string, string]> {
  * returns the exit code: 0 no errors (warnings allowed unless --strict), 1 errors found, 2 the
  * check could not run (bad option, connection refused, DNS, TLS, timeout on the list).
  */
-export async function runCheck(flags: Record<string, unknown>, io: ContractCliIo): Promise<number> {
+export async function runCheck(flags: Record<string, unknown>, cliIo: ContractCliIo): Promise<number> {
+  let io = cliIo;
   try {
     const settings = resolveCrawlFlags(flags);
+    io = redactingIo(cliIo, settings.secrets);
     const progress = progressLine('check', io);
     let result;
     try {
@@ -114,6 +120,13 @@ export async function runCheck(flags: Record<string, unknown>, io: ContractCliIo
   }
 }
 
+/** The io with every --header value (in every form) redacted from what goes to stdout and stderr: one sink rule for every line. */
+export function redactingIo<T extends CliIo>(io: T, secrets: readonly string[]): T {
+  const redactor = createRedactor(secrets);
+  if (!redactor.active) return io;
+  return { ...io, stdout: (text: string) => io.stdout(redactor.redact(text)), stderr: (text: string) => io.stderr(redactor.redact(text)) };
+}
+
 /** Writes a report to --output (atomically) or stdout; colours only for a terminal without NO_COLOR. */
 export async function emitReport(command: string, report: ContractReport, settings: Pick<CrawlFlags, 'format' | 'output' | 'secrets'>, io: ContractCliIo): Promise<void> {
   const colour = settings.output === undefined && io.isTTY && !io.env['NO_COLOR'];
@@ -122,13 +135,13 @@ export async function emitReport(command: string, report: ContractReport, settin
     io.stdout(text);
     return;
   }
-  await writeFileAtomic(settings.output, text);
+  await writeFileAtomic(settings.output, text, '--output');
   io.stderr(`market-stub ${command}: ${report.verdict === 'pass' ? 'PASS' : 'FAIL'}; ${settings.format} report written to ${settings.output}\n`);
 }
 
-/** Prints a ContractRunError as one sentence and returns 2; rethrows anything else (a bug, reported by src/cli.ts). */
+/** Prints a MarketStubError (ContractRunError, an unwritable output) as one sentence and returns 2; rethrows anything else (a bug, reported by src/cli.ts). */
 export function couldNotRun(command: string, error: unknown, io: CliIo): number {
-  if (error instanceof ContractRunError) {
+  if (error instanceof MarketStubError) {
     io.stderr(`market-stub ${command}: ${error.message}\n`);
     return EXIT.couldNotRun;
   }

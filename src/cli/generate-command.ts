@@ -1,7 +1,7 @@
 import { ConfigError, resolveServeConfig, type RawFlags } from '../config.js';
 import { generateMarkets } from '../catalog/generate-markets.js';
-import { ContractRunError } from '../contract/contract-run-error.js';
-import { writeFileAtomic } from '../contract/write-file-atomic.js';
+import { MarketStubError } from '../core/market-stub-error.js';
+import { writeFileAtomic } from '../core/write-file-atomic.js';
 import { EXIT, type CliIo } from './cli-io.js';
 
 /**
@@ -27,9 +27,9 @@ export async function runGenerate(flags: RawFlags & { out?: string }, io: CliIo)
     return EXIT.ok;
   }
   try {
-    await writeFileAtomic(flags.out, text);
+    await writeFileAtomic(flags.out, text, '--out');
   } catch (error) {
-    if (!(error instanceof ContractRunError)) throw error;
+    if (!(error instanceof MarketStubError)) throw error;
     io.stderr(`market-stub generate: ${error.message}\n`);
     return EXIT.couldNotRun;
   }

@@ -1,11 +1,12 @@
+import { Writable } from 'node:stream';
 import type { Argv } from 'yargs';
 import { ContractRunError } from '../contract/contract-run-error.js';
 import type { ContractFinding } from '../contract/contract-finding.js';
 import { parseBaseUrl } from '../contract/crawl-deployment.js';
-import { displayBase } from '../contract/deployment-request.js';
+import { displayBase } from '../contract/deployment-client.js';
+import { stageFixtureSet, type FixtureSetStaging } from '../contract/fixture-set.js';
 import { REPORT_FORMATS } from '../contract/format-contract-report.js';
-import { startRecordingProxy } from '../contract/recording-proxy.js';
-import { writeFixtureSet } from '../contract/write-fixture-set.js';
+import { startRecordingProxy, type RecordingProxy } from '../proxy/recording-proxy.js';
 import { createLogger, type LogFormat } from '../logger.js';
 import { couldNotRun, emitReport, type ContractCliIo } from './check-command.js';
 
@@ -19,6 +20,8 @@ export function proxyOptions(y: Argv): Argv {
     .option('report', { type: 'string', requiresArg: true, describe: 'On exit, write the summary report to this file (atomically) instead of stdout' })
     .option('format', { type: 'string', choices: REPORT_FORMATS, default: 'text', describe: 'Summary report format' })
     .option('timeout-ms', { type: 'string', requiresArg: true, describe: 'Time limit for the upstream answer; the client gets 504 past it [default: 30000]' })
+    .option('grace-ms', { type: 'string', requiresArg: true, describe: 'On SIGINT/SIGTERM, how long exchanges in flight may finish before connections are closed [default: 10000]' })
+    .option('max-body-mb', { type: 'string', requiresArg: true, describe: 'Largest answer body checked, decompressed, in MiB; a larger one passes unchecked with an error finding [default: 64]' })
     .option('strict', { type: 'boolean', describe: 'Warnings fail the summary too (exit 1)' })
     .option('log-format', { type: 'string', choices: ['text', 'json'], default: 'text', describe: 'Log lines as text or json' });
 }
@@ -30,26 +33,41 @@ export function proxyOptions(y: Argv): Argv {
  * @returns 0 or 1 as `check` would for the findings seen; 2 when it cannot start or write.
  */
 export async function runProxy(flags: Record<string, unknown>, io: ContractCliIo): Promise<number> {
+  let staging: FixtureSetStaging | undefined;
   try {
-    const upstream = parseBaseUrl(String(flags['upstream'] ?? ''));
+    const upstream = parseBaseUrl(String(flags['upstream'] ?? ''), '--upstream');
     const port = integerFlag(flags, 'port', 0, 65_535) ?? 4011;
-    const timeoutMs = integerFlag(flags, 'timeout-ms', 1, Number.MAX_SAFE_INTEGER);
+    const timeoutMs = integerFlag(flags, 'timeout-ms', 1, 600_000);
+    const graceMs = integerFlag(flags, 'grace-ms', 0, 600_000);
+    const maxBodyMb = integerFlag(flags, 'max-body-mb', 1, 4096);
     const host = flags['host'] === undefined ? '127.0.0.1' : String(flags['host']);
     const format = String(flags['format'] ?? 'text') as (typeof REPORT_FORMATS)[number];
     const logFormat: LogFormat = flags['log-format'] === 'json' ? 'json' : 'text';
     const record = flags['record'] === undefined ? undefined : String(flags['record']);
     const report = flags['report'] === undefined ? undefined : String(flags['report']);
-    const logger = createLogger({ format: logFormat, destination: io.stdoutStream, colorize: io.isTTY && !io.env['NO_COLOR'] });
-    let proxy;
+    // --record is checked (and its staging made) before listening: nothing starts towards a DIR that cannot be written.
+    if (record !== undefined) staging = await stageFixtureSet(record, { where: '--record' });
+    let proxy: RecordingProxy | undefined;
+    // Every log line passes the proxy's redactor: a credential a client sent never reaches the log.
+    const destination = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        const line = chunk.toString('utf8');
+        io.stdoutStream.write(proxy ? proxy.redactor().redact(line) : line);
+        done();
+      },
+    });
+    const logger = createLogger({ format: logFormat, destination, colorize: io.isTTY && !io.env['NO_COLOR'] });
     try {
       proxy = await startRecordingProxy({
-        upstream,
-        port,
-        host,
+        upstream, port, host,
         strict: flags['strict'] === true,
         ...(timeoutMs === undefined ? {} : { timeoutMs }),
+        ...(graceMs === undefined ? {} : { graceMs }),
+        ...(maxBodyMb === undefined ? {} : { maxBodyMb }),
+        ...(staging ? { spool: staging.spool } : {}),
         onFinding: (finding) => logFinding(logger, finding, logFormat === 'json'),
         onUpstreamError: (e) => logger.error(`${e.method} ${e.path}: the upstream gave no answer (${e.reason}); the client got 502/504`),
+        onSpoolError: (error) => logger.error(`cannot keep a market for --record: ${(error as Error).message}`),
       });
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
@@ -66,21 +84,35 @@ export async function runProxy(flags: Record<string, unknown>, io: ContractCliIo
       else io.signal.addEventListener('abort', () => resolve(), { once: true });
     });
     await proxy.close();
-    if (record !== undefined) {
-      const markets = proxy.markets();
-      if (markets.length === 0) {
-        logger.warn(`no valid market seen; ${record} was left unchanged`);
-      } else {
-        const written = await writeFixtureSet(record, markets);
-        logger.info(`wrote ${markets.length} market${markets.length === 1 ? '' : 's'} seen to ${written.file}`);
-      }
-    }
+    // The report is written whatever happens to --record; a failed write makes the exit code 2.
+    const recorded = await commitRecord(staging, proxy, record, logger);
+    staging = undefined;
+    const redactor = proxy.redactor();
     const summary = proxy.report();
     logger.flush();
-    await emitReport('proxy', summary, { format, output: report, secrets: [] }, io);
-    return summary.exitCode;
+    await emitReport('proxy', summary, { format, output: report, secrets: [] }, { ...io, stdout: (text) => io.stdout(redactor.redact(text)) });
+    return recorded ? summary.exitCode : 2;
   } catch (error) {
+    await staging?.abandon();
     return couldNotRun('proxy', error, io);
+  }
+}
+
+/** Writes --record (the markets seen, listed ones first in list order); false when it could not be written (logged). */
+async function commitRecord(staging: FixtureSetStaging | undefined, proxy: RecordingProxy, record: string | undefined, logger: ReturnType<typeof createLogger>): Promise<boolean> {
+  if (!staging || record === undefined) return true;
+  if (staging.spool.size === 0) {
+    await staging.abandon();
+    logger.warn(`no valid market seen; ${record} was left unchanged`);
+    return true;
+  }
+  try {
+    const written = await staging.commit({ order: proxy.listedIds() });
+    logger.info(`wrote ${written.markets} market${written.markets === 1 ? '' : 's'} seen to ${written.file}`);
+    return true;
+  } catch (error) {
+    logger.error(`market-stub proxy: ${(error as Error).message}`);
+    return false;
   }
 }
 
