@@ -93,8 +93,8 @@ export async function checkDeployment(options: Omit<CrawlOptions, 'collectMarket
 
 /** Stage 2: single markets, a sample spread over the list (or all of them), `concurrency` at a time. */
 async function crawlMarkets(state: CrawlState, options: CrawlOptions): Promise<{ checked: number; markets: Market[]; spooled: string[]; invalid: InvalidResponse[] }> {
-  const ids = state.listed.ids();
-  const sample = options.all ? ids : spreadSample(ids, state.settings.maxMarkets);
+  const listed = state.listed.size;
+  const sample = options.all ? { length: listed, at: (k: number) => state.listed.idAt(k) } : sampleOf(state, state.settings.maxMarkets);
   const valid = options.collectMarkets ? new Map<string, Market>() : undefined;
   const spooled = options.spool ? new Set<string>() : undefined;
   const invalid = options.collectInvalid ? new Map<string, InvalidResponse>() : undefined;
@@ -123,15 +123,25 @@ async function crawlMarkets(state: CrawlState, options: CrawlOptions): Promise<{
     const slowest = durations[durations.length - 1] ?? 0;
     state.info({ code: 'timing', endpoint: SINGLE_ENDPOINT, pointerTemplate: '', example: { pointer: '', found: `${durations.length} answers, median ${median.toFixed(1)} ms, slowest ${slowest.toFixed(1)} ms` }, message: `${durations.length} single-market answers: median ${median.toFixed(1)} ms, slowest ${slowest.toFixed(1)} ms (concurrency ${state.settings.concurrency})` });
   }
-  if (ids.length > 0) {
-    const how = options.all ? '--all' : sample.length < ids.length ? `--max-markets ${state.settings.maxMarkets}, spread over the list; --all checks every one` : 'every listed market';
-    state.info({ code: 'sample', endpoint: 'deployment', pointerTemplate: '', example: { pointer: '', found: `${sample.length} of ${ids.length}` }, message: `requested ${sample.length} of ${ids.length} listed markets one by one (${how})` });
+  if (listed > 0) {
+    const how = options.all ? '--all' : sample.length < listed ? `--max-markets ${state.settings.maxMarkets}, spread over the list; --all checks every one` : 'every listed market';
+    state.info({ code: 'sample', endpoint: 'deployment', pointerTemplate: '', example: { pointer: '', found: `${sample.length} of ${listed}` }, message: `requested ${sample.length} of ${listed} listed markets one by one (${how})` });
   }
+  // In list order; only the kept ones are looked up again.
+  const inOrder = <T>(kept: Map<string, T> | Set<string> | undefined, pick: (id: string) => T | undefined): T[] => {
+    if (!kept || kept.size === 0) return [];
+    const out: T[] = [];
+    for (let k = 0; k < sample.length; k++) {
+      const value = pick(sample.at(k));
+      if (value !== undefined) out.push(value);
+    }
+    return out;
+  };
   return {
     checked: sample.length,
-    markets: valid ? sample.flatMap((id) => valid.get(id) ?? []) : [],
-    spooled: spooled ? sample.filter((id) => spooled.has(id)) : [],
-    invalid: invalid ? sample.flatMap((id) => invalid.get(id) ?? []) : [],
+    markets: inOrder(valid, (id) => valid?.get(id)),
+    spooled: inOrder(spooled, (id) => (spooled?.has(id) ? id : undefined)),
+    invalid: inOrder(invalid, (id) => invalid?.get(id)),
   };
 }
 
@@ -178,21 +188,28 @@ async function checkOneMarket(state: CrawlState, id: string): Promise<{ market?:
   return market ? { market, ms } : { invalid: invalid(), ms };
 }
 
-/** `count` ids spread evenly over the list (first, …, near the last), in list order. */
-export function spreadSample<T>(items: readonly T[], count: number): T[] {
-  if (count >= items.length) return [...items];
-  const picked: T[] = [];
-  for (let k = 0; k < count; k++) picked.push(items[Math.floor((k * items.length) / count)] as T);
-  return picked;
+/** The positions of `count` items spread evenly over a list of `total` (⌊k·total/count⌋: first, …, near the last), in list order. */
+export function spreadPositions(total: number, count: number): number[] {
+  if (count >= total) return Array.from({ length: total }, (_, k) => k);
+  return Array.from({ length: count }, (_, k) => Math.floor((k * total) / count));
 }
 
-async function forEachConcurrent<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+/** `count` items spread evenly over the list, in list order. */
+export function spreadSample<T>(items: readonly T[], count: number): T[] {
+  return spreadPositions(items.length, count).map((k) => items[k] as T);
+}
+
+/** The sampled ids, looked up by position only (nothing copied for a list of millions). */
+function sampleOf(state: CrawlState, count: number): { length: number; at(k: number): string } {
+  const ids = spreadPositions(state.listed.size, count).map((k) => state.listed.idAt(k));
+  return { length: ids.length, at: (k) => ids[k] as string };
+}
+
+/** Runs `work` on items 0…length−1, `limit` at a time. */
+async function forEachConcurrent(items: { length: number; at(k: number): string }, limit: number, work: (item: string) => Promise<void>): Promise<void> {
   let next = 0;
   const worker = async () => {
-    while (next < items.length) {
-      const item = items[next++] as T;
-      await work(item);
-    }
+    while (next < items.length) await work(items.at(next++));
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }

@@ -123,6 +123,9 @@ export function createJsonReader(mode: 'value' | 'list', events: JsonReaderEvent
 
   const number = (literal: string): number => {
     const value = Number(literal);
+    // Fast path: at most 15 characters and no exponent means at most 15 significant digits, which
+    // every double holds exactly (DBL_DIG); only longer literals or exponents need the full test.
+    if (literal.length <= 15 && !literal.includes('e') && !literal.includes('E')) return value;
     if (String(value) !== literal) {
       const unsafe = unsafeNumber(literal, value);
       if (unsafe) events.onAnomaly?.({ kind: 'unsafe-number', pointer: pointer(), literal, detail: unsafe });

@@ -1,11 +1,14 @@
 import { fnv1a } from '../core/text-hash.js';
+
 /** A text the list showed, kept compactly: its hash and length for comparison, a short form for messages. */
 export interface ListedText {
   /** FNV-1a over the UTF-16 code units. */
   hash: number;
   length: number;
-  /** The text itself when at most SHOWN_MAX characters, else its first SHOWN_MAX characters and `…`. */
+  /** The text when it is short, else its first characters and `…`. */
   shown: string;
+  /** True when `shown` is the whole text. */
+  complete: boolean;
 }
 
 /** A market as the list showed it, kept to compare with its single response. */
@@ -20,59 +23,66 @@ export interface ListedMarket {
   no_price: number | undefined;
 }
 
-/** Characters of a listed title kept for messages (findings show at most 40). */
-const SHOWN_MAX = 44;
-const GROW = 1024;
+const INITIAL = 1024;
 
 /**
- * The markets seen in one list traversal, in list order, by id: a compact store, so a list of
- * millions of markets costs about 150 bytes a market (an id map, typed arrays for prices and
- * hashes, short texts), not the object tree JSON.parse would build.
+ * The markets seen in one list traversal, in list order, by id, stored column-wise in typed
+ * arrays: ids as UTF-8 bytes with an open-addressing hash index, titles and statuses as hash,
+ * length and a short prefix, prices as doubles. A list of 3.5 million markets (a 550 MB body)
+ * costs about 110 bytes a market, and holds no string or object per market, so the garbage
+ * collector has nothing to walk.
  */
 export class ListedMarkets {
-  private index = new Map<string, number>();
-  private idList: string[] = [];
-  private titles: (ListedText | undefined)[] = [];
-  private statuses: (ListedText | undefined)[] = [];
-  private prices = new Float64Array(GROW * 2);
-  private readonly statusTexts = new Map<string, ListedText>();
+  private count = 0;
+  private idBytes: Buffer = Buffer.alloc(INITIAL * 16);
+  private idEnd = 0;
+  private idStart = new Uint32Array(INITIAL + 1);
+  private idHash = new Uint32Array(INITIAL);
+  /** Open addressing: slot → index + 1 (0 = empty); capacity a power of two, at most half full. */
+  private slots = new Int32Array(INITIAL * 2);
+  private titles = new TextColumn(24);
+  private statuses = new TextColumn(12);
+  private prices = new Float64Array(INITIAL * 2);
 
   get size(): number {
-    return this.idList.length;
+    return this.count;
   }
 
   has(id: string): boolean {
-    return this.index.has(id);
+    return this.find(id) !== -1;
   }
 
-  /** Ids in list order (first listing). */
+  /** Scratch space for the UTF-8 bytes of the id being looked up. */
+  private probe = Buffer.alloc(256);
+  private probeLength = 0;
+  private probeHash = 0;
+
+  /** The id listed at position `k` (0-based, list order). */
+  idAt(k: number): string {
+    return this.idBytes.toString('utf8', this.idStart[k] as number, this.idStart[k + 1] as number);
+  }
+
+  /** Every id in list order (a new array: for small lists and the proxy's record order). */
   ids(): string[] {
-    return [...this.idList];
+    return Array.from({ length: this.count }, (_, k) => this.idAt(k));
   }
 
   /** Adds a market, or replaces the listing of a known id in place (the proxy sees the list again). */
   set(id: string, item: Record<string, unknown>): void {
-    let at = this.index.get(id);
-    if (at === undefined) {
-      at = this.idList.length;
-      const own = flat(id);
-      this.index.set(own, at);
-      this.idList.push(own);
-      this.grow(at);
-    }
-    this.titles[at] = listedText(item['title']);
-    const status = item['status'];
-    this.statuses[at] = typeof status === 'string' ? this.statusText(status) : undefined;
+    let at = this.find(id);
+    if (at === -1) at = this.append();
+    this.titles.set(at, item['title']);
+    this.statuses.set(at, item['status']);
     this.prices[at * 2] = finite(item['yes_price']);
     this.prices[at * 2 + 1] = finite(item['no_price']);
   }
 
   get(id: string): ListedMarket | undefined {
-    const at = this.index.get(id);
-    if (at === undefined) return undefined;
+    const at = this.find(id);
+    if (at === -1) return undefined;
     const yes = this.prices[at * 2] as number;
     const no = this.prices[at * 2 + 1] as number;
-    return { id: this.idList[at] as string, title: this.titles[at], status: this.statuses[at], yes_price: Number.isNaN(yes) ? undefined : yes, no_price: Number.isNaN(no) ? undefined : no };
+    return { id: this.idAt(at), title: this.titles.get(at), status: this.statuses.get(at), yes_price: Number.isNaN(yes) ? undefined : yes, no_price: Number.isNaN(no) ? undefined : no };
   }
 
   /**
@@ -81,70 +91,149 @@ export class ListedMarkets {
    * store is empty, `other`'s storage is taken over instead of copied.
    */
   absorb(other: ListedMarkets, replace = false): void {
-    if (this.idList.length === 0) {
-      [this.index, this.idList, this.titles, this.statuses, this.prices] = [other.index, other.idList, other.titles, other.statuses, other.prices];
-      [other.index, other.idList, other.titles, other.statuses, other.prices] = [new Map(), [], [], [], new Float64Array(GROW * 2)];
+    if (this.count === 0) {
+      Object.assign(this, other.takeStorage());
       return;
     }
-    for (let k = 0; k < other.idList.length; k++) {
-      const id = other.idList[k] as string;
-      const known = this.index.get(id);
-      if (known !== undefined) {
-        if (replace) this.copyFrom(other, k, known);
-        continue;
-      }
-      const at = this.idList.length;
-      this.index.set(id, at);
-      this.idList.push(id);
-      this.grow(at);
-      this.copyFrom(other, k, at);
+    for (let k = 0; k < other.count; k++) {
+      const id = other.idAt(k);
+      let at = this.find(id);
+      if (at !== -1 && !replace) continue;
+      if (at === -1) at = this.append();
+      this.titles.copy(at, other.titles, k);
+      this.statuses.copy(at, other.statuses, k);
+      this.prices[at * 2] = other.prices[k * 2] as number;
+      this.prices[at * 2 + 1] = other.prices[k * 2 + 1] as number;
     }
   }
 
-  private copyFrom(other: ListedMarkets, from: number, at: number): void {
-    this.titles[at] = other.titles[from];
-    this.statuses[at] = other.statuses[from];
-    this.prices[at * 2] = other.prices[from * 2] as number;
-    this.prices[at * 2 + 1] = other.prices[from * 2 + 1] as number;
+  private takeStorage(): Partial<ListedMarkets> {
+    const taken = { count: this.count, idBytes: this.idBytes, idEnd: this.idEnd, idStart: this.idStart, idHash: this.idHash, slots: this.slots, titles: this.titles, statuses: this.statuses, prices: this.prices };
+    Object.assign(this, new ListedMarkets());
+    return taken as unknown as Partial<ListedMarkets>;
   }
 
-  private grow(at: number): void {
-    if (this.prices.length >= (at + 1) * 2) return;
-    const grown = new Float64Array(Math.max(this.prices.length * 2, (at + 1) * 2));
-    grown.set(this.prices);
-    this.prices = grown;
-  }
-
-  private statusText(status: string): ListedText {
-    let text = this.statusTexts.get(status);
-    if (!text) {
-      text = listedText(status) as ListedText;
-      // Statuses are few; beyond 64 distinct ones they are not interned (bounded).
-      if (this.statusTexts.size < 64) this.statusTexts.set(text.shown === status ? text.shown : flat(status), text);
+  /** Looks `id` up; leaves its bytes and hash in the probe for an append that follows. */
+  private find(id: string): number {
+    if (id.length * 3 > this.probe.length) this.probe = Buffer.alloc(id.length * 3);
+    const length = this.probe.write(id, 0, 'utf8');
+    const hash = fnv1a(id);
+    this.probeLength = length;
+    this.probeHash = hash;
+    const mask = this.slots.length - 1;
+    for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
+      const entry = this.slots[slot] as number;
+      if (entry === 0) return -1;
+      const k = entry - 1;
+      const start = this.idStart[k] as number;
+      if (this.idHash[k] === hash && (this.idStart[k + 1] as number) - start === length && this.probe.compare(this.idBytes, start, start + length, 0, length) === 0) return k;
     }
-    return text;
+  }
+
+  /** Appends the id last looked up by find (its bytes are in the probe). */
+  private append(): number {
+    const at = this.count;
+    const length = this.probeLength;
+    if (this.idEnd + length > this.idBytes.length) this.idBytes = grownBuffer(this.idBytes, this.idEnd + length);
+    this.probe.copy(this.idBytes, this.idEnd, 0, length);
+    if (at + 2 > this.idStart.length) this.idStart = grown(this.idStart, at + 2);
+    if (at + 1 > this.idHash.length) this.idHash = grown(this.idHash, at + 1);
+    if ((at + 1) * 2 > this.prices.length) this.prices = grown(this.prices, (at + 1) * 2);
+    this.idStart[at] = this.idEnd;
+    this.idEnd += length;
+    this.idStart[at + 1] = this.idEnd;
+    this.idHash[at] = this.probeHash;
+    this.count++;
+    if (this.count * 2 > this.slots.length) this.rehash(this.slots.length * 2);
+    else this.place(at);
+    return at;
+  }
+
+  private place(k: number): void {
+    const mask = this.slots.length - 1;
+    let slot = (this.idHash[k] as number) & mask;
+    while (this.slots[slot] !== 0) slot = (slot + 1) & mask;
+    this.slots[slot] = k + 1;
+  }
+
+  private rehash(capacity: number): void {
+    this.slots = new Int32Array(capacity);
+    for (let k = 0; k < this.count; k++) this.place(k);
   }
 }
 
-/** True when `value` is the text `listed` stands for. */
+/** Strings of one field, column-wise: hash, length (-1: not a string) and the first `prefix` UTF-16 code units. */
+class TextColumn {
+  private hash = new Uint32Array(INITIAL);
+  private length = new Int32Array(INITIAL);
+  private units: Uint16Array;
+
+  constructor(private readonly prefix: number) {
+    this.units = new Uint16Array(INITIAL * prefix);
+  }
+
+  set(k: number, value: unknown): void {
+    this.ensure(k);
+    if (typeof value !== 'string') {
+      this.length[k] = -1;
+      return;
+    }
+    this.hash[k] = fnv1a(value);
+    this.length[k] = value.length;
+    const base = k * this.prefix;
+    const n = Math.min(this.prefix, value.length);
+    for (let i = 0; i < n; i++) this.units[base + i] = value.charCodeAt(i);
+  }
+
+  get(k: number): ListedText | undefined {
+    const length = this.length[k] as number;
+    if (length < 0) return undefined;
+    const base = k * this.prefix;
+    const head = String.fromCharCode(...this.units.subarray(base, base + Math.min(this.prefix, length)));
+    const complete = length <= this.prefix;
+    return { hash: this.hash[k] as number, length, shown: complete ? head : `${head}…`, complete };
+  }
+
+  copy(k: number, from: TextColumn, j: number): void {
+    this.ensure(k);
+    this.hash[k] = from.hash[j] as number;
+    this.length[k] = from.length[j] as number;
+    this.units.set(from.units.subarray(j * from.prefix, (j + 1) * from.prefix), k * this.prefix);
+  }
+
+  private ensure(k: number): void {
+    if (k < this.hash.length) return;
+    this.hash = grown(this.hash, k + 1);
+    this.length = grown(this.length, k + 1);
+    this.units = grown(this.units, (k + 1) * this.prefix);
+  }
+}
+
+/** True when `value` is the text `listed` stands for (same length and hash; short texts compared whole). */
 export function sameText(listed: ListedText, value: string): boolean {
-  return listed.length === value.length && listed.hash === fnv1a(value) && (listed.length > SHOWN_MAX || listed.shown === value);
-}
-
-function listedText(value: unknown): ListedText | undefined {
-  if (typeof value !== 'string') return undefined;
-  return { hash: fnv1a(value), length: value.length, shown: flat(value.length <= SHOWN_MAX ? value : `${value.slice(0, SHOWN_MAX - 1)}…`) };
+  if (listed.length !== value.length || listed.hash !== fnv1a(value)) return false;
+  return !listed.complete || listed.shown === value;
 }
 
 function finite(value: unknown): number {
   return typeof value === 'number' && Number.isFinite(value) ? value : Number.NaN;
 }
 
+type TypedArray = Uint32Array | Int32Array | Uint16Array | Float64Array;
 
-/**
- * A copy of `text` that holds no reference to the (large) string it was cut from: parsers hand out
- * slices of their input chunk, and keeping one slice would keep the whole chunk alive.
- */
-function flat(text: string): string {
-  return text.length < 13 ? text : `${text}\u0000`.slice(0, -1);
+/** A copy of `array` with room for at least `min` elements (capacity doubled). */
+function grown<T extends TypedArray>(array: T, min: number): T {
+  let capacity = array.length;
+  while (capacity < min) capacity *= 2;
+  const next = new (array.constructor as new (n: number) => T)(capacity);
+  next.set(array);
+  return next;
+}
+
+function grownBuffer(buffer: Buffer, min: number): Buffer {
+  let capacity = buffer.length;
+  while (capacity < min) capacity *= 2;
+  const next = Buffer.alloc(capacity);
+  buffer.copy(next);
+  return next;
 }
