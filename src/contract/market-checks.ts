@@ -358,7 +358,7 @@ function compareWithList(record: Record<string, unknown>, listed: ListedMarket, 
   for (const field of ['yes_price', 'no_price'] as const) {
     const a = listed[field];
     const b = record[field];
-    if (a !== undefined && typeof b === 'number' && a !== b) {
+    if (a !== undefined && typeof b === 'number' && Number.isFinite(b) && a !== b) {
       add(ctx, 'warning', 'price-moved', SINGLE_ENDPOINT, `/${field}`, `the ${field} the list shows (${a})`, at(`/${field}`, String(b)));
     }
   }
