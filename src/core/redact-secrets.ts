@@ -19,7 +19,7 @@ export const REDACTED = '[redacted]';
 /** Secrets shorter than this are not redacted (they would match ordinary words). */
 export const MIN_SECRET = 4;
 /** A truncated form is redacted when at least this many leading characters of it show. */
-export const PREFIX_MIN = 8;
+export const PREFIX_MIN = 12;
 
 /** Replaces secrets in text and values. Immutable once built; `extend` returns a new one. */
 export interface Redactor {
@@ -44,9 +44,7 @@ export function createRedactor(secrets: readonly string[]): Redactor {
   const forms = [...new Set(given.flatMap(formsOf))].filter((f) => f.length >= MIN_SECRET).sort((a, b) => b.length - a.length);
   const redact = (text: string): string => {
     if (forms.length === 0 || text.length < MIN_SECRET) return text;
-    let out = text;
-    for (const form of forms) out = replaceForm(out, form);
-    return out;
+    return replaceIntervals(text, matches(text, forms));
   };
   const redactValue = <T>(value: T): T => (forms.length === 0 ? value : (walk(value, redact) as T));
   return {
@@ -82,19 +80,41 @@ function formsOf(secret: string): string[] {
   return forms;
 }
 
-/** Replaces whole occurrences of `form`, then any truncated prefix (≥ PREFIX_MIN characters) of it. */
-function replaceForm(text: string, form: string): string {
-  let out = text.includes(form) ? text.replaceAll(form, REDACTED) : text;
-  if (form.length <= PREFIX_MIN) return out;
-  const head = form.slice(0, PREFIX_MIN);
-  let at = out.indexOf(head);
-  while (at !== -1) {
-    let end = at + PREFIX_MIN;
-    while (end < out.length && end - at < form.length && out[end] === form[end - at]) end++;
-    out = `${out.slice(0, at)}${REDACTED}${out.slice(end)}`;
-    at = out.indexOf(head, at + REDACTED.length);
+/**
+ * Every stretch of `text` that shows a form: a whole occurrence, or a truncated prefix (at least
+ * PREFIX_MIN characters) extended as far as it agrees with the form. Stretches are collected for
+ * all forms before anything is replaced, so one form's match never breaks another's.
+ */
+function matches(text: string, forms: readonly string[]): Array<[number, number]> {
+  const found: Array<[number, number]> = [];
+  for (const form of forms) {
+    const head = form.length <= PREFIX_MIN ? form : form.slice(0, PREFIX_MIN);
+    for (let at = text.indexOf(head); at !== -1; at = text.indexOf(head, at + 1)) {
+      let end = at + head.length;
+      while (end < text.length && end - at < form.length && text[end] === form[end - at]) end++;
+      if (end - at === form.length || end - at >= PREFIX_MIN) found.push([at, end]);
+    }
   }
-  return out;
+  return found;
+}
+
+/** `text` with each stretch (overlapping ones merged) replaced by `[redacted]`. */
+function replaceIntervals(text: string, stretches: Array<[number, number]>): string {
+  if (stretches.length === 0) return text;
+  stretches.sort((a, b) => a[0] - b[0] || b[1] - a[1]);
+  let out = '';
+  let cursor = 0;
+  let [start, end] = stretches[0] as [number, number];
+  for (const [from, to] of stretches.slice(1)) {
+    if (from <= end) {
+      end = Math.max(end, to);
+      continue;
+    }
+    out += `${text.slice(cursor, start)}${REDACTED}`;
+    cursor = end;
+    [start, end] = [from, to];
+  }
+  return `${out}${text.slice(cursor, start)}${REDACTED}${text.slice(end)}`;
 }
 
 function walk(value: unknown, redact: (text: string) => string): unknown {
