@@ -282,12 +282,12 @@ async function describeDir(target: string, where: string): Promise<{ kind: 'miss
   if (!info.isDirectory()) throw new ContractRunError('OPTION_INVALID', `${where} ${target}: it is a file, not a directory. Give a directory (it is created when missing).`, where);
   const entries = await readdir(target, { withFileTypes: true });
   const managed = entries.some((e) => e.name === SET_POINTER);
-  const foreign = entries.filter((e) => e.name.endsWith('.json') && !(e.name === FIXTURE_FILE && (managed ? e.isSymbolicLink() : e.isFile())));
+  const foreign = entries.filter((e) => e.name.endsWith('.json') && !(e.name === FIXTURE_FILE && (e.isFile() || (managed && e.isSymbolicLink()))));
   if (foreign.length > 0) {
     throw new ContractRunError('OPTION_INVALID', `${where} ${target} holds fixture files market-stub did not record (${foreign.slice(0, 5).map((e) => e.name).join(', ')}${foreign.length > 5 ? ', …' : ''}); a recorded set replaces every *.json, so they would be lost. Move them elsewhere or give another directory.`, where);
   }
-  if (managed) return { kind: 'managed' };
-  return { kind: entries.some((e) => e.name === FIXTURE_FILE) ? 'legacy' : 'managed' };
+  // A plain markets.json: written before the pointer layout, or a migration that was killed half-way (resumed).
+  return { kind: entries.some((e) => e.name === FIXTURE_FILE && e.isFile()) ? 'legacy' : 'managed' };
 }
 
 /**

@@ -51,7 +51,8 @@ export function writeFailureReason(error: unknown): string {
     case 'EACCES':
     case 'EPERM': return `permission denied (${e.code})`;
     case 'EISDIR': return 'it is a directory (EISDIR)';
-    case 'ENOTDIR': return 'a file is in the way of the path (ENOTDIR)';
+    case 'ENOTDIR':
+    case 'EEXIST': return `a file is in the way of the path (${e.code})`;
     case 'ENOSPC': return 'no space left on the device (ENOSPC)';
     case 'EDQUOT': return 'the disk quota is exhausted (EDQUOT)';
     case 'EROFS': return 'the file system is read-only (EROFS)';
