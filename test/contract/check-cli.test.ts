@@ -81,7 +81,36 @@ describe('check reports', () => {
         expect(names).toContain('answers: not-found /');
         expect(names).toContain('schema: type /*/yes_price');
         expect(names).toContain('list-shape');
+        // Severities read once (no "warning: warning [code]"), and every testcase carries its
+        // endpoint phase's real duration: the list's for GET /markets, the single markets' otherwise.
+        expect(run.stdout).not.toMatch(/(warning|error|info): (warning|error|info) \[/);
+        const json = (await runCheckJson(server.url, ['--all', ...(strict ? ['--strict'] : [])])).report;
+        expect(json.timing?.listMs).toBeGreaterThan(0);
+        expect(json.timing?.marketsMs).toBeGreaterThan(0);
+        const times = elements('testcase').map((t) => Number(t.getAttribute('time')));
+        expect(times.every((t) => t > 0)).toBe(true);
+        const suites = elements('testsuite');
+        expect(suites.map((t) => Number(t.getAttribute('time'))).every((t) => t > 0)).toBe(true);
+        expect(Number(elements('testsuites')[0]?.getAttribute('time'))).toBeGreaterThanOrEqual(Math.max(...times));
       }
+    });
+  });
+
+  it.each([['/markets'], ['/markets/'], ['/v1/markets']])('says a --base-url ending in %s probably ends in /markets by mistake (exit 2, with the fix)', async (suffix) => {
+    await withServer(conformingMarkets(3), undefined, async (server) => {
+      const run = await runCliInProcess(['check', '--base-url', `${server.url}${suffix}`]);
+      expect(run.code).toBe(2);
+      expect(run.stdout).toBe('');
+      const fixed = `${server.url}${suffix.startsWith('/v1') ? '/v1' : ''}`;
+      expect(run.stderr).toBe(`market-stub check: --base-url ${server.url}${suffix} probably ends in /markets by mistake: market-stub adds /markets itself, and GET ${server.url}${suffix.replace(/\/$/, '')}/markets answered 404. Use --base-url ${fixed}\n`);
+    });
+  });
+
+  it('checks a deployment that really lives under a path ending in /markets', async () => {
+    await withServer(conformingMarkets(3), { prefix: '/markets' }, async (server) => {
+      const run = await runCheckJson(`${server.url}/markets`, ['--all']);
+      expect(run.code).toBe(0);
+      expect(run.report.summary.marketsChecked).toBe(3);
     });
   });
 
