@@ -1,5 +1,6 @@
 import { pipeline } from 'node:stream/promises';
 import type { Readable } from 'node:stream';
+import type * as UndiciModule from 'undici';
 import type { Dispatcher } from 'undici';
 import { ACCEPT_ENCODING, contentDecoders, decodeFailureReason, unsupportedCodingReason } from './content-decoding.js';
 
@@ -78,6 +79,8 @@ export interface DeploymentClient {
   close(): Promise<void>;
 }
 
+type Undici = typeof UndiciModule;
+
 /** Redirect statuses followed (RFC 9110 §15.4); at most MAX_REDIRECTS (the Fetch standard's 20). */
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 const MAX_REDIRECTS = 20;
@@ -90,7 +93,7 @@ const BACKOFF_MS = 500;
  * `User-Agent`; the given headers only to `origin`.
  */
 export function createDeploymentClient(options: DeploymentClientOptions): DeploymentClient {
-  let pool: Promise<{ undici: typeof import('undici'); agent: Dispatcher; fresh: Dispatcher; owned: Dispatcher[] }> | undefined;
+  let pool: Promise<{ undici: Undici; agent: Dispatcher; fresh: Dispatcher; owned: Dispatcher[] }> | undefined;
   const load = () => (pool ??= import('undici').then((undici) => {
     const agent = options.dispatcher ?? new undici.Agent({ connections: options.connections, keepAliveTimeout: 4_000, connect: { timeout: options.timeoutMs } });
     // pipelining 0 disables keep-alive: a retry after a dropped connection gets a fresh one.

@@ -41,7 +41,7 @@ export class ListedMarkets {
   /** Open addressing: slot → index + 1 (0 = empty); capacity a power of two, at most half full. */
   private slots = new Int32Array(INITIAL * 2);
   private titles = new TextColumn(24);
-  private statuses = new TextColumn(12);
+  private statuses = new InternColumn();
   private prices = new Float64Array(INITIAL * 2);
 
   get size(): number {
@@ -159,6 +159,45 @@ export class ListedMarkets {
   private rehash(capacity: number): void {
     this.slots = new Int32Array(capacity);
     for (let k = 0; k < this.count; k++) this.place(k);
+  }
+}
+
+/**
+ * A field with few distinct values (status): each market keeps a 16-bit index into the distinct
+ * texts; past MAX_DISTINCT distinct values a text is not kept (not compared).
+ */
+class InternColumn {
+  static readonly MAX_DISTINCT = 4096;
+  private codes = new Uint16Array(INITIAL);
+  private readonly texts: ListedText[] = [];
+  private readonly index = new Map<string, number>();
+
+  set(k: number, value: unknown): void {
+    if (k >= this.codes.length) this.codes = grown(this.codes, k + 1);
+    if (typeof value !== 'string') {
+      this.codes[k] = 0;
+      return;
+    }
+    let code = this.index.get(value);
+    if (code === undefined) {
+      if (this.texts.length >= InternColumn.MAX_DISTINCT) {
+        this.codes[k] = 0;
+        return;
+      }
+      this.texts.push({ hash: fnv1a(value), length: value.length, shown: `${value}\u0000`.slice(0, -1), complete: true });
+      code = this.texts.length;
+      this.index.set((this.texts[code - 1] as ListedText).shown, code);
+    }
+    this.codes[k] = code;
+  }
+
+  get(k: number): ListedText | undefined {
+    const code = this.codes[k] as number;
+    return code === 0 ? undefined : this.texts[code - 1];
+  }
+
+  copy(k: number, from: InternColumn, j: number): void {
+    this.set(k, from.get(j)?.shown);
   }
 }
 
