@@ -51,14 +51,6 @@ export function resolveCrawlFlags(flags: Record<string, unknown>): CrawlFlags {
   const format = String(flags['format'] ?? 'text');
   if (!(REPORT_FORMATS as readonly string[]).includes(format)) throw new ContractRunError('OPTION_INVALID', `--format: expected one of ${REPORT_FORMATS.join(', ')}, found ${JSON.stringify(format)}.`);
   const output = flags['output'] === undefined ? undefined : String(flags['output']);
-  const integer = (name: string, [min, max]: readonly [number, number]): number | undefined => {
-    const raw = flags[name];
-    if (raw === undefined) return undefined;
-    const text = String(raw).trim();
-    const n = /^\d+$/.test(text) ? Number(text) : Number.NaN;
-    if (!Number.isSafeInteger(n) || n < min || n > max) throw new ContractRunError('OPTION_INVALID', `--${name}: expected an integer from ${min} to ${max}, found ${JSON.stringify(raw)}.`);
-    return n;
-  };
   const crawl: CrawlOptions = {
     baseUrl: String(flags['base-url'] ?? ''),
     headers,
@@ -68,10 +60,24 @@ export function resolveCrawlFlags(flags: Record<string, unknown>): CrawlFlags {
   };
   const numbers = [['timeout-ms', 'timeoutMs'], ['max-markets', 'maxMarkets'], ['concurrency', 'concurrency'], ['max-pages', 'maxPages'], ['max-body-mb', 'maxBodyMb'], ['retries', 'retries'], ['retry-after-max-ms', 'retryAfterMaxMs']] as const;
   for (const [flag, option] of numbers) {
-    const value = integer(flag, CRAWL_LIMITS[option]);
+    const [min, max] = CRAWL_LIMITS[option];
+    const value = integerFlag(flags, flag, min, max);
     if (value !== undefined) crawl[option] = value;
   }
   return { crawl, format: format as ReportFormat, output, secrets: headers.map(([, value]) => value) };
+}
+
+/**
+ * Reads an integer flag given as text (`--retries 3`), or undefined when absent.
+ * @throws ContractRunError OPTION_INVALID naming the flag, the range and what was given.
+ */
+export function integerFlag(flags: Record<string, unknown>, name: string, min: number, max: number): number | undefined {
+  const raw = flags[name];
+  if (raw === undefined) return undefined;
+  const text = String(raw).trim();
+  const n = /^\d+$/.test(text) ? Number(text) : Number.NaN;
+  if (!Number.isSafeInteger(n) || n < min || n > max) throw new ContractRunError('OPTION_INVALID', `--${name}: expected an integer from ${min} to ${max}, found ${JSON.stringify(raw)}.`);
+  return n;
 }
 
 /**

@@ -8,7 +8,7 @@ import { stageFixtureSet, type FixtureSetStaging } from '../contract/fixture-set
 import { REPORT_FORMATS } from '../contract/format-contract-report.js';
 import { startRecordingProxy, type RecordingProxy } from '../proxy/recording-proxy.js';
 import { createLogger, type LogFormat } from '../logger.js';
-import { couldNotRun, emitReport, type ContractCliIo } from './check-command.js';
+import { couldNotRun, emitReport, integerFlag, type ContractCliIo } from './check-command.js';
 
 /** Declares `proxy`'s options. */
 export function proxyOptions(y: Argv): Argv {
@@ -129,13 +129,4 @@ function logFinding(logger: ReturnType<typeof createLogger>, finding: ContractFi
   // Text lines already say everything; JSON lines also carry the fields for machines.
   if (json) logger[level](fields, line);
   else logger[level](line);
-}
-
-function integerFlag(flags: Record<string, unknown>, name: string, min: number, max: number): number | undefined {
-  const raw = flags[name];
-  if (raw === undefined) return undefined;
-  const text = String(raw).trim();
-  const n = /^\d+$/.test(text) ? Number(text) : Number.NaN;
-  if (!Number.isSafeInteger(n) || n < min || n > max) throw new ContractRunError('OPTION_INVALID', `--${name}: expected an integer from ${min} to ${max}, found ${JSON.stringify(raw)}.`);
-  return n;
 }

@@ -148,7 +148,7 @@ export function createDeploymentClient(options: DeploymentClientOptions): Deploy
       const location = headers['location'];
       if (REDIRECTS.has(status) && location !== undefined) {
         await drain(answer.body, release);
-        const target = resolveRedirect(location, url);
+        const target = resolveHttpUrl(location, url);
         if (!target) throw new RequestFailure(url, `redirected to ${JSON.stringify(location.slice(0, 80))}, which is not an http(s) URL`, 'other');
         if (++hops > MAX_REDIRECTS) throw new RequestFailure(requested, `too many redirects (more than ${MAX_REDIRECTS})`, 'other');
         const crossOrigin = target.origin !== options.origin;
@@ -282,7 +282,8 @@ export function retryWait(header: string | undefined, retried: number, capMs: nu
   return { ms: wait, header: text, why: '' };
 }
 
-function resolveRedirect(location: string, base: URL): URL | undefined {
+/** `reference` resolved against `base` when the result is an http(s) URL (RFC 3986 §5), else undefined. */
+export function resolveHttpUrl(location: string, base: URL): URL | undefined {
   try {
     const url = new URL(location, base);
     return url.protocol === 'http:' || url.protocol === 'https:' ? url : undefined;

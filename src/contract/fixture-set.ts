@@ -1,6 +1,6 @@
 import { link, lstat, mkdir, open, readdir, readlink, rename, rm, stat, symlink, copyFile } from 'node:fs/promises';
 import path from 'node:path';
-import { unwritableError, writeContent, writeFailureReason } from '../core/write-file-atomic.js';
+import { unwritableError, writeDurable, writeFailureReason } from '../core/write-file-atomic.js';
 import type { Market } from '../schema/market-types.js';
 import { ContractRunError } from './contract-run-error.js';
 import { createMarketSpool, type MarketSpool } from './market-spool.js';
@@ -332,17 +332,6 @@ async function removeUnusedSets(target: string): Promise<void> {
 /** `<UTC time>-<pid>`: sorts by time, names its writer (so a live writer's set is never removed). */
 function versionName(): string {
   return `${new Date().toISOString().replace(/[-:.]/g, '')}-${process.pid}`;
-}
-
-/** Writes a new file from content and fsyncs it, so a rename after it never exposes an empty or short file. */
-async function writeDurable(file: string, content: string | AsyncIterable<string>): Promise<void> {
-  const handle = await open(file, 'wx');
-  try {
-    await writeContent(handle, content);
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
 }
 
 /** fsyncs a directory so the names created or renamed in it survive a crash (POSIX). */

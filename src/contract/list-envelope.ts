@@ -1,5 +1,6 @@
 import { pointerToken } from '../schema/finding.js';
 import { StreamedArray } from './json-body-reader.js';
+import { resolveHttpUrl } from './deployment-client.js';
 import { findLinkTarget } from './link-header.js';
 
 /** Keys that may hold the market array of an enveloped list, in the order they are tried. */
@@ -54,7 +55,7 @@ export interface NextPage {
 export function findNextPage(body: unknown, shape: ListShape, linkHeader: string | null, responseUrl: URL): NextPage | undefined {
   const linked = findLinkTarget(linkHeader, 'next');
   if (linked !== undefined) {
-    const url = resolveUrl(linked, responseUrl);
+    const url = resolveHttpUrl(linked, responseUrl);
     if (url) return { url, via: 'link' };
   }
   if (shape.kind !== 'envelope') return undefined;
@@ -65,7 +66,7 @@ export function findNextPage(body: unknown, shape: ListShape, linkHeader: string
     const text = String(value);
     if (text === '') continue;
     if (/^[a-z][a-z0-9+.-]*:\/\//i.test(text) || text.startsWith('/') || text.startsWith('?')) {
-      const url = resolveUrl(text, responseUrl);
+      const url = resolveHttpUrl(text, responseUrl);
       if (url) return { url, via: field };
       continue;
     }
@@ -74,13 +75,4 @@ export function findNextPage(body: unknown, shape: ListShape, linkHeader: string
     return { url, via: field, cursor: text };
   }
   return undefined;
-}
-
-function resolveUrl(reference: string, base: URL): URL | undefined {
-  try {
-    const url = new URL(reference, base);
-    return url.protocol === 'http:' || url.protocol === 'https:' ? url : undefined;
-  } catch {
-    return undefined;
-  }
 }

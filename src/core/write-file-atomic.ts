@@ -17,17 +17,25 @@ export async function writeFileAtomic(file: string, content: FileContent, what =
   const target = path.resolve(file);
   const temporary = `${target}.tmp-${process.pid}`;
   try {
-    const handle = await open(temporary, 'w');
-    try {
-      await writeContent(handle, content);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
+    await writeDurable(temporary, content, 'w');
     await rename(temporary, target);
   } catch (error) {
     await rm(temporary, { force: true }).catch(() => undefined);
     throw unwritableError(what, `cannot write ${file}: ${writeFailureReason(error)}. Choose a writable path with enough space.`);
+  }
+}
+
+/**
+ * Writes `content` to `file` and fsyncs it before closing, so a rename after it never exposes an
+ * empty or short file. `flag` `wx` (default) refuses an existing file.
+ */
+export async function writeDurable(file: string, content: FileContent, flag: 'w' | 'wx' = 'wx'): Promise<void> {
+  const handle = await open(file, flag);
+  try {
+    await writeContent(handle, content);
+    await handle.sync();
+  } finally {
+    await handle.close();
   }
 }
 
