@@ -29,7 +29,13 @@ export type MarketStubErrorCode =
   /** The admin API has no such route (HTTP 404), or not for this method (405, `Allow` lists those it has). */
   | 'ADMIN_ROUTE_NOT_FOUND'
   /** The admin API refused the request's origin (HTTP 403): a `Host` not allowed (DNS rebinding), a foreign `Origin`, a CORS preflight. */
-  | 'FORBIDDEN';
+  | 'FORBIDDEN'
+  /** A file or directory could not be written (report, fixture set): the message names it and the real cause. */
+  | 'OUTPUT_UNWRITABLE'
+  /** check/record: the deployment's list got no HTTP answer (refused, DNS, TLS, timeout). */
+  | 'DEPLOYMENT_UNREACHABLE'
+  /** check/record: stopped by SIGINT/SIGTERM (or an aborted signal) before the crawl finished. */
+  | 'INTERRUPTED';
 
 /** One located problem inside a value (a market, a patch, a config file): RFC 6901 pointer, expectation, what was found. */
 export interface ErrorFinding {

@@ -31,7 +31,11 @@ const STATUS: Record<MarketStubErrorCode, number> = {
   STUB_UNREACHABLE: 502,
   ADMIN_ROUTE_NOT_FOUND: 404,
   FORBIDDEN: 403,
+  // The codes below come from check, record and listening; the admin API never raises them.
   LISTEN_FAILED: 500,
+  OUTPUT_UNWRITABLE: 500,
+  DEPLOYMENT_UNREACHABLE: 502,
+  INTERRUPTED: 500,
 };
 
 /** A MarketStubError on its way out of the admin API, with the status to send it with. */
