@@ -163,8 +163,8 @@ function ioReason(error: unknown): string {
   return e.message ?? String(error);
 }
 
-/** Turns V8's "… in JSON at position N" into "… at line L, column C". */
-function jsonSyntaxReason(error: unknown, text: string): string {
+/** Turns V8's "… in JSON at position N" into "invalid JSON at line L, column C (…)": the `found` of a JSON syntax problem. */
+export function jsonSyntaxReason(error: unknown, text: string): string {
   const message = error instanceof Error ? error.message : String(error);
   const m = /at position (\d+)/.exec(message);
   if (!m) return `invalid JSON (${message})`;

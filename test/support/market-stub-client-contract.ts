@@ -18,11 +18,15 @@ export interface ClientTarget {
 
 const market = (id: string, extra: Record<string, unknown> = {}) => ({ market_id: id, title: `Will ${id} happen?`, status: 'active', yes_price: 0.3, no_price: 0.7, resolution_date: '2027-05-01', ...extra });
 
-/** The fields a caller can rely on, for comparing the same error from two surfaces. */
+/**
+ * The fields a caller can rely on, for comparing the same error from two surfaces. Not the
+ * subclass: in process, invalid markets are a FixtureError (a MarketStubError with the fixture
+ * `problems`); remotely they are a MarketStubError with the same code, findings and message.
+ */
 function fieldsOf(error: unknown) {
   if (!(error instanceof MarketStubError)) throw new Error(`expected a MarketStubError, got ${String(error)}`, { cause: error });
   const { code, where, option, expected, found, findings, marketId, message } = error;
-  return { name: error.name, code, where, option, expected, found, findings, marketId, message };
+  return { code, where, option, expected, found, findings, marketId, message };
 }
 
 async function errorOf(promise: Promise<unknown>): Promise<ReturnType<typeof fieldsOf>> {
