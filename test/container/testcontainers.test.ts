@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectMarketStub, MarketStubError, startMarketStub } from '../../src/index.js';
+import { connectMarketStub, startMarketStub } from '../../src/index.js';
 import { MarketStubContainer, type StartedMarketStubContainer } from '../../src/testcontainers.js';
 import { CONTRACT_STUB, CONTRACT_TOKEN, describeMarketStubClient } from '../support/market-stub-client-contract.js';
 import { createContainerEngine, type ContainerEngine } from './container-engine.js';
@@ -133,15 +133,6 @@ describe('MarketStubContainer', () => {
     expect(await running.client().catalog()).toHaveLength(6);
     expect((await fetch(`${running.url}/markets`)).status).toBe(503);
   }, 120_000);
-
-  it('checks every with… value at once, with the option rule and the method named', () => {
-    const c = () => new MarketStubContainer(TAG);
-    expect(() => c().withSeed(-1)).toThrow('MarketStubContainer.withSeed: seed: expected an integer from 0 to 9007199254740991, found -1');
-    expect(() => c().withClock('2026-13-01')).toThrow(MarketStubError);
-    expect(() => c().withProfile({ paging: 'pages' as 'none' })).toThrow('MarketStubContainer.withProfile: profile.paging: expected one of none, offset, cursor, found "pages"');
-    expect(() => c().withFixtures('/no/such/dir')).toThrow('MarketStubContainer.withFixtures: hostPath: expected an existing file or directory on this machine');
-    expect(() => c().withAdminToken('')).toThrow('MarketStubContainer.withAdminToken: adminToken: expected a non-empty value, found "(not shown)"');
-  });
 
   it('start() fails with the stub\'s own message when the container exits (invalid fixtures)', async (ctx) => {
     needImage(ctx);
