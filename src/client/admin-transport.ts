@@ -1,5 +1,5 @@
 import { MarketStubError, optionError, showValue } from '../core/market-stub-error.js';
-import { errorFromAdminBody, type AdminCall } from './admin-error-body.js';
+import { errorFromAdminBody, unauthorized, type AdminCall } from './admin-error-body.js';
 
 /** Where and how the remote client talks to one stub's admin API. */
 export interface AdminTransportOptions {
@@ -84,7 +84,7 @@ function sendOnce(options: AdminTransportOptions): AdminTransport {
       if (parsed.ok) return { status: response.status, body: parsed.value };
       throw unreachable(call, options, `it answered ${response.status} with a body that is not JSON (${describeBody(response, text)}); is this the admin API of a market-stub?`);
     }
-    if (response.status === 401 && !parsed.ok) throw errorFromAdminBody(call, 401, { error: 'unauthorized', message: '' }) as MarketStubError;
+    if (response.status === 401) throw unauthorized(call);
     const mapped = parsed.ok ? errorFromAdminBody(call, response.status, parsed.value) : undefined;
     if (mapped) throw mapped;
     throw unreachable(call, options, `it answered ${response.status} without an admin API error (${describeBody(response, text)}); is the admin API on (serve --admin on) and is this a market-stub?`);
