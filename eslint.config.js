@@ -3,7 +3,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'coverage/', 'node_modules/', 'bench/results/'] },
+  { ignores: ['dist/', 'coverage/', '**/node_modules/', 'bench/results/', '.build/', '.measure/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -23,5 +23,11 @@ export default tseslint.config(
     rules: {
       'no-restricted-properties': ['error', { object: 'process', property: 'exit', message: 'Return an exit code; only src/cli.ts sets process.exitCode.' }],
     },
+  },
+  {
+    // The consumer projects' CommonJS files (test/consumers): require() is what they test.
+    files: ['test/consumers/**/*.cjs', 'test/consumers/**/*.cts', 'test/consumers/jest-cjs/*.js'],
+    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', module: 'writable' } },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
 );

@@ -3,7 +3,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-    exclude: ['test/container/**', 'node_modules/**', 'dist/**'],
+    // test/consumers: projects of their own, run by `npm run test:consumers` against the tarball.
+    exclude: ['test/container/**', 'test/consumers/**', 'node_modules/**', 'dist/**'],
     globalSetup: ['test/support/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,

@@ -3,27 +3,26 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 
-/** Source files (src/**\/*.ts, tests excluded) whose dist/*.js is missing or older. */
+/** What dist/ is built from: src (tests excluded), the schema, the manifest and the build script. */
+const BUILD_INPUTS = ['src', 'schemas', 'package.json', 'scripts/build.mjs'];
+/** The bundles the benchmark runs (scripts/build.mjs writes them together). */
+const BUILD_OUTPUTS = ['dist/cli.js', 'dist/index.js'];
+
+/** Build inputs newer than the oldest bundle (every input when a bundle is missing). */
 export function staleOutputs(root: string): string[] {
-  const stale: string[] = [];
-  const walk = (dir: string): void => {
-    for (const entry of readdirSync(path.join(root, dir), { withFileTypes: true })) {
-      const rel = path.join(dir, entry.name);
-      if (entry.isDirectory()) walk(rel);
-      else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts') && !entry.name.endsWith('.d.ts')) {
-        const out = path.join(root, 'dist', path.relative('src', rel).replace(/\.ts$/, '.js'));
-        let outTime: number;
-        try {
-          outTime = statSync(out).mtimeMs;
-        } catch {
-          outTime = 0; // not built yet
-        }
-        if (outTime < statSync(path.join(root, rel)).mtimeMs) stale.push(rel);
-      }
+  const inputs: string[] = [];
+  const walk = (rel: string): void => {
+    const stat = statSync(path.join(root, rel), { throwIfNoEntry: false });
+    if (!stat) return;
+    if (!stat.isDirectory()) {
+      if (!rel.endsWith('.test.ts')) inputs.push(rel);
+      return;
     }
+    for (const entry of readdirSync(path.join(root, rel))) walk(path.join(rel, entry));
   };
-  walk('src');
-  return stale;
+  for (const input of BUILD_INPUTS) walk(input);
+  const built = Math.min(...BUILD_OUTPUTS.map((out) => statSync(path.join(root, out), { throwIfNoEntry: false })?.mtimeMs ?? 0));
+  return inputs.filter((rel) => statSync(path.join(root, rel)).mtimeMs > built);
 }
 
 /**

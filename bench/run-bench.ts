@@ -245,7 +245,7 @@ async function run(options: BenchOptions): Promise<BenchResults> {
 
       if (options.scaleCount > 0) {
         log(`bench: scale check, serve --count ${options.scaleCount} (bounded at ${options.scaleTimeoutS} s)…`);
-        const { generateMarket } = (await import(pathToFileURL(path.join(ROOT, 'dist/catalog/generate-markets.js')).href)) as {
+        const { generateMarket } = (await import(pathToFileURL(path.join(ROOT, 'dist/index.js')).href)) as {
           generateMarket(index: number, o: { seed: number; clock: string }): { market_id: string };
         };
         const indices = [...new Set([0, 1, Math.floor(options.scaleCount / 2), options.scaleCount - 1])].filter((k) => k < options.scaleCount);

@@ -6,7 +6,7 @@ export { createMemoryCatalog, toSummary, type CatalogEntry, type MarketCatalog, 
 export { generateMarket, generateMarkets, type GenerateOptions } from './catalog/generate-markets.js';
 export { readFixtures, loadFixtures, FixtureError, formatFixtureProblems, type FixtureProblem, type FixtureLoad } from './catalog/load-fixtures.js';
 export { getMarketValidator, type MarketValidator, type MarketValidatorOptions } from './schema/market-validator.js';
-export { loadMarketSchema, marketSchemaUrl, type JsonSchemaDocument } from './schema/market-schema.js';
+export { loadMarketSchema, type JsonSchemaDocument } from './schema/market-schema.js';
 export type { Finding } from './schema/finding.js';
 export { MarketStubError, type MarketStubErrorCode, type ErrorFinding } from './core/market-stub-error.js';
 export type { MarketStubClient } from './client/market-stub-client.js';

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Express } from 'express';
 import type { StubRuntime } from './http/stub-runtime.js';
+import type { StubRequestListener } from './http/create-app.js';
 
 /** Where to listen. */
 export interface ListenOptions {
@@ -29,11 +29,11 @@ export interface RunningServer {
  * without entering Express's router; everything else goes to the Express app, whose first
  * middleware is the same runtime.handle, so both paths answer identically.
  */
-export function createRequestHandler(options: { createApp: () => Express; runtime: StubRuntime }): (req: IncomingMessage, res: ServerResponse) => void {
+export function createRequestHandler(options: { createApp: () => StubRequestListener; runtime: StubRuntime }): (req: IncomingMessage, res: ServerResponse) => void {
   const { runtime } = options;
   // The Express app is built on the first request the runtime does not answer, so start-up (and
   // test suites that only call the market routes) never load Express.
-  let app: Express | undefined;
+  let app: StubRequestListener | undefined;
   return (req, res) => {
     if (runtime.handle(req, res)) return;
     app ??= options.createApp();

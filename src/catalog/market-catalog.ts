@@ -4,7 +4,7 @@ import type { Market, MarketSummary } from '../schema/market-types.js';
 export interface CatalogEntry {
   readonly market: Market;
   /** UTF-8 JSON of the single-market body, `GET /markets/{market_id}`. */
-  readonly body: Buffer;
+  readonly body: Uint8Array;
   /** JSON text of the list item (the MarketSummary projection). */
   readonly summaryJson: string;
 }
@@ -24,9 +24,9 @@ export interface MarketCatalog {
   entryAt(index: number): CatalogEntry | undefined;
   entry(marketId: string): CatalogEntry | undefined;
   /** The bare JSON array of all summaries, built once on first use. @throws RangeError for catalogs too large to hold (those have listChunks). */
-  listBody(): Buffer;
+  listBody(): Uint8Array;
   /** The bare JSON array in chunks, for catalogs too large to hold in one buffer (flat memory). */
-  listChunks?(): Iterable<Buffer>;
+  listChunks?(): Iterable<Uint8Array>;
 }
 
 /** The five documented list fields, in response order. */

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { packageVersion } from '../core/package-info.js';
 import type { ContractFinding } from './contract-finding.js';
 
 /** Version of the JSON report shape (docs/contract-check.md). Bumped on any incompatible change. */
@@ -92,7 +92,7 @@ export function buildContractReport(input: ReportInput): ContractReport {
   const fail = errors > 0 || (input.strict && warnings > 0);
   return {
     reportVersion: REPORT_VERSION,
-    tool: { name: 'market-stub', version: toolVersion() },
+    tool: { name: 'market-stub', version: packageVersion() },
     command: input.command,
     baseUrl: input.baseUrl,
     startedAt: input.startedAt.toISOString(),
@@ -112,12 +112,4 @@ export function buildContractReport(input: ReportInput): ContractReport {
     ...(input.probe ? { probe: input.probe } : {}),
     findings: input.findings,
   };
-}
-
-let version: string | undefined;
-
-function toolVersion(): string {
-  // package.json sits two levels above both src/contract and dist/contract.
-  version ??= (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
-  return version;
 }

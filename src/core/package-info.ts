@@ -1,9 +1,12 @@
-import { createRequire } from 'node:module';
+// package.json is read at build time: scripts/build.mjs serves this import as `{ name, version }`,
+// so both bundles (ESM and CommonJS) carry the version inline and resolve no path at run time.
+// Under tsx and vitest the import reads the repository's package.json.
+import manifest from '../../package.json' with { type: 'json' };
 
-let version: string | undefined;
-
-/** market-stub's own version, from its package.json (never the consumer's, wherever the CLI is run from). */
+/**
+ * market-stub's own version (its package.json `version`, semver), never the consumer's, wherever
+ * the CLI runs from: `--version`, the OpenAPI document's `info.version`, contract reports' `tool`.
+ */
 export function packageVersion(): string {
-  version ??= (createRequire(import.meta.url)('../../package.json') as { version: string }).version;
-  return version;
+  return manifest.version;
 }

@@ -1,5 +1,5 @@
-import { createRequire } from 'node:module';
-import type { Express, NextFunction, Request, Response } from 'express';
+import type { NextFunction, Request, Response } from 'express';
+import { packageVersion } from '../core/package-info.js';
 import { loadExpress } from './load-express.js';
 import { createAdminRouter } from './admin-router.js';
 import { errorReply, routeNotFound } from './error-reply.js';
@@ -12,6 +12,13 @@ import { checkRuntimeOptions } from '../options/stub-options.js';
 export type AppOptions = RuntimeOptions | { runtime: StubRuntime };
 
 /**
+ * What createApp returns: a Node.js request listener `(req, res)`, as `http.createServer(listener)`,
+ * supertest's `request(listener)` and an Express app's `use(listener)` take. It is the Express 5 app
+ * itself, typed structurally so the published types need no @types package (no @types/express).
+ */
+export type StubRequestListener = (req: unknown, res: unknown) => void;
+
+/**
  * Builds the Express 5 app for the stub; it never listens (src/server.ts does), so test suites can
  * drive it in-process with supertest: `request(createApp({ catalog })).get('/markets')`.
  *
@@ -22,7 +29,7 @@ export type AppOptions = RuntimeOptions | { runtime: StubRuntime };
  * @throws MarketStubError OPTION_INVALID for a bad or unknown option, or a missing `catalog`
  *   (`createApp: profile.paging: expected one of none, offset, cursor, found "pages"`).
  */
-export function createApp(options: AppOptions): Express {
+export function createApp(options: AppOptions): StubRequestListener {
   const runtime = options !== null && typeof options === 'object' && 'runtime' in options ? options.runtime : createStubRuntime(checked(options));
   const shape = runtime.profile.errors;
   const app = loadExpress()();
@@ -49,16 +56,10 @@ export function createApp(options: AppOptions): Express {
     runtime.logger?.error({ err: error, path: req.path }, 'request failed');
     writeReply(res, errorReply(shape, 500, 'internal_error', 'The stub failed to answer this request; see its log.'));
   });
-  return app;
+  return app as StubRequestListener;
 }
 
 function checked(options: RuntimeOptions): RuntimeOptions {
   checkRuntimeOptions(options, 'createApp');
   return options;
-}
-
-let version: string | undefined;
-function packageVersion(): string {
-  version ??= (createRequire(import.meta.url)('../../package.json') as { version: string }).version;
-  return version;
 }

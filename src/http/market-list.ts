@@ -82,8 +82,8 @@ export function renderList(catalog: MarketCatalog, query: URLSearchParams, profi
 }
 
 /** A list too large to hold, sent in chunks (optionally inside the envelope). */
-function streamedList(chunks: Iterable<Buffer>, envelope: string): Reply {
-  function* wrapped(): Generator<Buffer> {
+function streamedList(chunks: Iterable<Uint8Array>, envelope: string): Reply {
+  function* wrapped(): Generator<Uint8Array> {
     if (envelope !== 'bare') yield Buffer.from(`{${JSON.stringify(envelope)}:`);
     yield* chunks;
     if (envelope !== 'bare') yield Buffer.from('}');

@@ -4,16 +4,16 @@ import type { ServerResponse } from 'node:http';
 export interface Reply {
   status: number;
   headers: Record<string, string>;
-  body: Buffer;
+  body: Uint8Array;
   /** When set, the body is these chunks instead (sent chunked, with backpressure: flat memory for huge lists). */
-  chunks?: Iterable<Buffer>;
+  chunks?: Iterable<Uint8Array>;
 }
 
 /** Media type of every JSON body (RFC 8259 §11; charset spelled out for clients that want it). */
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
 /** A 200 JSON reply around an already serialised body. */
-export function jsonReply(body: Buffer, status = 200, headers: Record<string, string> = {}): Reply {
+export function jsonReply(body: Uint8Array, status = 200, headers: Record<string, string> = {}): Reply {
   return { status, headers: { 'content-type': JSON_CONTENT_TYPE, ...headers }, body };
 }
 

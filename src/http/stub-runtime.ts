@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Logger } from 'pino';
 import type { MarketCatalog } from '../catalog/market-catalog.js';
+import type { StubLogger } from '../core/stub-logger.js';
 import { createMarketStore, type GlobalDomainFault, type MarketStore } from '../catalog/market-store.js';
 import { BehaviourError, createBehaviourEngine, parsePrefer, type AppliedBehaviour, type Behaviour, type BehaviourEngine, type BehaviourRuleInput } from '../behaviour/behaviour.js';
 import { createRequestJournal, type RequestJournal } from '../journal/request-journal.js';
@@ -28,8 +28,8 @@ export interface RuntimeOptions {
   admin?: boolean;
   /** When set, admin requests need `Authorization: Bearer <token>`. */
   adminToken?: string;
-  /** Request log (one line per request); none when omitted. */
-  logger?: Logger;
+  /** Request log (one line per request; a pino logger fits); none when omitted. */
+  logger?: StubLogger;
 }
 
 /** The live state of one stub: catalog store, profile, behaviours, journal and switches. */
@@ -41,13 +41,15 @@ export interface StubRuntime {
   readonly cors: boolean;
   readonly admin: boolean;
   readonly adminToken: string | undefined;
-  readonly logger: Logger | undefined;
+  readonly logger: StubLogger | undefined;
   /**
    * Handles a raw Node request if it is one of the two market routes, `GET /healthz` or a CORS preflight, and
    * journals/logs every non-admin request once. Returns false to let Express handle the rest.
    * Used by both the Express app and the server's fast path, so both answer identically.
+   * `req` and `res` are Node's IncomingMessage and ServerResponse, typed `unknown` here so the
+   * published declarations need no @types/node.
    */
-  handle(req: IncomingMessage, res: ServerResponse): boolean;
+  handle(req: unknown, res: unknown): boolean;
 }
 
 /** The reserved admin prefix; requests under it are never journaled. */
@@ -104,7 +106,7 @@ export function createStubRuntime(options: RuntimeOptions): StubRuntime {
     store, behaviours, journal, profile, cors, logger,
     admin: options.admin ?? true,
     adminToken: options.adminToken,
-    handle(req, res) {
+    handle(req: IncomingMessage, res: ServerResponse) {
       const url = req.url ?? '/';
       const q = url.indexOf('?');
       const path = q === -1 ? url : url.slice(0, q);

@@ -1,23 +1,20 @@
-import { readFileSync } from 'node:fs';
+// The schema is imported, not read from disk: the bundles (ESM and CommonJS) carry it inline, so
+// no path has to be resolved from the module's location at run time. The package still ships the
+// file itself, exported as `market-stub/schemas/market.schema.json`.
+import schemaDocument from '../../schemas/market.schema.json' with { type: 'json' };
 
 /** A JSON Schema document as parsed JSON (2020-12). */
 export type JsonSchemaDocument = Record<string, unknown> & { $id: string; $defs: Record<string, unknown> };
 
-/** Absolute file URL of `schemas/market.schema.json`, the single source of truth. */
-export const marketSchemaUrl: URL = new URL('../../schemas/market.schema.json', import.meta.url);
-
 let cached: JsonSchemaDocument | undefined;
 
 /**
- * Loads `schemas/market.schema.json` (read once per process, on first call; never at import).
- * The returned object is deep-frozen: consumers derive from it and never mutate it.
- * @throws Error when the packaged schema file is missing or not JSON (a broken install).
+ * Returns `schemas/market.schema.json`, the single source of truth, as parsed JSON (built into
+ * market-stub; the same object on every call). It is deep-frozen on the first call: consumers
+ * derive from it and never mutate it.
  */
 export function loadMarketSchema(): JsonSchemaDocument {
-  if (cached) return cached;
-  const text = readFileSync(marketSchemaUrl, 'utf8');
-  const parsed = JSON.parse(text) as JsonSchemaDocument;
-  cached = deepFreeze(parsed);
+  cached ??= deepFreeze(schemaDocument as JsonSchemaDocument);
   return cached;
 }
 

@@ -1,0 +1,213 @@
+// Builds dist/ with esbuild's API (tsup 9 and tsdown need Node 22; engines say >=20.19):
+//
+//   dist/cli.js, dist/chunks/*.js       the CLI: ESM with a shebang; each command module is a
+//                                       chunk loaded by dynamic import() when its command runs
+//   dist/index.js, dist/index.cjs       the library, ESM and CommonJS
+//   dist/index.d.ts, dist/index.d.cts   its declarations, bundled into one file each
+//   dist/*.map                          source maps (original file:line under --enable-source-maps)
+//   dist/THIRD-PARTY-LICENSES.md        the licences of the packages bundled into dist/
+//
+//   node scripts/build.mjs                      the layout the package ships
+//   node scripts/build.mjs --cli-external-deps  the CLI loads yargs, pino, json-schema-faker… from
+//                                               node_modules instead (to measure the difference)
+//
+// Layout (measured, see the packaging report in issue 9): the CLI bundles the dependencies it
+// imports statically (one file set to read and compile at start-up instead of ~90 files found
+// through node_modules); the CommonJS packages it requires lazily (ajv, express, pino-pretty,
+// xmlbuilder2: src/**/load-*.ts, createRequire) stay lazy and load from node_modules when first
+// needed. The library builds keep every dependency external, except that the CommonJS build
+// carries the ESM-only ones (Jest's CommonJS module system cannot require ESM).
+//
+// Entries are data: a new subpath export (e.g. `market-stub/testcontainers`) is one line in
+// scripts/build-entries.json plus its entry in package.json "exports" (test/packaging checks
+// that both agree).
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import { rollup } from 'rollup';
+import { dts } from 'rollup-plugin-dts';
+
+const ROOT = path.resolve(fileURLToPath(new URL('..', import.meta.url)));
+const DIST = path.join(ROOT, 'dist');
+/** tsc's declaration output, the input of the declaration bundles; removed after the build. */
+const BUILD_TMP = path.join(ROOT, '.build');
+
+/**
+ * What dist/ holds (scripts/build-entries.json). `cli`: ESM only, code splitting, static
+ * dependencies bundled. `library`: ESM + CommonJS + bundled declarations, dependencies external,
+ * published as `subpath` of package.json "exports". `name` is the output's base name.
+ * @type {readonly { kind: 'cli' | 'library', name: string, source: string, subpath?: string }[]}
+ */
+const ENTRIES = JSON.parse(readFileSync(path.join(ROOT, 'scripts/build-entries.json'), 'utf8'));
+
+const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+const require = createRequire(import.meta.url);
+const DEPENDENCIES = Object.keys(pkg.dependencies ?? {});
+
+/** Lowest Node the package supports (engines), as an esbuild target. */
+const TARGET = `node${pkg.engines.node.replace(/^>=/, '')}`;
+
+const COMMON = {
+  bundle: true,
+  platform: 'node',
+  target: TARGET,
+  sourcemap: true,
+  // Positions only: the sources are the repository at the released version; embedding them
+  // would triple the package.
+  sourcesContent: false,
+  // Bundled packages' notices go to THIRD-PARTY-LICENSES.md, whole.
+  legalComments: 'none',
+  metafile: true,
+  logLevel: 'warning',
+  plugins: [packageInfoPlugin()],
+};
+
+/**
+ * Serves the root package.json to src/core/package-info.ts as `{ name, version }` only, so the
+ * bundles carry market-stub's own version and nothing else from the manifest.
+ */
+function packageInfoPlugin() {
+  const manifest = path.join(ROOT, 'package.json');
+  return {
+    name: 'package-info',
+    setup(b) {
+      b.onLoad({ filter: /[\\/]package\.json$/ }, (args) => {
+        if (path.resolve(args.path) !== manifest) return undefined;
+        return { contents: JSON.stringify({ name: pkg.name, version: pkg.version }), loader: 'json' };
+      });
+    },
+  };
+}
+
+/** A dependency's package.json, read from node_modules (a package's exports may hide it). */
+function manifestOf(name) {
+  return JSON.parse(readFileSync(path.join(ROOT, 'node_modules', name, 'package.json'), 'utf8'));
+}
+
+/**
+ * Dependencies a CommonJS bundle has to carry inside it: ESM-only packages (`"type": "module"`
+ * and no `require` condition). Node >=20.19 could require() them, but Jest's CommonJS module
+ * system cannot, and a Jest/ts-jest project in its default mode is exactly who loads index.cjs.
+ */
+function esmOnlyDependencies() {
+  return DEPENDENCIES.filter((name) => {
+    const manifest = manifestOf(name);
+    const exported = manifest.exports?.['.'] ?? manifest.exports;
+    const hasRequire = typeof exported === 'object' && exported !== null && 'require' in exported;
+    return manifest.type === 'module' && !hasRequire;
+  });
+}
+
+/** Fails the build when the CommonJS output still reads import.meta (Jest would see `{}`). */
+function assertNoImportMeta(file) {
+  if (readFileSync(file, 'utf8').includes('import.meta')) {
+    throw new Error(`${path.relative(ROOT, file)} contains import.meta: CommonJS consumers (Jest) would get an empty object; see the define in buildLibrary().`);
+  }
+}
+
+async function buildCli(entry, { externalDeps }) {
+  return build({
+    ...COMMON,
+    entryPoints: { [entry.name]: entry.source },
+    outdir: DIST,
+    format: 'esm',
+    splitting: true,
+    chunkNames: 'chunks/[name]-[hash]',
+    ...(externalDeps
+      ? { packages: 'external' }
+      : {
+          // Bundled CommonJS code (pino, yargs' helpers) calls require() for Node built-ins, and
+          // ESM has no require: every output file gets one, bound to its own location.
+          banner: { js: "import { createRequire as __marketStubCreateRequire } from 'node:module'; const require = __marketStubCreateRequire(import.meta.url);" },
+        }),
+  });
+}
+
+async function buildLibrary(entry) {
+  const esm = await build({ ...COMMON, entryPoints: { [entry.name]: entry.source }, outdir: DIST, format: 'esm', packages: 'external' });
+  const inline = esmOnlyDependencies();
+  const cjs = await build({
+    ...COMMON,
+    entryPoints: { [entry.name]: entry.source },
+    outdir: DIST,
+    outExtension: { '.js': '.cjs' },
+    format: 'cjs',
+    external: DEPENDENCIES.filter((name) => !inline.includes(name)).flatMap((name) => [name, `${name}/*`]),
+    // The lazy createRequire(import.meta.url) calls (ajv, express, pino-pretty, xmlbuilder2) get
+    // the file URL of dist/index.cjs instead, from scripts/cjs-module-url.js.
+    define: { 'import.meta.url': '__marketStubModuleUrl' },
+    inject: [path.join(ROOT, 'scripts/cjs-module-url.js')],
+  });
+  assertNoImportMeta(path.join(DIST, `${entry.name}.cjs`));
+  return [esm, cjs];
+}
+
+/** tsc writes every declaration once; rollup-plugin-dts bundles one file per library entry. */
+async function buildDeclarations(entries) {
+  const typesDir = path.join(BUILD_TMP, 'types');
+  rmSync(BUILD_TMP, { recursive: true, force: true });
+  execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.build.json', '--outDir', typesDir], { cwd: ROOT, stdio: 'inherit' });
+  for (const entry of entries) {
+    const input = path.join(typesDir, entry.source.replace(/\.ts$/, '.d.ts'));
+    const bundle = await rollup({ input, plugins: [dts()], onwarn: (warning) => { if (warning.code !== 'UNRESOLVED_IMPORT') throw new Error(`declaration bundle ${entry.name}: ${warning.message}`); } });
+    const out = path.join(DIST, `${entry.name}.d.ts`);
+    await bundle.write({ file: out, format: 'es' });
+    await bundle.close();
+    // The published types must compile with only market-stub installed: no import of another
+    // package's (or Node's) types may survive into them.
+    const text = readFileSync(out, 'utf8');
+    const foreign = [...text.matchAll(/(?:\bfrom\s+|\bimport\s*\(\s*|<reference\s+types=)['"]([^'"]+)['"]/g)].map((m) => m[1]);
+    if (foreign.length > 0) throw new Error(`dist/${entry.name}.d.ts imports ${[...new Set(foreign)].join(', ')}: the published types must not need another package's types (src/core/stub-logger.ts shows how the logger option avoids pino's).`);
+    // The same declarations describe index.cjs: as a .d.cts beside it TypeScript reads them as
+    // CommonJS for `require` (arethetypeswrong: no "masquerading as ESM").
+    copyFileSync(out, path.join(DIST, `${entry.name}.d.cts`));
+  }
+  rmSync(BUILD_TMP, { recursive: true, force: true });
+}
+
+/** The package a bundled input file belongs to (`node_modules/<name>/…`), or undefined. */
+function packageOfInput(input) {
+  const m = /(?:^|[\\/])node_modules[\\/]((?:@[^\\/]+[\\/])?[^\\/]+)/.exec(input);
+  return m?.[1]?.replace(/\\/g, '/');
+}
+
+/** Writes the licence texts of every package bundled into dist/ (their licences require it). */
+function writeThirdPartyLicenses(results) {
+  const names = new Set();
+  for (const result of results) {
+    for (const input of Object.keys(result.metafile.inputs)) {
+      const name = packageOfInput(input);
+      if (name) names.add(name);
+    }
+  }
+  const sections = [...names].sort().map((name) => {
+    const dir = path.join(ROOT, 'node_modules', name);
+    const manifest = manifestOf(name);
+    const file = readdirSync(dir).find((f) => /^(licen[cs]e|copying)/i.test(f));
+    if (!file) throw new Error(`${name} is bundled into dist/ but has no LICENSE file to reproduce.`);
+    return `## ${name} ${manifest.version} (${manifest.license})\n\n\`\`\`\n${readFileSync(path.join(dir, file), 'utf8').trim()}\n\`\`\`\n`;
+  });
+  writeFileSync(path.join(DIST, 'THIRD-PARTY-LICENSES.md'), `# Third-party licences\n\nPackages bundled into these files, with their licences.\n\n${sections.join('\n')}`);
+  return names.size;
+}
+
+async function main() {
+  const started = performance.now();
+  const externalDeps = process.argv.includes('--cli-external-deps');
+  rmSync(DIST, { recursive: true, force: true });
+  mkdirSync(DIST, { recursive: true });
+  const results = [];
+  for (const entry of ENTRIES) {
+    if (entry.kind === 'cli') results.push(await buildCli(entry, { externalDeps }));
+    else results.push(...(await buildLibrary(entry)));
+  }
+  await buildDeclarations(ENTRIES.filter((e) => e.kind === 'library'));
+  const bundled = writeThirdPartyLicenses(results);
+  if (!existsSync(path.join(DIST, 'cli.js'))) throw new Error('dist/cli.js was not written');
+  process.stdout.write(`build: dist/ in ${Math.round(performance.now() - started)} ms (${bundled} packages bundled${externalDeps ? ', CLI dependencies external' : ''})\n`);
+}
+
+await main();

@@ -1,0 +1,163 @@
+// The package as npm publishes it: what the tarball holds, the exports map against the build's
+// entries, both module formats, the published types, --version from a consumer's .bin link, and
+// publint + arethetypeswrong on the packed tarball. Runs after `npm run build` (npm test does it).
+// The consumer projects (test/consumers, `npm run test:consumers`) install the tarball for real.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { publint } from 'publint';
+import { formatMessage } from 'publint/utils';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+const manifest = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+  version: string;
+  scripts: Record<string, string>;
+  exports: Record<string, string | Record<string, { types: string; default: string }>>;
+  main: string;
+  types: string;
+};
+const entries = JSON.parse(readFileSync(path.join(ROOT, 'scripts/build-entries.json'), 'utf8')) as { kind: string; name: string; subpath?: string }[];
+
+/** Limit of the packed tarball (gzip), bytes: today about 450 KiB, most of it the bundles' maps. */
+const TARBALL_LIMIT = 1024 * 1024;
+
+interface PackedFile {
+  path: string;
+  size: number;
+}
+let work: string;
+let tarball: string;
+let packed: { size: number; files: PackedFile[] };
+
+function run(command: string, args: readonly string[], cwd = ROOT) {
+  const r = spawnSync(command, args, { cwd, encoding: 'utf8', timeout: 60_000 });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+beforeAll(() => {
+  work = mkdtempSync(path.join(tmpdir(), 'market-stub-pack-'));
+  // --ignore-scripts: dist/ is built already; prepack would rebuild it mid-test.
+  const r = run(NPM, ['pack', '--ignore-scripts', '--json', '--pack-destination', work]);
+  expect(r.code, r.stderr).toBe(0);
+  const [info] = JSON.parse(r.stdout) as [{ filename: string; size: number; files: PackedFile[] }];
+  packed = info;
+  tarball = path.join(work, info.filename);
+}, 60_000);
+
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+describe('the tarball', () => {
+  it('holds dist/, the schema, the sample fixtures, README and package.json, and nothing else', () => {
+    const paths = packed.files.map((f) => f.path);
+    const stray = paths.filter((p) => !/^(dist\/|schemas\/[^/]+\.json$|fixtures\/|README\.md$|package\.json$)/.test(p));
+    expect(stray).toEqual([]);
+    for (const required of ['dist/cli.js', 'dist/index.js', 'dist/index.cjs', 'dist/index.d.ts', 'dist/index.d.cts', 'dist/THIRD-PARTY-LICENSES.md', 'schemas/market.schema.json']) {
+      expect(paths).toContain(required);
+    }
+    expect(packed.size).toBeLessThan(TARBALL_LIMIT);
+  });
+
+  it('runs no script in a consumer install (no preinstall, install, postinstall or prepare)', () => {
+    expect(Object.keys(manifest.scripts).filter((s) => ['preinstall', 'install', 'postinstall', 'prepare'].includes(s))).toEqual([]);
+    expect(manifest.scripts['prepack']).toBe('npm run build');
+  });
+
+  it('passes publint (suggestions included)', async () => {
+    const bytes = readFileSync(tarball);
+    const { messages, pkg } = await publint({ pack: { tarball: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) }, level: 'suggestion', strict: true });
+    expect(messages.map((m) => `${m.type}: ${formatMessage(m, pkg) ?? m.code}`)).toEqual([]);
+  });
+
+  it('passes arethetypeswrong for node10, node16 (CommonJS and ESM) and bundler resolution', () => {
+    const r = run(process.execPath, [path.join(ROOT, 'node_modules/@arethetypeswrong/cli/dist/index.js'), '--format', 'json', tarball]);
+    const report = JSON.parse(r.stdout) as { analysis: { problems: unknown[]; entrypoints: Record<string, { resolutions: Record<string, { resolution?: { fileName: string } }> }> } };
+    expect(report.analysis.problems).toEqual([]);
+    const root = report.analysis.entrypoints['.']!.resolutions;
+    // The types TypeScript picks: CommonJS ones for require (and node10's "types"), ESM ones for import.
+    expect(root['node10']?.resolution?.fileName).toMatch(/dist\/index\.d\.cts$/);
+    expect(root['node16-cjs']?.resolution?.fileName).toMatch(/dist\/index\.d\.cts$/);
+    expect(root['node16-esm']?.resolution?.fileName).toMatch(/dist\/index\.d\.ts$/);
+    expect(r.code).toBe(0);
+  }, 60_000);
+});
+
+describe('the exports map', () => {
+  it('has an import and a require condition, each with its own types, for every library entry of the build', () => {
+    const libraries = entries.filter((e) => e.kind === 'library');
+    const subpaths = Object.keys(manifest.exports).filter((k) => !k.startsWith('./schemas/') && k !== './package.json');
+    expect(subpaths.sort()).toEqual(libraries.map((e) => e.subpath).sort());
+    for (const entry of libraries) {
+      expect(manifest.exports[entry.subpath!]).toEqual({
+        import: { types: `./dist/${entry.name}.d.ts`, default: `./dist/${entry.name}.js` },
+        require: { types: `./dist/${entry.name}.d.cts`, default: `./dist/${entry.name}.cjs` },
+      });
+    }
+    expect(manifest.main).toBe('./dist/index.cjs');
+    expect(manifest.types).toBe('./dist/index.d.cts');
+  });
+
+  it('serves the schema file and package.json', () => {
+    const r = run(process.execPath, ['-e', "const r = require.resolve; console.log(JSON.stringify([r('market-stub/schemas/market.schema.json'), r('market-stub/package.json')]))"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual([path.join(ROOT, 'schemas/market.schema.json'), path.join(ROOT, 'package.json')]);
+  });
+});
+
+describe('the two module formats', () => {
+  it('require() and import give the same exports, and the CommonJS build never reads import.meta', () => {
+    expect(readFileSync(path.join(ROOT, 'dist/index.cjs'), 'utf8')).not.toContain('import.meta');
+    const cjs = run(process.execPath, ['-e', "console.log(JSON.stringify(Object.keys(require('market-stub')).sort()))"]);
+    const esm = run(process.execPath, ['--input-type=module', '-e', "console.log(JSON.stringify(Object.keys(await import('market-stub')).sort()))"]);
+    expect(cjs.code, cjs.stderr).toBe(0);
+    expect(esm.code, esm.stderr).toBe(0);
+    expect(JSON.parse(cjs.stdout)).toEqual(JSON.parse(esm.stdout));
+    expect(JSON.parse(cjs.stdout)).toContain('startMarketStub');
+  });
+
+  it('the CommonJS build starts a stub whose lazily loaded parts (Express, ajv) work', () => {
+    const script = `
+      const { startMarketStub, getMarketValidator } = require('market-stub');
+      (async () => {
+        const stub = await startMarketStub({ seed: 3, count: 2, clock: '2026-01-01' });
+        const list = await fetch(stub.url + '/markets');
+        const openapi = await (await fetch(stub.url + '/openapi.json')).json();
+        const valid = getMarketValidator().isMarket((await stub.catalog())[0]);
+        await stub.close();
+        console.log(JSON.stringify({ list: list.status, version: openapi.info.version, valid }));
+      })();`;
+    const r = run(process.execPath, ['-e', script]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual({ list: 200, version: manifest.version, valid: true });
+  }, 30_000);
+});
+
+describe('the published types', () => {
+  it('import no other package, and no Node types', () => {
+    for (const file of ['dist/index.d.ts', 'dist/index.d.cts']) {
+      const text = readFileSync(path.join(ROOT, file), 'utf8');
+      expect(text).not.toMatch(/\bfrom\s+['"]|\bimport\s*\(|<reference\s+types=|\bNodeJS\.|\bBuffer\b/);
+    }
+  });
+});
+
+describe('the CLI', () => {
+  it('is one ESM file with a shebang and a source map', () => {
+    const cli = readFileSync(path.join(ROOT, 'dist/cli.js'), 'utf8');
+    expect(cli.startsWith('#!/usr/bin/env node\n')).toBe(true);
+    expect(cli).toMatch(/\/\/# sourceMappingURL=cli\.js\.map\n?$/);
+  });
+
+  it("prints market-stub's own version when run through a consumer's node_modules/.bin link", () => {
+    const consumer = path.join(work, 'consumer');
+    mkdirSync(path.join(consumer, 'node_modules/.bin'), { recursive: true });
+    writeFileSync(path.join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', version: '9.9.9' }));
+    symlinkSync(path.join(ROOT, 'dist/cli.js'), path.join(consumer, 'node_modules/.bin/market-stub'));
+    const r = run(path.join(consumer, 'node_modules/.bin/market-stub'), ['--version'], consumer);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.trim()).toBe(manifest.version);
+  });
+});
