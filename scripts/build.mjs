@@ -46,6 +46,8 @@ const ENTRIES = JSON.parse(readFileSync(path.join(ROOT, 'scripts/build-entries.j
 const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
 const require = createRequire(import.meta.url);
 const DEPENDENCIES = Object.keys(pkg.dependencies ?? {});
+/** Optional peer dependencies (testcontainers for market-stub/testcontainers): always external, never bundled. */
+const PEER_DEPENDENCIES = Object.keys(pkg.peerDependencies ?? {});
 
 /** Lowest Node the package supports (engines), as an esbuild target. */
 const TARGET = `node${pkg.engines.node.replace(/^>=/, '')}`;
@@ -135,7 +137,7 @@ async function buildLibrary(entry) {
     outdir: DIST,
     outExtension: { '.js': '.cjs' },
     format: 'cjs',
-    external: DEPENDENCIES.filter((name) => !inline.includes(name)).flatMap((name) => [name, `${name}/*`]),
+    external: [...DEPENDENCIES.filter((name) => !inline.includes(name)), ...PEER_DEPENDENCIES].flatMap((name) => [name, `${name}/*`]),
     // The lazy createRequire(import.meta.url) calls (ajv, express, pino-pretty, xmlbuilder2) get
     // the file URL of dist/index.cjs instead, from scripts/cjs-module-url.js.
     define: { 'import.meta.url': '__marketStubModuleUrl' },
@@ -159,7 +161,8 @@ async function buildDeclarations(entries) {
     // The published types must compile with only market-stub installed: no import of another
     // package's (or Node's) types may survive into them.
     const text = readFileSync(out, 'utf8');
-    const foreign = [...text.matchAll(/(?:\bfrom\s+|\bimport\s*\(\s*|<reference\s+types=)['"]([^'"]+)['"]/g)].map((m) => m[1]);
+    // An entry for an optional peer dependency (market-stub/testcontainers) may use that package's types: whoever imports it has it installed.
+    const foreign = [...text.matchAll(/(?:\bfrom\s+|\bimport\s*\(\s*|<reference\s+types=)['"]([^'"]+)['"]/g)].map((m) => m[1]).filter((name) => !PEER_DEPENDENCIES.includes(name));
     if (foreign.length > 0) throw new Error(`dist/${entry.name}.d.ts imports ${[...new Set(foreign)].join(', ')}: the published types must not need another package's types (src/core/stub-logger.ts shows how the logger option avoids pino's).`);
     // The same declarations describe index.cjs: as a .d.cts beside it TypeScript reads them as
     // CommonJS for `require` (arethetypeswrong: no "masquerading as ESM").

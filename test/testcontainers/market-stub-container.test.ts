@@ -60,25 +60,34 @@ describe('MarketStubContainer (builder)', () => {
 describe('the market-stub/testcontainers subpath export', () => {
   it('is in the exports map, with testcontainers an optional peer dependency', () => {
     const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as Record<string, Record<string, unknown>>;
-    expect(pkg['exports']?.['./testcontainers']).toEqual({ types: './dist/testcontainers.d.ts', default: './dist/testcontainers.js' });
+    expect(pkg['exports']?.['./testcontainers']).toEqual({
+      import: { types: './dist/testcontainers.d.ts', default: './dist/testcontainers.js' },
+      require: { types: './dist/testcontainers.d.cts', default: './dist/testcontainers.cjs' },
+    });
     expect(pkg['peerDependencies']?.['testcontainers']).toMatch(/^\^10\./);
     expect(pkg['peerDependenciesMeta']?.['testcontainers']).toEqual({ optional: true });
     expect(pkg['dependencies']).not.toHaveProperty('testcontainers');
   });
 
-  it('resolves by package name from the built dist; importing market-stub itself never loads testcontainers', async () => {
+  it('resolves by package name from the built dist (ESM and CommonJS); importing market-stub itself never loads testcontainers', () => {
     const script = [
       "import { createRequire } from 'node:module';",
       'const require = createRequire(import.meta.url);',
       "const loaded = () => Object.keys(require.cache).some((k) => k.includes('/node_modules/testcontainers/'));",
       "const main = await import('market-stub');",
-      "const before = loaded();",
+      'const before = loaded();',
       "const tc = await import('market-stub/testcontainers');",
-      "console.log(JSON.stringify({ before, after: loaded(), connect: typeof main.connectMarketStub, container: typeof tc.MarketStubContainer, started: typeof tc.StartedMarketStubContainer }));",
+      "const cjs = require('market-stub/testcontainers');",
+      'const thrown = (f) => { try { f(); } catch (e) { return e; } };',
+      'const esmError = thrown(() => new tc.MarketStubContainer().withSeed(-1));',
+      'const cjsError = thrown(() => new cjs.MarketStubContainer().withCount(-1));',
+      "console.log(JSON.stringify({ before, after: loaded(), connect: typeof main.connectMarketStub, container: typeof tc.MarketStubContainer, started: typeof tc.StartedMarketStubContainer, cjs: typeof cjs.MarketStubContainer,",
+      "  esmErrorIsMain: esmError instanceof main.MarketStubError, cjsErrorIsMain: cjsError instanceof main.MarketStubError, code: cjsError.code, plainError: new Error('x') instanceof main.MarketStubError }));",
     ].join('\n');
     // -e code resolves from the working directory: the package's own name refers to itself (Node's self-reference through "exports").
     const probe = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: ROOT, encoding: 'utf8' });
     expect(probe.stderr).toBe('');
-    expect(JSON.parse(probe.stdout)).toEqual({ before: false, after: true, connect: 'function', container: 'function', started: 'function' });
+    // Each entry is its own bundle with its own copy of MarketStubError: instanceof still holds across them (a process-wide brand).
+    expect(JSON.parse(probe.stdout)).toEqual({ before: false, after: true, connect: 'function', container: 'function', started: 'function', cjs: 'function', esmErrorIsMain: true, cjsErrorIsMain: true, code: 'OPTION_INVALID', plainError: false });
   });
 });
