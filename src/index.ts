@@ -1,6 +1,7 @@
 // The public library API of market-stub. No side effects at import time.
 export { startMarketStub, type MarketStub, type MarketStubOptions } from './stub.js';
-export { createApp, type AppOptions } from './http/create-app.js';
+export { createApp, type AppOptions, type StubRequestListener } from './http/create-app.js';
+export type { StubLogger } from './core/stub-logger.js';
 export { buildCatalog, validateMarkets, type CatalogOptions } from './catalog/build-catalog.js';
 export { createMemoryCatalog, toSummary, type CatalogEntry, type MarketCatalog, type CatalogSource } from './catalog/market-catalog.js';
 export { generateMarket, generateMarkets, type GenerateOptions } from './catalog/generate-markets.js';
