@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Ajv as AjvClass, ErrorObject, ValidateFunction } from 'ajv';
 import type AjvFormats from 'ajv-formats';
 import { closest, distance } from 'fastest-levenshtein';
-import { CONFIG_FILE_NAME } from '../config.js';
+import { CONFIG_FILE_NAME, SERVE_OPTIONS } from '../config.js';
 import { jsonSyntaxReason } from '../catalog/load-fixtures.js';
 import { pointerToken, valueAtPointer } from '../schema/finding.js';
 import { expectedText } from '../options/option-kind.js';
@@ -30,8 +30,10 @@ export interface ConfigLocation {
  */
 export function locateConfigFile(flag: unknown, env: Readonly<Record<string, string | undefined>>, cwd: string): ConfigLocation | undefined {
   if (typeof flag === 'string' && flag !== '') return { file: flag, origin: '--config', absolute: path.resolve(cwd, flag) };
-  const variable = env['MARKET_STUB_CONFIG'];
-  if (variable !== undefined && variable !== '') return { file: variable, origin: 'MARKET_STUB_CONFIG', absolute: path.resolve(cwd, variable) };
+  for (const name of SERVE_OPTIONS.find((s) => s.flag === 'config')?.env ?? []) {
+    const variable = env[name];
+    if (variable !== undefined && variable !== '') return { file: variable, origin: name, absolute: path.resolve(cwd, variable) };
+  }
   const here = path.resolve(cwd, CONFIG_FILE_NAME);
   try {
     return statSync(here).isFile() ? { file: CONFIG_FILE_NAME, origin: 'working directory', absolute: here } : undefined;
