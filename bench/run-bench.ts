@@ -22,6 +22,7 @@ import { readProcessMemory } from './process-usage.js';
 import { renderResultsMarkdown, renderTable } from './render-report.js';
 import { runScaleCheck, type ExpectedMarket } from './scale-check.js';
 import { startServerProcess, type ServerProcess } from './server-process.js';
+import { renderCheckerFigures, runCheckerBench, type CheckerFigure } from './check-bench.js';
 import { killTrackedChildren, onHarnessExit, spawnTracked } from './tracked-children.js';
 
 const ROOT = path.resolve(fileURLToPath(new URL('..', import.meta.url)));
@@ -256,6 +257,11 @@ async function run(options: BenchOptions): Promise<BenchResults> {
       }
     }
 
+    // The checker's budgets (issue 10): full sizes in a full run, small ones with --quick; not in --smoke.
+    if (!options.microOnly && options.mode !== 'smoke') {
+      (results as BenchResults & { checker?: CheckerFigure[] }).checker = await runCheckerBench({ root: ROOT, quick: options.mode === 'quick', log });
+    }
+
     if (options.micro || options.microOnly) {
       log('bench: micro-benchmarks…');
       results.micro = await runMicroBenchmarks({
@@ -292,6 +298,8 @@ async function main(argv: readonly string[]): Promise<number> {
     return 1;
   }
   process.stdout.write(renderTable(results));
+  const checker = (results as BenchResults & { checker?: CheckerFigure[] }).checker;
+  if (checker) process.stdout.write(renderCheckerFigures(checker));
   const jsonPath = path.resolve(ROOT, options.jsonPath ?? 'bench/results/latest.json');
   mkdirSync(path.dirname(jsonPath), { recursive: true });
   writeFileSync(jsonPath, `${JSON.stringify(results, null, 2)}\n`);

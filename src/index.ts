@@ -20,9 +20,9 @@ export { createMarketStore, DOMAIN_FAULTS, type DomainFault, type GlobalDomainFa
 export { BehaviourError, TRANSPORT_FAULTS, parsePrefer, type Behaviour, type BehaviourRule, type BehaviourRuleInput, type RuleMatch, type TransportFault } from './behaviour/behaviour.js';
 export { createRequestJournal, type JournalEntry, type JournalFilter, type RequestJournal } from './journal/request-journal.js';
 export { checkDeployment, crawlDeployment, CRAWL_DEFAULTS, type CrawlOptions, type CrawlProgress, type CrawlResult, type InvalidResponse } from './contract/crawl-deployment.js';
-export { startRecordingProxy, type RecordingProxy, type RecordingProxyOptions } from './contract/recording-proxy.js';
+export { startRecordingProxy, type RecordingProxy, type RecordingProxyOptions } from './proxy/recording-proxy.js';
 export { formatContractReport, REPORT_FORMATS, type ReportFormat, type FormatOptions } from './contract/format-contract-report.js';
-export { writeFixtureSet, type FixtureSetWritten } from './contract/write-fixture-set.js';
+export { writeFixtureSet, stageFixtureSet, type FixtureSetWritten, type FixtureSetStaging, type FixtureSetOptions } from './contract/fixture-set.js';
 export { ContractRunError } from './contract/contract-run-error.js';
 export { REPORT_VERSION, type ContractReport, type ListSummary, type ProbeSummary, type ReportSummary } from './contract/contract-report.js';
 export { LIST_ENDPOINT, SINGLE_ENDPOINT, type ContractEndpoint, type ContractFinding, type FindingExample, type Severity } from './contract/contract-finding.js';

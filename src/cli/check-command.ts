@@ -1,11 +1,14 @@
-import type { OptionSpec, ResolvedOptions } from '../options/resolve-options.js';
-import type { CommandSpec } from './command-spec.js';
+import { MarketStubError } from '../core/market-stub-error.js';
+import { createRedactor } from '../core/redact-secrets.js';
+import { writeFileAtomic } from '../core/write-file-atomic.js';
 import { ContractRunError } from '../contract/contract-run-error.js';
 import type { ContractReport } from '../contract/contract-report.js';
-import { crawlDeployment, CRAWL_DEFAULTS, type CrawlOptions, type CrawlProgress } from '../contract/crawl-deployment.js';
+import { crawlDeployment, CRAWL_DEFAULTS, CRAWL_LIMITS, type CrawlOptions, type CrawlProgress } from '../contract/crawl-deployment.js';
 import { formatContractReport, REPORT_FORMATS, type ReportFormat } from '../contract/format-contract-report.js';
-import { writeFileAtomic } from '../contract/write-file-atomic.js';
+import type { OptionKind } from '../options/option-kind.js';
+import type { OptionSpec, ResolvedOptions } from '../options/resolve-options.js';
 import { EXIT, type CliIo } from './cli-io.js';
+import type { CommandSpec } from './command-spec.js';
 
 /**
  * The CLI's io plus what the contract commands also use. `stderrIsTTY` turns on the progress line;
@@ -13,18 +16,23 @@ import { EXIT, type CliIo } from './cli-io.js';
  */
 export type ContractCliIo = CliIo & { stderrIsTTY?: boolean };
 
-const int = (min: number, max: number) => ({ type: 'integer', min, max }) as const;
+/** An integer option kind within the crawl's own limits (CRAWL_LIMITS: one definition for library and CLI). */
+const limit = (name: keyof typeof CRAWL_LIMITS): OptionKind => ({ type: 'integer', min: CRAWL_LIMITS[name][0], max: CRAWL_LIMITS[name][1] });
 const BOOLEAN = { type: 'boolean' } as const;
 
 /** The crawl options shared by `check` and `record`, as data (defaults from CRAWL_DEFAULTS, the crawl's one defaults object). */
 export const CRAWL_OPTIONS: readonly OptionSpec[] = [
   { flag: 'base-url', env: ['MARKET_STUB_BASE_URL'], kind: { type: 'url' }, required: 'the deployment\'s base URL, whose GET {base}/markets is the list (--base-url https://api.example.com/v1)', describe: 'Base URL of the deployment; GET {base}/markets is the list', group: 'Deployment:' },
-  { flag: 'header', env: ['MARKET_STUB_HEADER'], kind: { type: 'list', separator: '\n' }, secret: true, defaultText: 'none', describe: 'Header sent on every request, "Name: value" (repeatable; the variable takes one per line); values never reach reports or fixtures', group: 'Deployment:' },
-  { flag: 'timeout-ms', env: ['MARKET_STUB_TIMEOUT_MS'], kind: int(1, 600_000), default: CRAWL_DEFAULTS.timeoutMs, describe: 'Time limit per request, body included, ms', group: 'Deployment:' },
-  { flag: 'max-markets', env: ['MARKET_STUB_MAX_MARKETS'], kind: int(0, 10_000_000), default: CRAWL_DEFAULTS.maxMarkets, describe: 'Listed markets to request one by one, spread over the list', group: 'Crawl:' },
+  { flag: 'header', env: ['MARKET_STUB_HEADER'], kind: { type: 'list', separator: '\n' }, secret: true, defaultText: 'none', describe: 'Header sent on every request to the --base-url origin only, "Name: value" (repeatable; the variable takes one per line); values never reach reports, logs or fixtures', group: 'Deployment:' },
+  { flag: 'same-origin-only', env: ['MARKET_STUB_SAME_ORIGIN_ONLY'], kind: BOOLEAN, default: false, describe: 'Refuse redirects and paging links to another origin (error) instead of following them without the --header values (warning)', group: 'Deployment:' },
+  { flag: 'timeout-ms', env: ['MARKET_STUB_TIMEOUT_MS'], kind: limit('timeoutMs'), default: CRAWL_DEFAULTS.timeoutMs, describe: 'Time limit per request, body included, ms', group: 'Deployment:' },
+  { flag: 'max-body-mb', env: ['MARKET_STUB_MAX_BODY_MB'], kind: limit('maxBodyMb'), default: CRAWL_DEFAULTS.maxBodyMb, describe: 'Largest response body, decompressed, MiB: a larger list stops the check (exit 2), a larger market is an error', group: 'Deployment:' },
+  { flag: 'retries', env: ['MARKET_STUB_RETRIES'], kind: limit('retries'), default: CRAWL_DEFAULTS.retries, describe: 'Retries of a 429/503 answer per request, honouring Retry-After', group: 'Deployment:' },
+  { flag: 'retry-after-max-ms', env: ['MARKET_STUB_RETRY_AFTER_MAX_MS'], kind: limit('retryAfterMaxMs'), default: CRAWL_DEFAULTS.retryAfterMaxMs, describe: 'Longest Retry-After waited for, ms; a longer one ends the retries', group: 'Deployment:' },
+  { flag: 'max-markets', env: ['MARKET_STUB_MAX_MARKETS'], kind: limit('maxMarkets'), default: CRAWL_DEFAULTS.maxMarkets, describe: 'Listed markets to request one by one, spread over the list', group: 'Crawl:' },
   { flag: 'all', env: ['MARKET_STUB_ALL'], kind: BOOLEAN, default: false, describe: 'Request every listed market (overrides --max-markets)', group: 'Crawl:' },
-  { flag: 'concurrency', env: ['MARKET_STUB_CONCURRENCY'], kind: int(1, 64), default: CRAWL_DEFAULTS.concurrency, describe: 'Single-market requests in flight at once', group: 'Crawl:' },
-  { flag: 'max-pages', env: ['MARKET_STUB_MAX_PAGES'], kind: int(1, 1_000_000), default: CRAWL_DEFAULTS.maxPages, describe: 'List pages followed at most', group: 'Crawl:' },
+  { flag: 'concurrency', env: ['MARKET_STUB_CONCURRENCY'], kind: limit('concurrency'), default: CRAWL_DEFAULTS.concurrency, describe: 'Requests (and keep-alive connections) in flight at once', group: 'Crawl:' },
+  { flag: 'max-pages', env: ['MARKET_STUB_MAX_PAGES'], kind: limit('maxPages'), default: CRAWL_DEFAULTS.maxPages, describe: 'List pages followed at most; stopping there is a warning', group: 'Crawl:' },
   { flag: 'strict', env: ['MARKET_STUB_STRICT'], kind: BOOLEAN, default: false, describe: 'Warnings fail the check too (exit 1)', group: 'Report:' },
   { flag: 'format', env: ['MARKET_STUB_FORMAT'], kind: { type: 'choice', choices: REPORT_FORMATS }, default: 'text', describe: 'Report format', group: 'Report:' },
   { flag: 'output', env: ['MARKET_STUB_OUTPUT'], kind: { type: 'path' }, defaultText: 'stdout', describe: 'Write the report to this file (atomically) instead of stdout', group: 'Report:' },
@@ -46,6 +54,8 @@ export interface CrawlFlags {
   crawl: CrawlOptions;
   format: ReportFormat;
   output: string | undefined;
+  /** Where --output came from (`--output`, `MARKET_STUB_OUTPUT`), for messages. */
+  outputOrigin: string | undefined;
   /** The --header values, to keep out of every report. */
   secrets: string[];
 }
@@ -62,12 +72,10 @@ export function resolveCrawlFlags(options: ResolvedOptions): CrawlFlags {
     headers,
     all: v['all'] === true,
     strict: v['strict'] === true,
-    timeoutMs: v['timeoutMs'] as number,
-    maxMarkets: v['maxMarkets'] as number,
-    concurrency: v['concurrency'] as number,
-    maxPages: v['maxPages'] as number,
+    sameOriginOnly: v['sameOriginOnly'] === true,
   };
-  return { crawl, format: v['format'] as ReportFormat, output: v['output'] as string | undefined, secrets: headers.map(([, value]) => value) };
+  for (const name of Object.keys(CRAWL_LIMITS) as (keyof typeof CRAWL_LIMITS)[]) crawl[name] = v[name] as number;
+  return { crawl, format: v['format'] as ReportFormat, output: v['output'] as string | undefined, outputOrigin: options.origins['output'], secrets: headers.map(([, value]) => value) };
 }
 
 /**
@@ -97,9 +105,11 @@ export function parseHeaderFlags(raw: unknown, source = '--header'): Array<[stri
  * returns the exit code: 0 no errors (warnings allowed unless --strict), 1 errors found, 2 the
  * check could not run (bad option, connection refused, DNS, TLS, timeout on the list).
  */
-export async function runCheck(options: ResolvedOptions, io: ContractCliIo): Promise<number> {
+export async function runCheck(options: ResolvedOptions, cliIo: ContractCliIo): Promise<number> {
+  let io = cliIo;
   try {
     const settings = resolveCrawlFlags(options);
+    io = redactingIo(cliIo, settings.secrets);
     const progress = progressLine('check', io);
     let result;
     try {
@@ -114,21 +124,28 @@ export async function runCheck(options: ResolvedOptions, io: ContractCliIo): Pro
   }
 }
 
+/** The io with every --header value (in every form) redacted from what goes to stdout and stderr: one sink rule for every line. */
+export function redactingIo<T extends CliIo>(io: T, secrets: readonly string[]): T {
+  const redactor = createRedactor(secrets);
+  if (!redactor.active) return io;
+  return { ...io, stdout: (text: string) => io.stdout(redactor.redact(text)), stderr: (text: string) => io.stderr(redactor.redact(text)) };
+}
+
 /** Writes a report to --output (atomically) or stdout; colours only for a terminal without NO_COLOR. */
-export async function emitReport(command: string, report: ContractReport, settings: Pick<CrawlFlags, 'format' | 'output' | 'secrets'>, io: ContractCliIo): Promise<void> {
+export async function emitReport(command: string, report: ContractReport, settings: Pick<CrawlFlags, 'format' | 'output' | 'secrets'> & { outputOrigin?: string }, io: ContractCliIo): Promise<void> {
   const colour = settings.output === undefined && io.isTTY && !io.env['NO_COLOR'];
   const text = formatContractReport(report, settings.format, { colour, secrets: settings.secrets });
   if (settings.output === undefined) {
     io.stdout(text);
     return;
   }
-  await writeFileAtomic(settings.output, text);
+  await writeFileAtomic(settings.output, text, settings.outputOrigin ?? '--output');
   io.stderr(`market-stub ${command}: ${report.verdict === 'pass' ? 'PASS' : 'FAIL'}; ${settings.format} report written to ${settings.output}\n`);
 }
 
-/** Prints a ContractRunError as one sentence and returns 2; rethrows anything else (a bug, reported by src/cli.ts). */
+/** Prints a MarketStubError (ContractRunError, an unwritable output) as one sentence and returns 2; rethrows anything else (a bug, reported by src/cli.ts). */
 export function couldNotRun(command: string, error: unknown, io: CliIo): number {
-  if (error instanceof ContractRunError) {
+  if (error instanceof MarketStubError) {
     io.stderr(`market-stub ${command}: ${error.message}\n`);
     return EXIT.couldNotRun;
   }

@@ -39,8 +39,8 @@ export async function runGenerate(options: ResolvedOptions, io: CliIo): Promise<
   const count = values['count'] as number;
   const clock = (values['clock'] as string | undefined) ?? todayUtc();
   const out = values['out'] as string | undefined;
-  const [{ generateMarkets }, { writeFileAtomic }, { ContractRunError }] = await Promise.all([
-    import('../catalog/generate-markets.js'), import('../contract/write-file-atomic.js'), import('../contract/contract-run-error.js'),
+  const [{ generateMarkets }, { writeFileAtomic }, { MarketStubError }] = await Promise.all([
+    import('../catalog/generate-markets.js'), import('../core/write-file-atomic.js'), import('../core/market-stub-error.js'),
   ]);
   const text = `${JSON.stringify(generateMarkets(count, { seed, clock }), null, 2)}\n`;
   if (out === undefined) {
@@ -48,9 +48,9 @@ export async function runGenerate(options: ResolvedOptions, io: CliIo): Promise<
     return EXIT.ok;
   }
   try {
-    await writeFileAtomic(out, text);
+    await writeFileAtomic(out, text, options.origins['out'] ?? '--out');
   } catch (error) {
-    if (!(error instanceof ContractRunError)) throw error;
+    if (!(error instanceof MarketStubError)) throw error;
     io.stderr(`market-stub generate: ${error.message}\n`);
     return EXIT.couldNotRun;
   }

@@ -1,21 +1,26 @@
-import type { OptionSpec, ResolvedOptions } from '../options/resolve-options.js';
-import type { CommandSpec } from './command-spec.js';
+import { Writable } from 'node:stream';
 import { ContractRunError } from '../contract/contract-run-error.js';
 import type { ContractFinding } from '../contract/contract-finding.js';
 import { parseBaseUrl } from '../contract/crawl-deployment.js';
-import { displayBase } from '../contract/deployment-request.js';
+import { displayBase } from '../contract/deployment-client.js';
+import { stageFixtureSet, type FixtureSetStaging } from '../contract/fixture-set.js';
 import { REPORT_FORMATS } from '../contract/format-contract-report.js';
-import { startRecordingProxy } from '../contract/recording-proxy.js';
-import { writeFixtureSet } from '../contract/write-fixture-set.js';
+import { startRecordingProxy, type RecordingProxy } from '../proxy/recording-proxy.js';
 import { createLogger, resolveLogFormat, type LogFormat } from '../logger.js';
+import type { OptionSpec, ResolvedOptions } from '../options/resolve-options.js';
 import { couldNotRun, emitReport, type ContractCliIo } from './check-command.js';
+import type { CommandSpec } from './command-spec.js';
+
+const int = (min: number, max: number) => ({ type: 'integer', min, max }) as const;
 
 /** `proxy`'s options as data. */
 export const PROXY_OPTIONS: readonly OptionSpec[] = [
   { flag: 'upstream', env: ['MARKET_STUB_UPSTREAM'], kind: { type: 'url' }, required: 'the base URL of the real deployment to forward to (--upstream https://api.example.com/v1)', describe: 'Base URL of the real deployment to forward to', group: 'Proxy:' },
-  { flag: 'port', env: ['MARKET_STUB_PROXY_PORT'], kind: { type: 'integer', min: 0, max: 65_535 }, default: 4011, describe: 'TCP port to listen on; 0 picks a free port', group: 'Proxy:' },
+  { flag: 'port', env: ['MARKET_STUB_PROXY_PORT'], kind: int(0, 65_535), default: 4011, describe: 'TCP port to listen on; 0 picks a free port', group: 'Proxy:' },
   { flag: 'host', env: ['MARKET_STUB_PROXY_HOST'], kind: { type: 'string' }, default: '127.0.0.1', describe: 'Interface address to bind', group: 'Proxy:' },
-  { flag: 'timeout-ms', env: ['MARKET_STUB_TIMEOUT_MS'], kind: { type: 'integer', min: 1, max: 600_000 }, default: 30_000, describe: 'Time limit for the upstream answer, ms; the client gets 504 past it', group: 'Proxy:' },
+  { flag: 'timeout-ms', env: ['MARKET_STUB_TIMEOUT_MS'], kind: int(1, 600_000), default: 30_000, describe: 'Time limit for the upstream answer, ms; the client gets 504 past it', group: 'Proxy:' },
+  { flag: 'grace-ms', env: ['MARKET_STUB_PROXY_GRACE_MS'], kind: int(0, 600_000), default: 10_000, describe: 'On SIGINT/SIGTERM, how long exchanges in flight may finish before connections are closed, ms', group: 'Proxy:' },
+  { flag: 'max-body-mb', env: ['MARKET_STUB_MAX_BODY_MB'], kind: int(1, 4096), default: 64, describe: 'Largest answer body checked, decompressed, MiB; a larger one passes unchecked with an error finding', group: 'Proxy:' },
   { flag: 'log-format', env: ['MARKET_STUB_LOG_FORMAT'], kind: { type: 'choice', choices: ['auto', 'text', 'json'] }, default: 'auto', describe: 'Log lines: text, json, or auto: text on a terminal, json when piped', group: 'Proxy:' },
   { flag: 'record', env: ['MARKET_STUB_RECORD'], kind: { type: 'path' }, defaultText: 'none', describe: 'On exit, write the valid markets seen as a fixture set in this directory (atomically)', group: 'Output:' },
   { flag: 'report', env: ['MARKET_STUB_REPORT'], kind: { type: 'path' }, defaultText: 'stdout', describe: 'On exit, write the summary report to this file (atomically) instead of stdout', group: 'Output:' },
@@ -40,27 +45,39 @@ export const proxyCommand: CommandSpec = {
  * @returns 0 or 1 as `check` would for the findings seen; 2 when it cannot start or write.
  */
 export async function runProxy(options: ResolvedOptions, io: ContractCliIo): Promise<number> {
+  let staging: FixtureSetStaging | undefined;
   try {
     const v = options.values;
-    const upstream = parseBaseUrl(String(v['upstream']));
+    const upstream = parseBaseUrl(String(v['upstream']), options.origins['upstream'] ?? '--upstream');
     const port = v['port'] as number;
-    const timeoutMs = v['timeoutMs'] as number;
     const host = v['host'] as string;
     const format = v['format'] as (typeof REPORT_FORMATS)[number];
     const logFormat = resolveLogFormat(v['logFormat'] as LogFormat | 'auto', io.isTTY);
     const record = v['record'] as string | undefined;
     const report = v['report'] as string | undefined;
-    const logger = createLogger({ format: logFormat, destination: io.stdoutStream, colorize: io.isTTY && !io.env['NO_COLOR'] });
-    let proxy;
+    // --record is checked (and its staging made) before listening: nothing starts towards a DIR that cannot be written.
+    if (record !== undefined) staging = await stageFixtureSet(record, { where: options.origins['record'] ?? '--record' });
+    let proxy: RecordingProxy | undefined;
+    // Every log line passes the proxy's redactor: a credential a client sent never reaches the log.
+    const destination = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        const line = chunk.toString('utf8');
+        io.stdoutStream.write(proxy ? proxy.redactor().redact(line) : line);
+        done();
+      },
+    });
+    const logger = createLogger({ format: logFormat, destination, colorize: io.isTTY && !io.env['NO_COLOR'] });
     try {
       proxy = await startRecordingProxy({
-        upstream,
-        port,
-        host,
+        upstream, port, host,
         strict: v['strict'] === true,
-        timeoutMs,
+        timeoutMs: v['timeoutMs'] as number,
+        graceMs: v['graceMs'] as number,
+        maxBodyMb: v['maxBodyMb'] as number,
+        ...(staging ? { spool: staging.spool } : {}),
         onFinding: (finding) => logFinding(logger, finding, logFormat === 'json'),
         onUpstreamError: (e) => logger.error(`${e.method} ${e.path}: the upstream gave no answer (${e.reason}); the client got 502/504`),
+        onSpoolError: (error) => logger.error(`cannot keep a market for --record: ${(error as Error).message}`),
       });
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
@@ -77,21 +94,35 @@ export async function runProxy(options: ResolvedOptions, io: ContractCliIo): Pro
       else io.signal.addEventListener('abort', () => resolve(), { once: true });
     });
     await proxy.close();
-    if (record !== undefined) {
-      const markets = proxy.markets();
-      if (markets.length === 0) {
-        logger.warn(`no valid market seen; ${record} was left unchanged`);
-      } else {
-        const written = await writeFixtureSet(record, markets);
-        logger.info(`wrote ${markets.length} market${markets.length === 1 ? '' : 's'} seen to ${written.file}`);
-      }
-    }
+    // The report is written whatever happens to --record; a failed write makes the exit code 2.
+    const recorded = await commitRecord(staging, proxy, record, logger);
+    staging = undefined;
+    const redactor = proxy.redactor();
     const summary = proxy.report();
     logger.flush();
-    await emitReport('proxy', summary, { format, output: report, secrets: [] }, io);
-    return summary.exitCode;
+    await emitReport('proxy', summary, { format, output: report, outputOrigin: options.origins['report'] ?? '--report', secrets: [] }, { ...io, stdout: (text) => io.stdout(redactor.redact(text)) });
+    return recorded ? summary.exitCode : 2;
   } catch (error) {
+    await staging?.abandon();
     return couldNotRun('proxy', error, io);
+  }
+}
+
+/** Writes --record (the markets seen, listed ones first in list order); false when it could not be written (logged). */
+async function commitRecord(staging: FixtureSetStaging | undefined, proxy: RecordingProxy, record: string | undefined, logger: ReturnType<typeof createLogger>): Promise<boolean> {
+  if (!staging || record === undefined) return true;
+  if (staging.spool.size === 0) {
+    await staging.abandon();
+    logger.warn(`no valid market seen; ${record} was left unchanged`);
+    return true;
+  }
+  try {
+    const written = await staging.commit({ order: proxy.listedIds() });
+    logger.info(`wrote ${written.markets} market${written.markets === 1 ? '' : 's'} seen to ${written.file}`);
+    return true;
+  } catch (error) {
+    logger.error(`market-stub proxy: ${(error as Error).message}`);
+    return false;
   }
 }
 

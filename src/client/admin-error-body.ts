@@ -14,6 +14,9 @@ const KNOWN_CODES: Record<MarketStubErrorCode, true> = {
   LISTEN_FAILED: true,
   UNAUTHORIZED: true,
   STUB_UNREACHABLE: true,
+  OUTPUT_UNWRITABLE: true,
+  DEPLOYMENT_UNREACHABLE: true,
+  INTERRUPTED: true,
 };
 
 /** What the remote client knows about the call an admin error answers. */

@@ -45,6 +45,14 @@ export interface ReportSummary {
   requests: number;
 }
 
+/** Wall time of the crawl's phases (check, record) or time spent in answers (proxy), in ms; JUnit testcases carry them. */
+export interface ReportTiming {
+  /** The list: every page, read and checked. */
+  listMs: number;
+  /** The single markets (and, for check/record, the probe is not included). */
+  marketsMs: number;
+}
+
 /** The result of `check`, `record` or `proxy`: the documented, versioned JSON report (reportVersion 1). */
 export interface ContractReport {
   reportVersion: typeof REPORT_VERSION;
@@ -55,6 +63,8 @@ export interface ContractReport {
   /** ISO 8601 time the run started. */
   startedAt: string;
   durationMs: number;
+  /** Time of the list and single-market phases (added in 0.2; optional in reportVersion 1). */
+  timing?: ReportTiming;
   /** --strict: warnings fail the run too. */
   strict: boolean;
   verdict: 'pass' | 'fail';
@@ -72,6 +82,7 @@ export interface ReportInput {
   baseUrl: string;
   startedAt: Date;
   durationMs: number;
+  timing?: ReportTiming;
   strict: boolean;
   list: ListSummary;
   probe?: ProbeSummary;
@@ -97,6 +108,7 @@ export function buildContractReport(input: ReportInput): ContractReport {
     baseUrl: input.baseUrl,
     startedAt: input.startedAt.toISOString(),
     durationMs: Math.round(input.durationMs),
+    ...(input.timing ? { timing: { listMs: Math.round(input.timing.listMs), marketsMs: Math.round(input.timing.marketsMs) } } : {}),
     strict: input.strict,
     verdict: fail ? 'fail' : 'pass',
     exitCode: fail ? 1 : 0,

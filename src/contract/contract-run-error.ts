@@ -1,12 +1,21 @@
+import { MarketStubError } from '../core/market-stub-error.js';
+
+/** Codes of a check, record or proxy that could not run. */
+export type ContractRunErrorCode = 'OPTION_INVALID' | 'DEPLOYMENT_UNREACHABLE' | 'INTERRUPTED' | 'OUTPUT_UNWRITABLE' | 'LIMIT_EXCEEDED';
+
 /**
- * Why a check, record or proxy could not run at all (exit code 2): the message is one sentence
- * for people, saying what failed, where, and what to do. Never carries request headers.
- * Codes: `OPTION_INVALID` (a bad option value), `DEPLOYMENT_UNREACHABLE` (refused, DNS, TLS or a
- * timeout on the list), `INTERRUPTED` (SIGINT/SIGTERM during the crawl), `OUTPUT_UNWRITABLE`.
+ * Why a check, record or proxy could not run at all (exit code 2): a MarketStubError whose message
+ * is one sentence for people, saying what failed, where, and what to do. Never carries a request
+ * header value. Codes: `OPTION_INVALID` (a bad option value, or a --base-url that ends in
+ * /markets), `DEPLOYMENT_UNREACHABLE` (refused, DNS, TLS or a timeout on the list),
+ * `LIMIT_EXCEEDED` (a list page larger than maxBodyMb), `INTERRUPTED` (SIGINT/SIGTERM during the
+ * crawl), `OUTPUT_UNWRITABLE`.
  */
-export class ContractRunError extends Error {
-  constructor(readonly code: 'OPTION_INVALID' | 'DEPLOYMENT_UNREACHABLE' | 'INTERRUPTED' | 'OUTPUT_UNWRITABLE', message: string) {
-    super(message);
+export class ContractRunError extends MarketStubError {
+  declare readonly code: ContractRunErrorCode;
+
+  constructor(code: ContractRunErrorCode, message: string, where = 'check') {
+    super({ code, where, message });
     this.name = 'ContractRunError';
   }
 }

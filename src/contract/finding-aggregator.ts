@@ -7,6 +7,8 @@ export const MAX_EXAMPLES = 3;
 export interface FindingAggregator {
   /** Counts one occurrence (or `count` occurrences sharing this example) of an observation. */
   add(observation: Observation, count?: number): void;
+  /** Adds an aggregated finding (of another aggregator): its count and examples. */
+  merge(finding: ContractFinding): void;
   /** Number of distinct aggregated findings so far. */
   readonly size: number;
   /** The aggregated findings, sorted by severity, endpoint, code and pointer. */
@@ -19,7 +21,7 @@ export interface FindingAggregator {
  */
 export function createFindingAggregator(): FindingAggregator {
   const byKey = new Map<string, ContractFinding>();
-  return {
+  const aggregator: FindingAggregator = {
     add(observation, count = 1) {
       const key = `${observation.severity}\u0000${observation.code}\u0000${observation.endpoint}\u0000${observation.pointerTemplate}`;
       const existing = byKey.get(key);
@@ -40,6 +42,13 @@ export function createFindingAggregator(): FindingAggregator {
         examples: [observation.example],
       });
     },
+    merge(finding) {
+      const [first, ...rest] = finding.examples;
+      if (!first) return;
+      const observation = { severity: finding.severity, code: finding.code, endpoint: finding.endpoint, pointerTemplate: finding.pointer, expected: finding.expected, message: finding.message };
+      aggregator.add({ ...observation, example: first }, finding.count - rest.length);
+      for (const example of rest) aggregator.add({ ...observation, example }, 1);
+    },
     get size() {
       return byKey.size;
     },
@@ -47,6 +56,7 @@ export function createFindingAggregator(): FindingAggregator {
       return [...byKey.values()].sort(compareFindings);
     },
   };
+  return aggregator;
 }
 
 /** The one-sentence message of an observation: `<pointer template>: expected number, found "0.57"`. */

@@ -1,3 +1,4 @@
+import { createRedactor } from '../core/redact-secrets.js';
 import type { ContractReport } from './contract-report.js';
 import { formatJunitReport } from './format-junit-report.js';
 import { formatTextReport } from './format-text-report.js';
@@ -11,8 +12,8 @@ export interface FormatOptions {
   /** ANSI colours in the text format (a terminal without NO_COLOR). @default false */
   colour?: boolean;
   /**
-   * Values that must never appear in a report (the --header values): each occurrence is replaced
-   * by `[redacted]`, in case a deployment echoes a token back in a body.
+   * Values that must never appear in a report (the --header values): every form of each (escaped,
+   * truncated, without its auth scheme) is replaced by `[redacted]` (core/redact-secrets.ts).
    */
   secrets?: readonly string[];
 }
@@ -27,20 +28,5 @@ export function formatContractReport(report: ContractReport, format: ReportForma
     : format === 'junit'
       ? formatJunitReport(report)
       : formatTextReport(report, options.colour ?? false);
-  return redactSecrets(text, options.secrets ?? []);
-}
-
-/**
- * Replaces every occurrence of each secret (and its JSON-escaped form) with `[redacted]`. Secrets
- * shorter than 4 characters are left alone: they would match ordinary text and hide findings.
- */
-export function redactSecrets(text: string, secrets: readonly string[]): string {
-  let out = text;
-  for (const secret of secrets) {
-    if (secret.length < 4) continue;
-    out = out.replaceAll(secret, '[redacted]');
-    const escaped = JSON.stringify(secret).slice(1, -1);
-    if (escaped !== secret) out = out.replaceAll(escaped, '[redacted]');
-  }
-  return out;
+  return createRedactor(options.secrets ?? []).redact(text);
 }

@@ -25,10 +25,11 @@ function create(options: { version: '1.0'; encoding: string }) {
  * code not listed here (another ajv keyword) belongs to `schema`.
  */
 export const CONTRACT_CHECKS: readonly ContractCheck[] = [
-  { name: 'answers', endpoints: BOTH, codes: ['http-status', 'not-found', 'request-failed'] },
-  { name: 'json-body', endpoints: BOTH, codes: ['not-json', 'content-type'] },
+  { name: 'answers', endpoints: BOTH, codes: ['http-status', 'not-found', 'request-failed', 'retry-exhausted', 'body-too-large'] },
+  { name: 'json-body', endpoints: BOTH, codes: ['not-json', 'undecodable-body', 'content-type', 'bom', 'charset', 'duplicate-member', 'unsafe-number'] },
   { name: 'list-shape', endpoints: [LIST_ENDPOINT], codes: ['list-shape'] },
-  { name: 'paging', endpoints: [LIST_ENDPOINT], codes: ['cursor-loop'] },
+  { name: 'paging', endpoints: [LIST_ENDPOINT], codes: ['cursor-loop', 'page-limit'] },
+  { name: 'same-origin', endpoints: BOTH, codes: ['cross-origin'] },
   { name: 'schema', endpoints: BOTH, codes: ['required', 'type', 'format', 'forbidden', 'minLength', 'single-envelope'] },
   { name: 'unique-ids', endpoints: [LIST_ENDPOINT], codes: ['duplicate-id'] },
   { name: 'list-consistency', endpoints: [SINGLE_ENDPOINT], codes: ['id-mismatch', 'list-single-mismatch', 'price-moved'] },
@@ -47,9 +48,14 @@ export function checkOfCode(code: string): string {
  * testcase per error or warning finding instead. Each error (and, with --strict, each warning) is
  * a `<failure>`, so the failure count equals the report's error count (plus warnings when strict).
  * Information findings go to the suite's `<system-out>`.
+ *
+ * Times: every check of an endpoint runs on the same answers as they stream in, so a testcase's
+ * `time` is its endpoint's phase (report.timing: the list pages, or the single markets), the
+ * suite's the same, and `<testsuites>` the whole run, in seconds.
  */
 export function formatJunitReport(report: ContractReport): string {
   const seconds = (report.durationMs / 1000).toFixed(3);
+  const phase = (endpoint: ContractEndpoint) => ((endpoint === LIST_ENDPOINT ? report.timing?.listMs : report.timing?.marketsMs) ?? report.durationMs) / 1000;
   const suites = ([LIST_ENDPOINT, SINGLE_ENDPOINT] as const).map((endpoint) => suiteCases(report, endpoint));
   const total = suites.reduce((n, s) => n + s.cases.length, 0);
   const failures = suites.reduce((n, s) => n + s.cases.filter((c) => c.failure).length, 0);
@@ -57,18 +63,19 @@ export function formatJunitReport(report: ContractReport): string {
     name: `market-stub ${report.command}`, tests: String(total), failures: String(failures), errors: '0', time: seconds,
   });
   for (const suite of suites) {
+    const time = phase(suite.endpoint).toFixed(3);
     const el = root.ele('testsuite', {
       name: `${suite.endpoint}`, tests: String(suite.cases.length), failures: String(suite.cases.filter((c) => c.failure).length),
-      errors: '0', skipped: '0', time: seconds, timestamp: report.startedAt.slice(0, 19),
+      errors: '0', skipped: '0', time, timestamp: report.startedAt.slice(0, 19),
     });
     const props = el.ele('properties');
     for (const [name, value] of [['baseUrl', report.baseUrl], ['reportVersion', String(report.reportVersion)], ['strict', String(report.strict)], ['verdict', report.verdict]]) {
       props.ele('property', { name, value });
     }
     for (const c of suite.cases) {
-      const tc = el.ele('testcase', { classname: `market-stub.${report.command}.${suite.endpoint}`, name: c.name, time: '0' });
+      const tc = el.ele('testcase', { classname: `market-stub.${report.command}.${suite.endpoint}`, name: c.name, time });
       if (c.failure) tc.ele('failure', { message: c.failure.message, type: c.failure.code }).txt(details(c.failure));
-      else if (c.warning) tc.ele('system-out').txt(`warning: ${details(c.warning)}`);
+      else if (c.warning) tc.ele('system-out').txt(details(c.warning));
     }
     if (suite.infos.length > 0) el.ele('system-out').txt(suite.infos.map((f) => `info [${f.code}] ${f.message}`).join('\n'));
   }

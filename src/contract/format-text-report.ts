@@ -32,7 +32,8 @@ export function verdictLine(report: ContractReport): string {
   const { errors, warnings, marketsListed, marketsChecked } = report.summary;
   const strict = report.strict && warnings > 0 ? ' (--strict: warnings fail)' : '';
   const where = report.command === 'proxy' ? `via the proxy to ${report.baseUrl}` : `against ${report.baseUrl}`;
-  return `${report.verdict === 'pass' ? 'PASS' : 'FAIL'}: ${plural(errors, 'error')}, ${plural(warnings, 'warning')} in ${plural(marketsListed, 'market')} (list + ${plural(marketsChecked, 'item')}) ${where}${strict}`;
+  const incomplete = report.command !== 'proxy' && !report.list.complete ? '; the list was not seen whole' : '';
+  return `${report.verdict === 'pass' ? 'PASS' : 'FAIL'}: ${plural(errors, 'error')}, ${plural(warnings, 'warning')} in ${plural(marketsListed, 'market')} (list + ${plural(marketsChecked, 'item')}) ${where}${strict}${incomplete}`;
 }
 
 function findingLines(finding: ContractFinding, paint: (style: Parameters<typeof styleText>[0], text: string) => string): string[] {

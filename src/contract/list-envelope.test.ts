@@ -42,7 +42,7 @@ describe('findNextPage', () => {
     [{ next: '1700000000:abc' }, 'https://api.test/v1/markets?limit=2&cursor=1700000000%3Aabc', 'next'],
   ])('envelope %j → %s', (extra, url, via) => {
     const [body, shape] = envelope(extra);
-    expect(findNextPage(body, shape, null, page)).toEqual({ url: new URL(url), via });
+    expect(findNextPage(body, shape, null, page)).toMatchObject({ url: new URL(url), via });
   });
 
   it.each([[{ next_cursor: null }], [{ next_cursor: '' }], [{ cursor: false }], [{ next: 'ftp://files.test/markets' }], [{}]])('envelope %j → no next page', (extra) => {

@@ -1,4 +1,6 @@
 import { pointerToken } from '../schema/finding.js';
+import { StreamedArray } from './json-body-reader.js';
+import { resolveHttpUrl } from './deployment-client.js';
 import { findLinkTarget } from './link-header.js';
 
 /** Keys that may hold the market array of an enveloped list, in the order they are tried. */
@@ -7,25 +9,28 @@ export const ENVELOPE_KEYS = ['markets', 'data', 'results', 'items'] as const;
 /** Envelope fields that carry the next page, in the order they are tried. */
 export const CURSOR_FIELDS = ['next_cursor', 'next', 'cursor'] as const;
 
-/** Where the market array of a `GET /markets` body was found. */
+/** Where the market array of a `GET /markets` body was found, and how many items it had. */
 export type ListShape =
-  | { kind: 'array'; items: unknown[]; basePointer: '' }
-  | { kind: 'envelope'; key: string; items: unknown[]; basePointer: string; otherKeys: string[] };
+  | { kind: 'array'; count: number; basePointer: '' }
+  | { kind: 'envelope'; key: string; count: number; basePointer: string; otherKeys: string[] };
 
 /**
  * Finds the market array in a list body: the body itself when it is an array (the documented
  * examples), else the first of `markets`, `data`, `results`, `items` holding an array (the shapes
  * real exchanges use, FIELD-NOTES §2), else the only array-valued field of the object, whatever
  * its key. Returns undefined when there is none (or several candidates and none of the known keys).
+ * Arrays may be real arrays or the StreamedArray placeholders of a streamed read.
  */
 export function findMarketArray(body: unknown): ListShape | undefined {
-  if (Array.isArray(body)) return { kind: 'array', items: body, basePointer: '' };
+  const length = (value: unknown) => (Array.isArray(value) ? value.length : value instanceof StreamedArray ? value.streamedItems : undefined);
+  const top = length(body);
+  if (top !== undefined) return { kind: 'array', count: top, basePointer: '' };
   if (body === null || typeof body !== 'object') return undefined;
   const record = body as Record<string, unknown>;
-  const envelope = (key: string): ListShape => ({ kind: 'envelope', key, items: record[key] as unknown[], basePointer: `/${pointerToken(key)}`, otherKeys: Object.keys(record).filter((k) => k !== key) });
-  for (const key of ENVELOPE_KEYS) if (Array.isArray(record[key])) return envelope(key);
+  const envelope = (key: string): ListShape => ({ kind: 'envelope', key, count: length(record[key]) ?? 0, basePointer: `/${pointerToken(key)}`, otherKeys: Object.keys(record).filter((k) => k !== key) });
+  for (const key of ENVELOPE_KEYS) if (length(record[key]) !== undefined) return envelope(key);
   // Another key is undocumented too: accept it when it is the only array in the object.
-  const arrays = Object.keys(record).filter((k) => Array.isArray(record[k]));
+  const arrays = Object.keys(record).filter((k) => length(record[k]) !== undefined);
   return arrays.length === 1 ? envelope(arrays[0] as string) : undefined;
 }
 
@@ -34,6 +39,8 @@ export interface NextPage {
   url: URL;
   /** `link` (a `Link: rel="next"` header) or the envelope field that held the cursor or URL. */
   via: 'link' | (typeof CURSOR_FIELDS)[number];
+  /** The opaque cursor value, when the next page is `?cursor=VALUE` (a repeated one is a loop). */
+  cursor?: string;
 }
 
 /**
@@ -48,7 +55,7 @@ export interface NextPage {
 export function findNextPage(body: unknown, shape: ListShape, linkHeader: string | null, responseUrl: URL): NextPage | undefined {
   const linked = findLinkTarget(linkHeader, 'next');
   if (linked !== undefined) {
-    const url = resolveUrl(linked, responseUrl);
+    const url = resolveHttpUrl(linked, responseUrl);
     if (url) return { url, via: 'link' };
   }
   if (shape.kind !== 'envelope') return undefined;
@@ -59,22 +66,13 @@ export function findNextPage(body: unknown, shape: ListShape, linkHeader: string
     const text = String(value);
     if (text === '') continue;
     if (/^[a-z][a-z0-9+.-]*:\/\//i.test(text) || text.startsWith('/') || text.startsWith('?')) {
-      const url = resolveUrl(text, responseUrl);
+      const url = resolveHttpUrl(text, responseUrl);
       if (url) return { url, via: field };
       continue;
     }
     const url = new URL(responseUrl);
     url.searchParams.set('cursor', text);
-    return { url, via: field };
+    return { url, via: field, cursor: text };
   }
   return undefined;
-}
-
-function resolveUrl(reference: string, base: URL): URL | undefined {
-  try {
-    const url = new URL(reference, base);
-    return url.protocol === 'http:' || url.protocol === 'https:' ? url : undefined;
-  } catch {
-    return undefined;
-  }
 }

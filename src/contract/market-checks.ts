@@ -3,17 +3,18 @@ import { loadMarketSchema } from '../schema/market-schema.js';
 import { getMarketValidator } from '../schema/market-validator.js';
 import { describeFound, pointerToken, type Finding } from '../schema/finding.js';
 import type { Market } from '../schema/market-types.js';
-import { LIST_ENDPOINT, SINGLE_ENDPOINT, type ContractEndpoint, type Severity } from './contract-finding.js';
-import type { FindingAggregator } from './finding-aggregator.js';
+import { LIST_ENDPOINT, SINGLE_ENDPOINT, type ContractEndpoint, type FindingExample, type Severity } from './contract-finding.js';
+import { createFindingAggregator, type FindingAggregator } from './finding-aggregator.js';
+import { readJsonText, StreamedArray, type JsonAnomaly, type JsonReadResult } from './json-body-reader.js';
 import { findMarketArray, type ListShape } from './list-envelope.js';
+import { ListedMarkets, sameText, type ListedMarket } from './listed-markets.js';
 
-/** What the checks need to know about one HTTP answer. */
+/** What the checks need to know about one HTTP answer (never its headers' values beyond these). */
 export interface ResponseFacts {
   /** Path and query of the request (for examples; never headers). */
   request: string;
   status: number;
   contentType: string | undefined;
-  text: string;
 }
 
 /** Shared state of the checks: where findings go and which date counts as today. */
@@ -23,24 +24,17 @@ export interface CheckContext {
   today: string;
 }
 
-/** A market as the list showed it, kept to compare with its single response. */
-export interface ListedMarket {
-  /** The market_id as listed, or its decimal text when the list sent a number (itself an error). */
-  id: string;
-  title: unknown;
-  status: unknown;
-  yes_price: unknown;
-  no_price: unknown;
-}
-
-/** The markets seen in one list traversal (all pages of one crawl), in list order, by id. */
-export type ListedMarkets = Map<string, ListedMarket>;
-
 /** A list page whose market array was found. */
 export interface ListPage {
+  /** The top-level value, with the streamed market array replaced by its item count. */
   body: unknown;
   shape: ListShape;
+  /** Every item of this (later) page was listed on an earlier page: the paging looped back (its duplicates are not reported one by one). */
+  repeats: boolean;
 }
+
+type Validators = ReturnType<typeof getMarketValidator>;
+type Tally = Map<string, { count: number; first: number[]; ids: (string | undefined)[] }>;
 
 let documentedFields: ReadonlySet<string> | undefined;
 
@@ -57,6 +51,12 @@ export function isJsonMediaType(contentType: string | undefined): boolean {
   return type === 'application/json' || /^[a-z0-9!#$&^_.+-]+\/[a-z0-9!#$&^_.+-]+\+json$/.test(type);
 }
 
+/** The `charset` parameter of a Content-Type (RFC 9110 §8.3.2), or undefined. */
+export function charsetOf(contentType: string | undefined): string | undefined {
+  const m = /;\s*charset\s*=\s*("?)([^";]*)\1/i.exec(contentType ?? '');
+  return m ? (m[2] ?? '').trim() : undefined;
+}
+
 /** Parses a body as JSON; `ok: false` when it is not JSON (empty bodies included). */
 export function parseJsonBody(text: string): { ok: true; value: unknown } | { ok: false } {
   if (text.trim() === '') return { ok: false };
@@ -67,14 +67,19 @@ export function parseJsonBody(text: string): { ok: true; value: unknown } | { ok
   }
 }
 
-/** A short description of a body for findings and the probe: `JSON object with keys error, message` or `text/html, 132 bytes: "<!doctype…"`. */
-export function describeBody(text: string, contentType: string | undefined): string {
+/** A short description of a body for findings and the probe: `a JSON object with keys error, message` or `text/html, 132 bytes: "<!doctype…"`. */
+export function describeBody(text: string, contentType: string | undefined, bytes = Buffer.byteLength(text)): string {
   const parsed = parseJsonBody(text);
   if (!parsed.ok) {
-    if (text.length === 0) return 'an empty body';
-    return `${contentType ?? 'no Content-Type'}, ${Buffer.byteLength(text)} bytes: ${describeFound(text.slice(0, 40), 44)}`;
+    if (bytes === 0) return 'an empty body';
+    return `${contentType ?? 'no Content-Type'}, ${bytes} bytes: ${describeFound(text.slice(0, 40), 44)}`;
   }
-  const value = parsed.value;
+  return describeValue(parsed.value);
+}
+
+/** A short description of a JSON value: `a JSON array of 3 items`, `a JSON object with keys a, b`. */
+export function describeValue(value: unknown): string {
+  if (value instanceof StreamedArray) return `a JSON array of ${value.streamedItems} item${value.streamedItems === 1 ? '' : 's'}`;
   if (Array.isArray(value)) return `a JSON array of ${value.length} item${value.length === 1 ? '' : 's'}`;
   if (value !== null && typeof value === 'object') {
     const keys = Object.keys(value);
@@ -84,89 +89,81 @@ export function describeBody(text: string, contentType: string | undefined): str
 }
 
 /**
- * Checks one `GET /markets` answer (a page): 2xx, JSON, JSON content type, a market array (bare or
- * in an envelope), and every item (checkListItems). Findings go to `ctx.sink`; `listed` and `seen`
- * are as for checkListItems.
- * @returns the page when its market array was found, else undefined (the finding says why).
+ * Checks the status of an answer where a market (list) was expected: a non-2xx is an error
+ * (`not-found` for a 404 on the single endpoint, `http-status` otherwise; `retry-exhausted` when
+ * retries of a 429/503 were used up). `preview` is the start of the body, for the example.
+ * @returns true for a 2xx answer.
  */
-export function checkListResponse(facts: ResponseFacts, ctx: CheckContext, listed: ListedMarkets, seen: Set<string>): ListPage | undefined {
-  const body = checkAnswer(facts, ctx, LIST_ENDPOINT, 'the market list (2xx)', undefined);
-  if (body === undefined) return undefined;
-  const shape = findMarketArray(body.value);
-  if (!shape) {
-    add(ctx, 'error', 'list-shape', LIST_ENDPOINT, '', 'a JSON array of markets, or an object holding one under markets, data, results or items', { pointer: '', found: describeBody(facts.text, facts.contentType), request: facts.request });
-    return undefined;
+export function checkStatus(facts: ResponseFacts, preview: { text: string; bytes: number }, ctx: CheckContext, endpoint: ContractEndpoint, what: string, marketId?: string, retriesExhausted?: string): boolean {
+  if (facts.status >= 200 && facts.status <= 299) return true;
+  const found = `${facts.status}: ${describeBody(preview.text, facts.contentType, preview.bytes)}`;
+  if (retriesExhausted !== undefined) {
+    add(ctx, 'error', 'retry-exhausted', endpoint, '', `an answer with ${what} within the retry budget`, example(facts, `${retriesExhausted}; last answer ${found}`, marketId));
+  } else {
+    const code = facts.status === 404 && endpoint === SINGLE_ENDPOINT ? 'not-found' : 'http-status';
+    add(ctx, 'error', code, endpoint, '', `a 2xx answer with ${what}`, example(facts, found, marketId));
   }
-  checkListItems(shape.items, shape.basePointer, facts.request, ctx, listed, seen);
-  return { body: body.value, shape };
+  return false;
 }
 
 /**
- * Checks every list item against `$defs/MarketSummary` (errors), `$defs/MarketAssumptions` and the
- * domain rules (warnings) and counts undocumented fields (info). Each market is recorded in
- * `listed` (for the list/single comparison; a later listing replaces an earlier one) and its id in
- * `seen`, the ids of one traversal of the list: an id already in `seen` is a duplicate (warning,
- * the first listing is kept).
- *
- * Fast path: a conforming item costs one compiled boolean validation and a few comparisons; only
- * failing items are validated again with `allErrors` to build findings.
+ * Warnings about how a body is encoded: a UTF-8 byte-order mark (RFC 8259 §8.1: implementations
+ * MUST NOT add one) and a `charset` other than UTF-8 (JSON text exchanged between systems MUST be
+ * UTF-8, RFC 8259 §8.1). The body is then read as UTF-8 anyway, as `Response.text()` would.
  */
-export function checkListItems(items: readonly unknown[], basePointer: string, request: string, ctx: CheckContext, listed: ListedMarkets, seen: Set<string>): void {
-  const fast = getMarketValidator({ allErrors: false });
-  const full = getMarketValidator({ allErrors: true });
-  const documented = documentedMarketFields();
-  const template = `${basePointer}/*`;
-  const extra = new Map<string, { count: number; first: number[]; ids: (string | undefined)[] }>();
-  for (let i = 0; i < items.length; i++) {
-    const item = items[i];
-    const at = `${basePointer}/${i}`;
-    const id = listedId(item);
-    let errorPointers: Set<string> | undefined;
-    if (!fast.isSummary(item)) {
-      const findings = full.summary(item);
-      errorPointers = new Set(findings.map((f) => f.pointer));
-      for (const f of findings) addSchemaFinding(ctx, f, LIST_ENDPOINT, template, at, id, request);
-    }
-    if (item === null || typeof item !== 'object' || Array.isArray(item)) continue;
-    const record = item as Record<string, unknown>;
-    checkAssumptions(record, ctx, LIST_ENDPOINT, template, at, id, request, errorPointers, fast, full);
-    for (const key in record) {
-      if (documented.has(key)) continue;
-      let tally = extra.get(key);
-      if (!tally) extra.set(key, (tally = { count: 0, first: [], ids: [] }));
-      tally.count++;
-      if (tally.first.length < 3) {
-        tally.first.push(i);
-        tally.ids.push(id);
-      }
-    }
-    if (id === undefined) continue;
-    if (seen.has(id)) {
-      add(ctx, 'warning', 'duplicate-id', LIST_ENDPOINT, `${template}/market_id`, 'each market_id listed once', { marketId: id, pointer: `${at}/market_id`, found: `${describeFound(id)} listed again`, request });
-      continue;
-    }
-    seen.add(id);
-    listed.set(id, { id, title: record['title'], status: record['status'], yes_price: record['yes_price'], no_price: record['no_price'] });
+export function checkEncoding(facts: ResponseFacts, bom: boolean, ctx: CheckContext, endpoint: ContractEndpoint, marketId?: string): void {
+  if (bom) add(ctx, 'warning', 'bom', endpoint, '', 'a JSON body without a byte-order mark (RFC 8259 §8.1)', example(facts, 'the bytes EF BB BF (a UTF-8 byte-order mark) before the JSON text; ignored', marketId));
+  const charset = charsetOf(facts.contentType);
+  if (charset !== undefined && !/^utf-?8$/i.test(charset)) {
+    add(ctx, 'warning', 'charset', endpoint, '', 'UTF-8 JSON (RFC 8259 §8.1): no charset, or charset=utf-8', example(facts, `Content-Type ${JSON.stringify(facts.contentType)}; the body was read as UTF-8`, marketId));
   }
-  addUndocumented(ctx, LIST_ENDPOINT, template, basePointer, extra, request);
+}
+
+/** A warning for something JSON.parse hides (a duplicate member name, a number that is not a finite double). */
+export function addAnomaly(anomaly: JsonAnomaly, facts: ResponseFacts, ctx: CheckContext, endpoint: ContractEndpoint, marketId?: string): void {
+  const template = anomaly.pointer.replace(/\/\d+(?=\/|$)/g, '/*');
+  if (anomaly.kind === 'duplicate-member') {
+    add(ctx, 'warning', 'duplicate-member', endpoint, template, 'each member name once per object (RFC 8259 §4)', example(facts, `${anomaly.literal} ${anomaly.detail}`, marketId, anomaly.pointer));
+  } else {
+    add(ctx, 'warning', 'unsafe-number', endpoint, template, 'a number that fits a double exactly (RFC 8259 §6)', example(facts, `${anomaly.literal}: ${anomaly.detail}`, marketId, anomaly.pointer));
+  }
+}
+
+/** Unsafe number literals of one body by pointer, so a schema finding can show `1e400` where JSON.parse made Infinity (written as null). */
+class UnsafeLiterals {
+  private readonly byPointer = new Map<string, string>();
+  note(anomaly: JsonAnomaly): void {
+    if (anomaly.kind === 'unsafe-number' && this.byPointer.size < 1_000) this.byPointer.set(anomaly.pointer, anomaly.literal);
+  }
+  found(pointer: string, found: string): string {
+    const literal = this.byPointer.get(pointer);
+    return literal === undefined ? found : `${literal} (JSON.parse gives ${Number(literal)}, written as ${found})`;
+  }
 }
 
 /**
- * Checks one `GET /markets/{market_id}` answer for the id asked for. `listed` is the market as the
- * list showed it (undefined when the id was not listed: then a non-2xx answer is not a finding,
- * because error behaviour is undocumented).
+ * Checks a 2xx `GET /markets/{market_id}` body (status already checked): JSON (with anomalies),
+ * content type, `$defs/Market` (errors), assumptions (warnings), list consistency and extra fields.
+ * `listed` is the market as the list showed it.
  * @returns the body as a Market when it meets `$defs/Market` and carries the id asked for (what
  *   `record` may write), else undefined.
  */
-export function checkSingleResponse(facts: ResponseFacts, requestedId: string, listed: ListedMarket | undefined, ctx: CheckContext): Market | undefined {
-  if (listed === undefined && (facts.status < 200 || facts.status > 299)) return undefined;
-  const body = checkAnswer(facts, ctx, SINGLE_ENDPOINT, 'the listed market (2xx)', requestedId);
-  if (body === undefined) return undefined;
-  const doc = body.value;
-  const example = (pointer: string, found: string) => ({ marketId: requestedId, pointer, found, request: facts.request });
+export function checkSingleBody(facts: ResponseFacts, text: string, requestedId: string, listed: ListedMarket | undefined, ctx: CheckContext): Market | undefined {
+  const literals = new UnsafeLiterals();
+  const parsed = readJsonText(text, (anomaly) => {
+    literals.note(anomaly);
+    addAnomaly(anomaly, facts, ctx, SINGLE_ENDPOINT, requestedId);
+  });
+  if (!parsed.ok) {
+    add(ctx, 'error', 'not-json', SINGLE_ENDPOINT, '', 'a JSON body holding the listed market', example(facts, `${describeBody(text, facts.contentType)} (${parsed.reason})`, requestedId));
+    return undefined;
+  }
+  if (!isJsonMediaType(facts.contentType)) add(ctx, 'warning', 'content-type', SINGLE_ENDPOINT, '', 'Content-Type application/json (or a +json type) for a JSON body', example(facts, facts.contentType ?? 'no Content-Type', requestedId));
+  const doc = parsed.value;
+  const at = (pointer: string, found: string) => example(facts, found, requestedId, pointer);
   const wrapped = singleEnvelopeKey(doc);
   if (wrapped !== undefined) {
-    add(ctx, 'error', 'single-envelope', SINGLE_ENDPOINT, '', 'a Market object at the top level (market_id, title, … as body fields)', example('', `the market wrapped in ${JSON.stringify(wrapped)}`));
+    add(ctx, 'error', 'single-envelope', SINGLE_ENDPOINT, '', 'a Market object at the top level (market_id, title, … as body fields)', at('', `the market wrapped in ${JSON.stringify(wrapped)}`));
     return undefined;
   }
   const fast = getMarketValidator({ allErrors: false });
@@ -176,56 +173,161 @@ export function checkSingleResponse(facts: ResponseFacts, requestedId: string, l
   if (!valid) {
     const findings = full.market(doc);
     errorPointers = new Set(findings.map((f) => f.pointer));
-    for (const f of findings) addSchemaFinding(ctx, f, SINGLE_ENDPOINT, '', '', requestedId, facts.request);
+    for (const f of findings) addSchemaFinding(ctx, f, SINGLE_ENDPOINT, '', '', requestedId, facts.request, literals);
   }
   if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) return undefined;
   const record = doc as Record<string, unknown>;
-  checkAssumptions(record, ctx, SINGLE_ENDPOINT, '', '', requestedId, facts.request, errorPointers, fast, full);
+  checkAssumptions(record, ctx, SINGLE_ENDPOINT, '', '', requestedId, facts.request, errorPointers, fast, full, literals);
   const date = record['resolution_date'];
   if (record['status'] === 'active' && typeof date === 'string' && isCalendarDate(date) && date < ctx.today) {
-    add(ctx, 'warning', 'past-resolution-date', SINGLE_ENDPOINT, '/resolution_date', `a date on or after ${ctx.today} for an active market`, example('/resolution_date', JSON.stringify(date)));
+    add(ctx, 'warning', 'past-resolution-date', SINGLE_ENDPOINT, '/resolution_date', `a date on or after ${ctx.today} for an active market`, at('/resolution_date', JSON.stringify(date)));
   }
   const id = record['market_id'];
   const idMatches = typeof id !== 'string' || id === requestedId;
-  if (!idMatches) {
-    add(ctx, 'error', 'id-mismatch', SINGLE_ENDPOINT, '/market_id', `the market_id asked for (${describeFound(requestedId)})`, example('/market_id', describeFound(id)));
-  }
-  if (listed) compareWithList(record, listed, ctx, example);
-  const extra = new Map<string, { count: number; first: number[]; ids: (string | undefined)[] }>();
+  if (!idMatches) add(ctx, 'error', 'id-mismatch', SINGLE_ENDPOINT, '/market_id', `the market_id asked for (${describeFound(requestedId)})`, at('/market_id', describeFound(id)));
+  if (listed) compareWithList(record, listed, ctx, at);
+  const extra: Tally = new Map();
   for (const key in record) if (!documentedMarketFields().has(key)) extra.set(key, { count: 1, first: [], ids: [requestedId] });
   addUndocumented(ctx, SINGLE_ENDPOINT, '', '', extra, facts.request);
   return valid && idMatches ? (doc as Market) : undefined;
 }
 
-/** Checks status, JSON and content type of an answer where a market (list) was expected; returns the parsed body or undefined. */
-function checkAnswer(facts: ResponseFacts, ctx: CheckContext, endpoint: ContractEndpoint, what: string, marketId: string | undefined): { value: unknown } | undefined {
-  const example = (found: string) => ({ ...(marketId === undefined ? {} : { marketId }), pointer: '', found, request: facts.request });
-  if (facts.status < 200 || facts.status > 299) {
-    const code = facts.status === 404 && endpoint === SINGLE_ENDPOINT ? 'not-found' : 'http-status';
-    add(ctx, 'error', code, endpoint, '', `a 2xx answer with ${what.replace(/ \(2xx\)$/, '')}`, example(`${facts.status}: ${describeBody(facts.text, facts.contentType)}`));
-    return undefined;
+/** Receives a list page as it streams (JsonReaderEvents), then judges it at the end. */
+export interface ListPageChecker {
+  onArray(key: string | null): void;
+  onItem(key: string | null, index: number, value: unknown): void;
+  onAnomaly(anomaly: JsonAnomaly): void;
+  /** Judges the page once its body is read: JSON, shape, content type; commits the market array's findings and markets. */
+  finish(result: JsonReadResult, laterPage?: boolean, head?: { text: string; bytes: number }): ListPage | undefined;
+}
+
+/** Where one market array's items go while it streams. */
+interface ItemTarget {
+  sink: FindingAggregator;
+  listed: ListedMarkets;
+  basePointer: string;
+  extra: Tally;
+  /** duplicate-id warnings of this array, held until the page is judged (a page that repeats an earlier one is one cursor-loop, not a warning per item). */
+  duplicates: FindingAggregator;
+  items: number;
+  duplicated: number;
+}
+
+/**
+ * A checker for one `GET /markets` answer with a 2xx status. Items of the market array are
+ * checked as they stream (checkListItem): a bare array's straight into `ctx.sink` and `listed`; an
+ * envelope's arrays (the market array is known only at the end: `markets` before `data`, …)
+ * each into their own findings and listing, and only the winner's are committed.
+ *
+ * `traversal`: `crawl` counts an id listed on an earlier page (in `listed`) as a duplicate and
+ * keeps the first listing; `proxy` sees the list again and again, so only duplicates within one
+ * page count and a later listing replaces an earlier one.
+ */
+export function createListPageChecker(facts: ResponseFacts, ctx: CheckContext, listed: ListedMarkets, traversal: 'crawl' | 'proxy'): ListPageChecker {
+  const fast = getMarketValidator({ allErrors: false });
+  const full = getMarketValidator({ allErrors: true });
+  const literals = new UnsafeLiterals();
+  let direct: ItemTarget | undefined;
+  const candidates = new Map<string, ItemTarget>();
+  const isDuplicate = (target: ItemTarget, id: string) => (traversal === 'crawl' && listed.has(id)) || target.listed.has(id);
+
+  return {
+    onArray(key) {
+      const fresh = { extra: new Map(), duplicates: createFindingAggregator(), items: 0, duplicated: 0 };
+      if (key === null) direct = { sink: ctx.sink, listed: traversal === 'crawl' ? listed : new ListedMarkets(), basePointer: '', ...fresh };
+      else candidates.set(key, { sink: createFindingAggregator(), listed: new ListedMarkets(), basePointer: `/${pointerToken(key)}`, ...fresh });
+    },
+    onItem(key, index, value) {
+      const target = key === null ? direct : candidates.get(key);
+      if (target) checkListItem(value, index, target, { ...ctx, sink: target.sink }, facts.request, fast, full, literals, isDuplicate);
+    },
+    onAnomaly(anomaly) {
+      literals.note(anomaly);
+      addAnomaly(anomaly, facts, ctx, LIST_ENDPOINT);
+    },
+    finish(result, laterPage = false, head) {
+      if (!result.ok) {
+        const found = head ? describeBody(head.text, facts.contentType, head.bytes) : facts.contentType ?? 'no Content-Type';
+        add(ctx, 'error', 'not-json', LIST_ENDPOINT, '', 'a JSON body holding the market list', example(facts, `${found} (${result.reason})`));
+        return undefined;
+      }
+      if (!isJsonMediaType(facts.contentType)) add(ctx, 'warning', 'content-type', LIST_ENDPOINT, '', 'Content-Type application/json (or a +json type) for a JSON body', example(facts, facts.contentType ?? 'no Content-Type'));
+      const shape = findMarketArray(result.value);
+      if (!shape) {
+        add(ctx, 'error', 'list-shape', LIST_ENDPOINT, '', 'a JSON array of markets, or an object holding one under markets, data, results or items', example(facts, describeValue(result.value)));
+        return undefined;
+      }
+      const winner = shape.kind === 'array' ? direct : candidates.get(shape.key);
+      const repeats = traversal === 'crawl' && laterPage && winner !== undefined && winner.items > 0 && winner.duplicated === winner.items;
+      if (winner) commit(winner, ctx, listed, traversal, facts.request, repeats);
+      return { body: result.value, shape, repeats };
+    },
+  };
+}
+
+/** Moves a market array's findings and listing into the crawl's, and reports its extra fields. */
+function commit(target: ItemTarget, ctx: CheckContext, listed: ListedMarkets, traversal: 'crawl' | 'proxy', request: string, repeats: boolean): void {
+  if (target.sink !== ctx.sink) for (const finding of target.sink.findings()) ctx.sink.merge(finding);
+  if (!repeats) for (const finding of target.duplicates.findings()) ctx.sink.merge(finding);
+  if (target.listed !== listed) listed.absorb(target.listed, traversal === 'proxy');
+  addUndocumented(ctx, LIST_ENDPOINT, `${target.basePointer}/*`, target.basePointer, target.extra, request);
+}
+
+/**
+ * Checks one list item against `$defs/MarketSummary` (errors), `$defs/MarketAssumptions` and the
+ * domain rules (warnings), tallies undocumented fields (info) and records the market in
+ * `target.listed`; an id listed before is a duplicate (warning, the first listing is kept).
+ *
+ * Fast path: a conforming item costs one compiled boolean validation and a few comparisons; only
+ * failing items are validated again with `allErrors` to build findings.
+ */
+function checkListItem(
+  item: unknown, index: number, target: ItemTarget, ctx: CheckContext, request: string, fast: Validators, full: Validators, literals: UnsafeLiterals,
+  isDuplicate: (target: ItemTarget, id: string) => boolean,
+): void {
+  const at = `${target.basePointer}/${index}`;
+  const template = `${target.basePointer}/*`;
+  const id = listedId(item);
+  let errorPointers: Set<string> | undefined;
+  if (!fast.isSummary(item)) {
+    const findings = full.summary(item);
+    errorPointers = new Set(findings.map((f) => f.pointer));
+    for (const f of findings) addSchemaFinding(ctx, f, LIST_ENDPOINT, template, at, id, request, literals);
   }
-  const parsed = parseJsonBody(facts.text);
-  if (!parsed.ok) {
-    add(ctx, 'error', 'not-json', endpoint, '', `a JSON body holding ${what.replace(/ \(2xx\)$/, '')}`, example(describeBody(facts.text, facts.contentType)));
-    return undefined;
+  if (item === null || typeof item !== 'object' || Array.isArray(item)) return;
+  const record = item as Record<string, unknown>;
+  checkAssumptions(record, ctx, LIST_ENDPOINT, template, at, id, request, errorPointers, fast, full, literals);
+  const documented = documentedMarketFields();
+  for (const key in record) {
+    if (documented.has(key)) continue;
+    let tally = target.extra.get(key);
+    if (!tally) target.extra.set(key, (tally = { count: 0, first: [], ids: [] }));
+    tally.count++;
+    if (tally.first.length < 3) {
+      tally.first.push(index);
+      tally.ids.push(id);
+    }
   }
-  if (!isJsonMediaType(facts.contentType)) {
-    add(ctx, 'warning', 'content-type', endpoint, '', 'Content-Type application/json (or a +json type) for a JSON body', example(facts.contentType ?? 'no Content-Type'));
+  target.items++;
+  if (id === undefined) return;
+  if (isDuplicate(target, id)) {
+    target.duplicated++;
+    add({ ...ctx, sink: target.duplicates }, 'warning', 'duplicate-id', LIST_ENDPOINT, `${template}/market_id`, 'each market_id listed once', { marketId: id, pointer: `${at}/market_id`, found: `${describeFound(id)} listed again`, request });
+    return;
   }
-  return { value: parsed.value };
+  target.listed.set(id, record);
 }
 
 /** Warnings from `$defs/MarketAssumptions` and the domain rules in market-rules.ts (float noise, yes + no = 1). */
 function checkAssumptions(
   record: Record<string, unknown>, ctx: CheckContext, endpoint: ContractEndpoint, template: string, at: string, id: string | undefined, request: string,
-  errorPointers: Set<string> | undefined, fast: ReturnType<typeof getMarketValidator>, full: ReturnType<typeof getMarketValidator>,
+  errorPointers: Set<string> | undefined, fast: Validators, full: Validators, literals: UnsafeLiterals,
 ): void {
   if (fast.assumptions(record).length > 0) {
     for (const f of full.assumptions(record)) {
       // A field that already breaks the contract (a price sent as a string) is reported once, as the error.
       if (errorPointers?.has(f.pointer)) continue;
-      addSchemaFinding(ctx, f, endpoint, template, at, id, request);
+      addSchemaFinding(ctx, f, endpoint, template, at, id, request, literals);
     }
   }
   const yes = record['yes_price'];
@@ -245,28 +347,29 @@ function checkAssumptions(
 }
 
 /** List and single must agree on title and status (errors); prices may move between the two requests (warning). */
-function compareWithList(record: Record<string, unknown>, listed: ListedMarket, ctx: CheckContext, example: (pointer: string, found: string) => { marketId: string; pointer: string; found: string; request: string }): void {
+function compareWithList(record: Record<string, unknown>, listed: ListedMarket, ctx: CheckContext, at: (pointer: string, found: string) => FindingExample): void {
   for (const field of ['title', 'status'] as const) {
     const a = listed[field];
     const b = record[field];
-    if (typeof a === 'string' && typeof b === 'string' && a !== b) {
-      add(ctx, 'error', 'list-single-mismatch', SINGLE_ENDPOINT, `/${field}`, `the ${field} the list shows (${describeFound(a, 40)})`, example(`/${field}`, describeFound(b, 40)));
+    if (a !== undefined && typeof b === 'string' && !sameText(a, b)) {
+      add(ctx, 'error', 'list-single-mismatch', SINGLE_ENDPOINT, `/${field}`, `the ${field} the list shows (${describeFound(a.shown, 40)})`, at(`/${field}`, describeFound(b, 40)));
     }
   }
   for (const field of ['yes_price', 'no_price'] as const) {
     const a = listed[field];
     const b = record[field];
-    if (typeof a === 'number' && typeof b === 'number' && a !== b) {
-      add(ctx, 'warning', 'price-moved', SINGLE_ENDPOINT, `/${field}`, `the ${field} the list shows (${a})`, example(`/${field}`, String(b)));
+    if (a !== undefined && typeof b === 'number' && Number.isFinite(b) && a !== b) {
+      add(ctx, 'warning', 'price-moved', SINGLE_ENDPOINT, `/${field}`, `the ${field} the list shows (${a})`, at(`/${field}`, String(b)));
     }
   }
 }
 
-function addSchemaFinding(ctx: CheckContext, f: Finding, endpoint: ContractEndpoint, template: string, at: string, id: string | undefined, request: string): void {
-  add(ctx, f.severity, f.code, endpoint, `${template}${f.pointer}`, f.expected, { ...(id === undefined ? {} : { marketId: id }), pointer: `${at}${f.pointer}`, found: f.found, request });
+function addSchemaFinding(ctx: CheckContext, f: Finding, endpoint: ContractEndpoint, template: string, at: string, id: string | undefined, request: string, literals: UnsafeLiterals): void {
+  const pointer = `${at}${f.pointer}`;
+  add(ctx, f.severity, f.code, endpoint, `${template}${f.pointer}`, f.expected, { ...(id === undefined ? {} : { marketId: id }), pointer, found: literals.found(pointer, f.found), request });
 }
 
-function addUndocumented(ctx: CheckContext, endpoint: ContractEndpoint, template: string, basePointer: string, extra: Map<string, { count: number; first: number[]; ids: (string | undefined)[] }>, request: string): void {
+function addUndocumented(ctx: CheckContext, endpoint: ContractEndpoint, template: string, basePointer: string, extra: Tally, request: string): void {
   for (const [name, tally] of extra) {
     const field = `/${pointerToken(name)}`;
     const examples = tally.ids.map((id, k) => ({
@@ -275,20 +378,24 @@ function addUndocumented(ctx: CheckContext, endpoint: ContractEndpoint, template
       found: `undocumented field ${JSON.stringify(name)}`,
       request,
     }));
-    examples.forEach((example, k) => {
+    examples.forEach((ex, k) => {
       // The first example carries the rest of the count, so one page adds `count` in total.
       const count = k === 0 ? tally.count - (examples.length - 1) : 1;
       ctx.sink.add({
         severity: 'info', code: 'undocumented-field', endpoint, pointerTemplate: `${template}${field}`,
-        expected: 'only documented fields (extra fields are allowed; listed for information)', example,
+        expected: 'only documented fields (extra fields are allowed; listed for information)', example: ex,
         message: `undocumented field ${JSON.stringify(name)} at ${template}${field}`,
       }, count);
     });
   }
 }
 
-function add(ctx: CheckContext, severity: Severity, code: string, endpoint: ContractEndpoint, pointerTemplate: string, expected: string, example: { marketId?: string; pointer: string; found: string; request?: string }): void {
-  ctx.sink.add({ severity, code, endpoint, pointerTemplate, expected, example });
+function example(facts: ResponseFacts, found: string, marketId?: string, pointer = ''): FindingExample {
+  return { ...(marketId === undefined ? {} : { marketId }), pointer, found, request: facts.request };
+}
+
+function add(ctx: CheckContext, severity: Severity, code: string, endpoint: ContractEndpoint, pointerTemplate: string, expected: string, ex: FindingExample): void {
+  ctx.sink.add({ severity, code, endpoint, pointerTemplate, expected, example: ex });
 }
 
 /** The id a list item names: its market_id when a non-empty string, or the decimal text of a numeric one. */

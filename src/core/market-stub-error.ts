@@ -25,7 +25,13 @@ export type MarketStubErrorCode =
   /** The remote admin API refused the token (HTTP 401). */
   | 'UNAUTHORIZED'
   /** The remote stub could not be reached or answered something that is not the admin API. */
-  | 'STUB_UNREACHABLE';
+  | 'STUB_UNREACHABLE'
+  /** A file or directory could not be written (report, fixture set): the message names it and the real cause. */
+  | 'OUTPUT_UNWRITABLE'
+  /** check/record: the deployment's list got no HTTP answer (refused, DNS, TLS, timeout). */
+  | 'DEPLOYMENT_UNREACHABLE'
+  /** check/record: stopped by SIGINT/SIGTERM (or an aborted signal) before the crawl finished. */
+  | 'INTERRUPTED';
 
 /** One located problem inside a value (a market, a patch, a config file): RFC 6901 pointer, expectation, what was found. */
 export interface ErrorFinding {

@@ -4,7 +4,9 @@ import { jsonReply, type Reply } from './reply.js';
 /** Stable error codes of the stub's JSON error bodies. */
 export type ErrorCode =
   | 'market_not_found' | 'route_not_found' | 'method_not_allowed' | 'bad_request' | 'internal_error'
-  | 'unauthorized' | 'rate_limited' | 'invalid_markets' | 'conflict' | 'injected_fault';
+  | 'unauthorized' | 'rate_limited' | 'invalid_markets' | 'conflict' | 'injected_fault'
+  /** The recording proxy's upstream gave no answer (502) or none in time (504). */
+  | 'upstream_unreachable' | 'upstream_timeout';
 
 const TITLES: Record<number, string> = {
   400: 'Bad Request', 401: 'Unauthorized', 404: 'Not Found', 405: 'Method Not Allowed', 409: 'Conflict',

@@ -96,7 +96,7 @@ describe('every command refuses bad input before anything runs', () => {
   it('names an environment variable as the source when the bad value came from it', async () => {
     const run = await runCliProcess(['check', '--base-url', base], { env: { MARKET_STUB_CONCURRENCY: 'lots' }, timeoutMs: 10_000 });
     expect(run.code).toBe(2);
-    expect(run.stderr).toMatch(/^market-stub check: MARKET_STUB_CONCURRENCY: expected an integer from 1 to 64, found "lots"\.\n/);
+    expect(run.stderr).toMatch(/^market-stub check: MARKET_STUB_CONCURRENCY: expected an integer from 1 to 256, found "lots"\.\n/);
   });
 
   it('never echoes a --header value in a refusal', async () => {

@@ -81,7 +81,36 @@ describe('check reports', () => {
         expect(names).toContain('answers: not-found /');
         expect(names).toContain('schema: type /*/yes_price');
         expect(names).toContain('list-shape');
+        // Severities read once (no "warning: warning [code]"), and every testcase carries its
+        // endpoint phase's real duration: the list's for GET /markets, the single markets' otherwise.
+        expect(run.stdout).not.toMatch(/(warning|error|info): (warning|error|info) \[/);
+        const json = (await runCheckJson(server.url, ['--all', ...(strict ? ['--strict'] : [])])).report;
+        expect(json.timing?.listMs).toBeGreaterThan(0);
+        expect(json.timing?.marketsMs).toBeGreaterThan(0);
+        const times = elements('testcase').map((t) => Number(t.getAttribute('time')));
+        expect(times.every((t) => t > 0)).toBe(true);
+        const suites = elements('testsuite');
+        expect(suites.map((t) => Number(t.getAttribute('time'))).every((t) => t > 0)).toBe(true);
+        expect(Number(elements('testsuites')[0]?.getAttribute('time'))).toBeGreaterThanOrEqual(Math.max(...times));
       }
+    });
+  });
+
+  it.each([['/markets'], ['/markets/'], ['/v1/markets']])('says a --base-url ending in %s probably ends in /markets by mistake (exit 2, with the fix)', async (suffix) => {
+    await withServer(conformingMarkets(3), undefined, async (server) => {
+      const run = await runCliInProcess(['check', '--base-url', `${server.url}${suffix}`]);
+      expect(run.code).toBe(2);
+      expect(run.stdout).toBe('');
+      const fixed = `${server.url}${suffix.startsWith('/v1') ? '/v1' : ''}`;
+      expect(run.stderr).toBe(`market-stub check: --base-url ${server.url}${suffix} probably ends in /markets by mistake: market-stub adds /markets itself, and GET ${server.url}${suffix.replace(/\/$/, '')}/markets answered 404. Use --base-url ${fixed}\n`);
+    });
+  });
+
+  it('checks a deployment that really lives under a path ending in /markets', async () => {
+    await withServer(conformingMarkets(3), { prefix: '/markets' }, async (server) => {
+      const run = await runCheckJson(`${server.url}/markets`, ['--all']);
+      expect(run.code).toBe(0);
+      expect(run.report.summary.marketsChecked).toBe(3);
     });
   });
 
@@ -146,7 +175,7 @@ describe('check that cannot run (exit 2, one sentence, no stack trace)', () => {
   it('connection refused', async () => {
     const port = await closedPort();
     const run = await runCliProcess(['check', '--base-url', `http://127.0.0.1:${port}`]);
-    expectOneSentence(run, new RegExp(`^market-stub check: cannot reach http://127\\.0\\.0\\.1:${port}/markets: connection refused\\. Check --base-url and that the service is running\\.\\n$`));
+    expectOneSentence(run, new RegExp(`^market-stub check: cannot reach http://127\\.0\\.0\\.1:${port}/markets: connection refused \\(ECONNREFUSED\\)\\. Check --base-url and that the service is running\\.\\n$`));
   });
 
   it('unknown host', async () => {
@@ -167,7 +196,7 @@ describe('check that cannot run (exit 2, one sentence, no stack trace)', () => {
   it('a TLS handshake with a server that speaks plain HTTP', async () => {
     await withServer(conformingMarkets(1), undefined, async (server) => {
       const run = await runCliProcess(['check', '--base-url', server.url.replace('http:', 'https:')]);
-      expectOneSentence(run, /^market-stub check: cannot reach https:\/\/127\.0\.0\.1:\d+\/markets: the TLS handshake failed \(ERR_SSL_[A-Z_]+\)\. Check the certificate/);
+      expectOneSentence(run, /^market-stub check: cannot reach https:\/\/127\.0\.0\.1:\d+\/markets: the TLS handshake failed: [a-z ]+ \(ERR_SSL_[A-Z_]+\)\. Check the certificate/);
     });
   });
 
@@ -175,9 +204,9 @@ describe('check that cannot run (exit 2, one sentence, no stack trace)', () => {
     [['check'], /^market-stub check: --base-url: required: the deployment's base URL, .*, or set MARKET_STUB_BASE_URL\.\nRun 'market-stub check --help' for the options\.\n$/],
     [['check', '--base-url', 'not a url'], /^market-stub check: --base-url: expected an absolute http:\/\/ or https:\/\/ URL, found "not a url"\.\n/],
     [['check', '--base-url', 'ftp://example.test'], /^market-stub check: --base-url: expected an absolute http:\/\/ or https:\/\/ URL, found "ftp:\/\/example\.test"\.\n/],
-    [['check', '--base-url', 'http://user:pw@127.0.0.1:1'], /^market-stub check: the URL carries a user name or password/],
+    [['check', '--base-url', 'http://user:pw@127.0.0.1:1'], /^market-stub check: --base-url: the URL carries a user name or password/],
     [['check', '--base-url', 'http://127.0.0.1:1', '--timeout-ms', 'soon'], /^market-stub check: --timeout-ms: expected an integer from 1 to 600000, found "soon"\.\n/],
-    [['check', '--base-url', 'http://127.0.0.1:1', '--concurrency', '0'], /^market-stub check: --concurrency: expected an integer from 1 to 64, found "0"\.\n/],
+    [['check', '--base-url', 'http://127.0.0.1:1', '--concurrency', '0'], /^market-stub check: --concurrency: expected an integer from 1 to 256, found "0"\.\n/],
     [['check', '--base-url', 'http://127.0.0.1:1', '--format', 'xml'], /^market-stub check: --format: expected one of text, json, junit, found "xml"\.\n/],
     [['check', '--base-url', 'http://127.0.0.1:1', '--header', 'Bearer hunter2-secret'], /^market-stub check: --header #1: expected "Name: value"/],
   ])('bad arguments: %j', async (args, pattern) => {

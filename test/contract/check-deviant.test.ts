@@ -96,8 +96,20 @@ const cases: Case[] = [
     name: 'a listed id that answers 503 is an error',
     markets: conformingMarkets(6),
     deviations: { single: (id) => (id === 'DEV-2' ? json({ error: 'busy' }, 503) : undefined) },
+    args: ['--retries', '0'],
     exit: 1,
     problems: [`error http-status ${SINGLE} `],
+  },
+  {
+    name: 'a listed id that keeps answering 503 with Retry-After is retried, then an error once the budget is spent',
+    markets: conformingMarkets(6),
+    deviations: { single: (id) => (id === 'DEV-2' ? json({ error: 'busy' }, 503, { 'retry-after': '0' }) : undefined) },
+    exit: 1,
+    problems: [`error retry-exhausted ${SINGLE} `],
+    also: (report) => {
+      expect(findingOf(report, 'retry-exhausted').found).toMatch(/^503 after 2 retries \(--retries 2\); last answer 503: a JSON object with keys error/);
+      expect(findingOf(report, 'retry')).toMatchObject({ severity: 'info', count: 2 });
+    },
   },
   {
     name: 'a list that answers 500 is an error on GET /markets (the deployment answered: exit 1, not 2)',
@@ -117,7 +129,7 @@ const cases: Case[] = [
     deviations: { list: () => ({ headers: { 'content-type': 'text/html' }, body: '<!doctype html><title>Maintenance</title>' }) },
     exit: 1,
     problems: [`error not-json ${LIST} `],
-    also: (report) => expect(findingOf(report, 'not-json').found).toMatch(/^text\/html, 41 bytes: "<!doctype html>/),
+    also: (report) => expect(findingOf(report, 'not-json').found).toMatch(/^text\/html, 41 bytes: "<!doctype html>.*\(not JSON: /),
   },
   {
     name: 'a single body that is not JSON is an error',
@@ -237,24 +249,39 @@ const cases: Case[] = [
     also: (report) => expect(report).toMatchObject({ list: { shape: 'envelope', envelopeKey: 'data', pages: 3, paging: 'next' }, summary: { marketsListed: 5 } }),
   },
   {
-    name: 'a cursor that loops is a warning and the crawl stops',
+    name: 'a cursor that loops back to the first page is one warning (not a duplicate per market) and the crawl stops',
     markets: conformingMarkets(2),
     deviations: { list: () => json({ markets: conformingMarkets(2).map(summaryOf), next_cursor: 'again' }) },
     exit: 0,
-    // The second page repeats the first, so its ids are listed twice too.
-    problems: [`warning cursor-loop ${LIST} `, `warning duplicate-id ${LIST} /markets/*/market_id`],
+    // The second page repeats the first: one cursor-loop, no duplicate-id per market.
+    problems: [`warning cursor-loop ${LIST} `],
     also: (report) => expect(report.list).toMatchObject({ pages: 2, complete: false }),
   },
   {
-    name: 'a page limit stops the crawl as information',
+    name: 'a repeated cursor is found before it is fetched again',
+    markets: conformingMarkets(4),
+    deviations: { list: (url) => {
+      const page = url.searchParams.get('cursor') ?? 'a';
+      const items = conformingMarkets(4).slice(page === 'a' ? 0 : 2, page === 'a' ? 2 : 4).map(summaryOf);
+      return json({ markets: items, next_cursor: page === 'a' ? 'b' : 'b' });
+    } },
+    exit: 0,
+    problems: [`warning cursor-loop ${LIST} `],
+    also: (report) => {
+      expect(report.list).toMatchObject({ pages: 2, complete: false });
+      expect(findingOf(report, 'cursor-loop').found).toMatch(/^next page \/markets\?cursor=b was already fetched; not fetched again$/);
+    },
+  },
+  {
+    name: 'a page limit stops the crawl with a warning (the list was not seen whole)',
     markets: conformingMarkets(7),
     deviations: paged(conformingMarkets(7), 3, 'next_cursor'),
     args: ['--max-pages', '2'],
     exit: 0,
-    problems: [],
+    problems: [`warning page-limit ${LIST} `],
     also: (report) => {
       expect(report.list).toMatchObject({ pages: 2, complete: false });
-      expect(findingOf(report, 'page-limit').severity).toBe('info');
+      expect(findingOf(report, 'page-limit').severity).toBe('warning');
       expect(report.summary.marketsListed).toBe(6);
     },
   },
@@ -269,7 +296,8 @@ const cases: Case[] = [
     problems: [],
     also: (report) => {
       expect(report.list.redirectedTo).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v2\/markets$/);
-      expect(findingOf(report, 'redirect').severity).toBe('info');
+      expect(findingOf(report, 'redirect', LIST).severity).toBe('info');
+      expect(findingOf(report, 'redirect', SINGLE).count).toBe(4);
       expect(report.summary).toMatchObject({ marketsListed: 3, marketsChecked: 3 });
     },
   },

@@ -1,53 +1,62 @@
-// The library API: checkDeployment with an injected fetch (in-memory responses, or a wrapper
-// around the real one), its errors, and cancellation.
+// The library API: checkDeployment through an injected undici dispatcher (MockAgent: answers from
+// memory, no server at all), concurrency on a real server, its errors, and cancellation.
+import { MockAgent } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { checkDeployment, ContractRunError } from '../../src/index.js';
-import { closedPort, conformingMarkets, summaryOf, withServer } from './deviant-server.js';
+import { MarketStubError } from '../../src/core/market-stub-error.js';
+import { closedPort, conformingMarkets, json, summaryOf, withServer } from './deviant-server.js';
 
 describe('checkDeployment', () => {
-  it('uses the injected fetch for every request (here: answers from memory, no server at all)', async () => {
+  it('sends every request through the injected dispatcher (here: undici MockAgent answers from memory)', async () => {
     const markets = conformingMarkets(3);
+    const agent = new MockAgent();
+    agent.disableNetConnect();
+    const pool = agent.get('https://deployment.invalid');
     const asked: string[] = [];
-    const fakeFetch: typeof fetch = async (input) => {
-      const url = new URL(input instanceof Request ? input.url : String(input));
-      asked.push(url.pathname);
-      const id = decodeURIComponent(url.pathname.split('/')[2] ?? '');
-      const body = url.pathname === '/markets' ? markets.map(summaryOf) : markets.find((m) => m['market_id'] === id);
-      return new Response(body ? JSON.stringify(body) : '{"error":"nf"}', { status: body ? 200 : 404, headers: { 'content-type': 'application/json' } });
-    };
-    const report = await checkDeployment({ baseUrl: 'https://deployment.invalid', fetch: fakeFetch, all: true, today: '2026-01-01' });
+    pool.intercept({ path: (p) => (asked.push(p), true), method: 'GET' }).reply((options) => {
+      const id = decodeURIComponent(options.path.split('/')[2] ?? '');
+      const body = options.path === '/markets' ? markets.map(summaryOf) : markets.find((m) => m['market_id'] === id);
+      return { statusCode: body ? 200 : 404, data: JSON.stringify(body ?? { error: 'nf' }), responseOptions: { headers: { 'content-type': 'application/json' } } };
+    }).persist();
+    const report = await checkDeployment({ baseUrl: 'https://deployment.invalid', dispatcher: agent, all: true, today: '2026-01-01' });
+    await agent.close();
     expect(report).toMatchObject({ verdict: 'pass', exitCode: 0, baseUrl: 'https://deployment.invalid', summary: { errors: 0, warnings: 0, marketsListed: 3, marketsChecked: 3, requests: 5 } });
     expect(asked.slice(0, 1)).toEqual(['/markets']);
     expect(asked.slice(1, 4).sort()).toEqual(['/markets/DEV-1', '/markets/DEV-2', '/markets/DEV-3']);
     expect(asked[4]).toMatch(/^\/markets\/market-stub-probe-/);
   });
 
-  it('wraps the real fetch against a real server, keeping --concurrency requests in flight at most', async () => {
-    await withServer(conformingMarkets(40), undefined, async (server) => {
-      let inFlight = 0;
-      let most = 0;
-      const counting: typeof fetch = async (input, init) => {
+  it('keeps --concurrency requests in flight at most, on keep-alive connections', async () => {
+    let inFlight = 0;
+    let most = 0;
+    const sockets = new Set<unknown>();
+    await withServer(conformingMarkets(40), {
+      single: (id, _url, req) => {
+        sockets.add(req.socket);
         inFlight++;
         most = Math.max(most, inFlight);
-        try {
-          const res = await fetch(input, init);
-          await new Promise((r) => setTimeout(r, 5));
-          return res;
-        } finally {
-          inFlight--;
-        }
-      };
-      const report = await checkDeployment({ baseUrl: server.url, fetch: counting, all: true, concurrency: 3 });
+        // Registered before the answer's own timer: counted out just before the answer is sent.
+        setTimeout(() => inFlight--, 10);
+        const market = conformingMarkets(40).find((m) => m['market_id'] === id);
+        return market ? { ...json(market), delayMs: 10 } : undefined;
+      },
+    }, async (server) => {
+      const report = await checkDeployment({ baseUrl: server.url, all: true, concurrency: 3 });
       expect(report.summary).toMatchObject({ errors: 0, marketsChecked: 40 });
-      expect(most).toBe(3);
     });
+    expect(most).toBe(3);
+    // 40 requests over at most 3 (+1 for the list and probe) reused connections, not one per request.
+    expect(sockets.size).toBeLessThanOrEqual(4);
   });
 
-  it('throws ContractRunError DEPLOYMENT_UNREACHABLE when the list gets no answer, OPTION_INVALID for bad options', async () => {
+  it('throws ContractRunError (a MarketStubError) DEPLOYMENT_UNREACHABLE when the list gets no answer, OPTION_INVALID for bad options', async () => {
     const port = await closedPort();
     await expect(checkDeployment({ baseUrl: `http://127.0.0.1:${port}` })).rejects.toMatchObject({ name: 'ContractRunError', code: 'DEPLOYMENT_UNREACHABLE' });
     await expect(checkDeployment({ baseUrl: 'http://127.0.0.1:1', timeoutMs: 0 })).rejects.toMatchObject({ code: 'OPTION_INVALID' });
+    await expect(checkDeployment({ baseUrl: 'http://127.0.0.1:1', maxBodyMb: 0 })).rejects.toMatchObject({ code: 'OPTION_INVALID', message: expect.stringContaining('maxBodyMb (--max-body-mb)') });
+    await expect(checkDeployment({ baseUrl: 'http://127.0.0.1:1', retries: 11 })).rejects.toMatchObject({ code: 'OPTION_INVALID' });
     await expect(checkDeployment({ baseUrl: 'http://127.0.0.1:1', today: '2026-02-30' })).rejects.toBeInstanceOf(ContractRunError);
+    await expect(checkDeployment({ baseUrl: 'http://127.0.0.1:1', today: '2026-02-30' })).rejects.toBeInstanceOf(MarketStubError);
   });
 
   it('stops with INTERRUPTED when its signal aborts mid-crawl', async () => {

@@ -6,8 +6,11 @@ import type { AddressInfo } from 'node:net';
 /** A market as a deployment would hold it (fields may be deliberately wrong). */
 export type RawMarket = Record<string, unknown>;
 
-/** What a route answers: a complete response (after `delayMs`), `hang` (never answers) or `reset` (drops the connection). */
-export type Answer = { status?: number; headers?: Record<string, string | string[]>; body: string | Buffer; delayMs?: number } | 'hang' | 'reset';
+/**
+ * What a route answers: a complete response (after `delayMs`), `hang` (never answers), `reset`
+ * (drops the connection), or `stream` (writes the response itself: endless or slow bodies).
+ */
+export type Answer = { status?: number; headers?: Record<string, string | string[]>; body: string | Buffer; delayMs?: number } | { stream: (res: ServerResponse) => void } | 'hang' | 'reset';
 
 /** Route overrides; anything not overridden behaves like a conforming deployment. */
 export interface Deviations {
@@ -54,7 +57,7 @@ export function summaryOf(market: RawMarket): RawMarket {
 }
 
 /** A JSON answer (application/json). */
-export function json(value: unknown, status = 200, headers: Record<string, string | string[]> = {}): Exclude<Answer, string> {
+export function json(value: unknown, status = 200, headers: Record<string, string | string[]> = {}): { status: number; headers: Record<string, string | string[]>; body: string } {
   return { status, headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(value) };
 }
 
@@ -86,6 +89,10 @@ export async function startDeviantServer(markets: readonly RawMarket[], deviatio
     if (reply === 'hang') return;
     if (reply === 'reset') {
       req.socket.destroy();
+      return;
+    }
+    if ('stream' in reply) {
+      reply.stream(res);
       return;
     }
     const body = typeof reply.body === 'string' ? Buffer.from(reply.body) : reply.body;

@@ -8,7 +8,8 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ContractReport } from '../../src/contract/contract-report.js';
-import { startRecordingProxy } from '../../src/contract/recording-proxy.js';
+import { startRecordingProxy } from '../../src/proxy/recording-proxy.js';
+import { createMarketSpool } from '../../src/contract/market-spool.js';
 import { CLI } from '../support/cli-process.js';
 import { closedPort, conformingMarket, conformingMarkets, json, summaryOf, withServer, type RawMarket } from './deviant-server.js';
 import { problemKeys, runCheckJson } from './contract-report-helpers.js';
@@ -153,7 +154,8 @@ describe('market-stub proxy', () => {
       },
     };
     await withServer(conformingMarkets(3), routes, async (upstream) => {
-      const proxy = await startRecordingProxy({ upstream: upstream.url });
+      const spool = await createMarketSpool(path.join(work, 'pass-through.spool'));
+      const proxy = await startRecordingProxy({ upstream: upstream.url, spool });
       try {
         for (const target of ['/markets', '/markets?page=2', '/markets/DEV-1', '/markets/DEV-2', '/markets/NOPE', '/healthz', '/elsewhere/deep?q=1']) {
           const direct = await rawRequest(`${upstream.url}${target}`, { headers: { 'accept-encoding': 'gzip' } });
@@ -169,14 +171,17 @@ describe('market-stub proxy', () => {
         // The gzip body was decoded for the check; the oddly written list is valid and agrees with DEV-1.
         const report = proxy.report();
         expect(report.summary).toMatchObject({ errors: 0, warnings: 0, marketsListed: 2 });
-        expect(proxy.markets().map((m) => m.market_id)).toEqual(['DEV-1', 'DEV-2']);
+        const kept: string[] = [];
+        for await (const text of spool.texts(proxy.listedIds())) kept.push((JSON.parse(text) as RawMarket)['market_id'] as string);
+        expect(kept).toEqual(['DEV-1', 'DEV-2']);
       } finally {
         await proxy.close();
+        await spool.dispose();
       }
     });
   });
 
-  it('answers 502 with a JSON body when the upstream is down, without a finding', async () => {
+  it('answers 502 with a JSON body when the upstream is down, and counts every failure as an error finding', async () => {
     const port = await closedPort();
     const errors: string[] = [];
     const proxy = await startRecordingProxy({ upstream: `http://127.0.0.1:${port}`, onUpstreamError: (e) => errors.push(e.reason) });
@@ -184,8 +189,13 @@ describe('market-stub proxy', () => {
       const answer = await rawRequest(`${proxy.url}/markets`);
       expect(answer.status).toBe(502);
       expect(JSON.parse(answer.body.toString())).toMatchObject({ status: 502, error: 'upstream_unreachable' });
-      expect(errors).toEqual(['ECONNREFUSED']);
-      expect(proxy.report().findings).toEqual([]);
+      for (let k = 0; k < 4; k++) expect((await rawRequest(`${proxy.url}/markets/DEV-${k}`)).status).toBe(502);
+      expect((await rawRequest(`${proxy.url}/healthz`)).status).toBe(502);
+      expect(errors).toHaveLength(6);
+      expect(errors[0]).toMatch(/ECONNREFUSED/);
+      const report = proxy.report();
+      expect(report).toMatchObject({ verdict: 'fail', summary: { errors: 3 } });
+      expect(report.findings.filter((f) => f.code === 'request-failed').map((f) => `${f.endpoint} ${f.count}`).sort()).toEqual(['GET /markets 1', 'GET /markets/{market_id} 4', 'deployment 1']);
     } finally {
       await proxy.close();
     }

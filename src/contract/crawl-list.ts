@@ -1,0 +1,176 @@
+import { BodyText } from './body-text.js';
+import { LIST_ENDPOINT } from './contract-finding.js';
+import type { ListSummary } from './contract-report.js';
+import { ContractRunError } from './contract-run-error.js';
+import { marketsUrl } from './crawl-settings.js';
+import { failureCode, previewBody, type CrawlState } from './crawl-state.js';
+import { displayUrl, requestTarget, RequestFailure, type DeploymentResponse } from './deployment-client.js';
+import { createJsonReader } from './json-body-reader.js';
+import { findNextPage, type NextPage } from './list-envelope.js';
+import { checkEncoding, checkStatus, createListPageChecker, type ListPage } from './market-checks.js';
+
+/**
+ * Stage 1 of a crawl: `GET {base}/markets`, then every page the deployment signals, each body
+ * streamed through the list checks (memory stays at the compact listing, whatever the size).
+ * The crawl stops, saying so in the report (`list.complete: false` and a warning), when:
+ * `maxPages` is reached (`page-limit`), a next page repeats a URL or cursor already fetched (found
+ * before fetching it) or a page repeats earlier markets only (`cursor-loop`), or a page fails.
+ * @throws ContractRunError DEPLOYMENT_UNREACHABLE (no answer to the first page), LIMIT_EXCEEDED (a
+ *   page over maxBodyMb), OPTION_INVALID (a base URL ending in /markets whose list is a 404).
+ */
+export async function crawlList(state: CrawlState): Promise<ListSummary> {
+  const { base, maxPages } = state.settings;
+  const list: ListSummary = { shape: 'unavailable', pages: 0, paging: 'none', complete: true };
+  const visited = new Set<string>();
+  const cursors = new Set<string>();
+  let url = marketsUrl(base);
+  let listMs = 0;
+  for (;;) {
+    visited.add(url.href);
+    const fetched = await fetchPage(state, url, list);
+    if (!fetched) break;
+    const { response, page } = fetched;
+    listMs += fetched.ms;
+    visited.add(response.url.href);
+    state.onProgress?.({ phase: 'list', pages: list.pages, listed: state.listed.size });
+    if (!page) {
+      if (list.pages > 1) list.complete = false;
+      break;
+    }
+    if (list.pages === 1) describeShape(state, list, page, url);
+    if (page.repeats) {
+      stopPaging(state, list, 'cursor-loop', `page ${list.pages} lists only markets of earlier pages: the paging looped back`, response.url);
+      break;
+    }
+    const next = findNextPage(page.body, page.shape, response.headers['link'] ?? null, response.url);
+    if (!next) break;
+    if (list.paging === 'none') list.paging = next.via;
+    if (!(await mayFollow(state, list, next, response.url, visited, cursors))) break;
+    if (list.pages >= maxPages) {
+      stopPaging(state, list, 'page-limit', `stopped after ${list.pages} pages (--max-pages ${maxPages}); later pages were not checked`, next.url);
+      break;
+    }
+    if (next.cursor !== undefined) cursors.add(next.cursor);
+    url = next.url;
+  }
+  if (list.pages > 0 && list.shape !== 'unavailable') {
+    const via = list.paging === 'none' ? 'no paging signalled' : list.paging === 'link' ? 'followed Link rel="next"' : `followed the ${JSON.stringify(list.paging)} field`;
+    state.info({ code: 'paging', endpoint: LIST_ENDPOINT, pointerTemplate: '', example: { pointer: '', found: `${list.pages} page${list.pages === 1 ? '' : 's'}, ${via}` }, message: `paging: ${list.pages} page${list.pages === 1 ? '' : 's'}, ${via}; ${state.listed.size} markets listed in ${Math.round(listMs)} ms` });
+  }
+  return list;
+}
+
+/** GETs one page and reads it; undefined when there was no answer (a finding says why, or the first page throws). */
+async function fetchPage(state: CrawlState, url: URL, list: ListSummary): Promise<{ response: DeploymentResponse; page: ListPage | undefined; ms: number } | undefined> {
+  let response: DeploymentResponse;
+  try {
+    response = await state.get(url, LIST_ENDPOINT);
+  } catch (error) {
+    if (!(error instanceof RequestFailure)) throw error;
+    if (list.pages === 0 && error.kind !== 'cross-origin') {
+      throw new ContractRunError('DEPLOYMENT_UNREACHABLE', `cannot reach ${displayUrl(url)}: ${error.reason}. ${unreachableHint(error)}`);
+    }
+    pageFailed(state, error, url);
+    list.complete = false;
+    return undefined;
+  }
+  state.requests++;
+  list.pages++;
+  if (list.pages === 1 && response.url.href !== url.href) list.redirectedTo = displayUrl(response.url);
+  const page = await readListPage(state, response, list.pages > 1);
+  return { response, page, ms: performance.now() - response.startedAt };
+}
+
+/**
+ * Reads one `GET /markets` answer: a non-2xx is a finding (its body previewed); a 2xx body is
+ * decoded and streamed through the list checks as it arrives.
+ * @throws ContractRunError LIMIT_EXCEEDED when the body is larger than maxBodyMb; OPTION_INVALID for
+ *   a first page that is a 404 under a base URL ending in /markets.
+ */
+export async function readListPage(state: CrawlState, response: DeploymentResponse, laterPage: boolean): Promise<ListPage | undefined> {
+  const facts = { request: requestTarget(response.requested), status: response.status, contentType: response.contentType };
+  if (response.status < 200 || response.status > 299) {
+    const preview = await previewBody(response);
+    if (!laterPage && response.status === 404) rejectMarketsSuffix(state.settings.base, response.requested);
+    checkStatus(facts, preview, state.ctx, LIST_ENDPOINT, 'the market list', undefined, response.retriesExhausted);
+    return undefined;
+  }
+  const checker = createListPageChecker(facts, state.ctx, state.listed, 'crawl');
+  const reader = createJsonReader('list', checker);
+  const text = new BodyText();
+  let head = '';
+  try {
+    for await (const chunk of response.body) {
+      const decoded = text.write(chunk);
+      if (head.length < 64) head += decoded.slice(0, 64 - head.length);
+      reader.write(decoded);
+    }
+    reader.write(text.end());
+  } catch (error) {
+    if (!(error instanceof RequestFailure)) throw error;
+    if (error.kind === 'limit') throw new ContractRunError('LIMIT_EXCEEDED', `GET ${displayUrl(response.url)}: ${error.reason}. Raise --max-body-mb (maxBodyMb) if the list is really that large, or ask the deployment to page it.`);
+    pageFailed(state, error, response.requested);
+    return undefined;
+  }
+  checkEncoding(facts, text.bom, state.ctx, LIST_ENDPOINT);
+  return checker.finish(reader.end(), laterPage, { text: head, bytes: text.bytes });
+}
+
+/**
+ * The most common mistake: `--base-url http://host/markets`. The crawl then asks for
+ * `/markets/markets`; when that is a 404 the run stops (exit 2) with the fix, instead of failing
+ * the contract for a typo. A deployment really living under `…/markets` still works: its list answers.
+ */
+function rejectMarketsSuffix(base: URL, requested: URL): void {
+  if (!/\/markets\/*$/.test(base.pathname)) return;
+  const fixed = new URL(base);
+  fixed.pathname = base.pathname.replace(/\/markets\/*$/, '') || '/';
+  const suggestion = fixed.pathname === '/' ? fixed.origin : `${fixed.origin}${fixed.pathname}`;
+  throw new ContractRunError('OPTION_INVALID', `--base-url ${base.href} probably ends in /markets by mistake: market-stub adds /markets itself, and GET ${displayUrl(requested)} answered 404. Use --base-url ${suggestion}`);
+}
+
+/** Whether the next page may be fetched: not a URL or cursor fetched before, and on the base origin (or followed without the headers, with a warning). */
+async function mayFollow(state: CrawlState, list: ListSummary, next: NextPage, from: URL, visited: Set<string>, cursors: Set<string>): Promise<boolean> {
+  if (visited.has(next.url.href) || (next.cursor !== undefined && cursors.has(next.cursor))) {
+    stopPaging(state, list, 'cursor-loop', `next page ${requestTarget(next.url)} was already fetched; not fetched again`, from);
+    return false;
+  }
+  const origin = state.settings.base.origin;
+  if (next.url.origin === origin) return true;
+  if (state.settings.sameOriginOnly) {
+    state.sink.add({ severity: 'error', code: 'cross-origin', endpoint: LIST_ENDPOINT, pointerTemplate: '', expected: `paging links on ${origin}`, example: { pointer: '', found: `the next page is on another origin, ${next.url.origin}; not followed (--same-origin-only)`, request: requestTarget(from) } });
+    list.complete = false;
+    return false;
+  }
+  state.sink.add({ severity: 'warning', code: 'cross-origin', endpoint: LIST_ENDPOINT, pointerTemplate: '', expected: `paging links on ${origin} (the --header values are not sent elsewhere)`, example: { pointer: '', found: `the next page is on another origin, ${next.url.origin}; followed without the --header values`, request: requestTarget(from) } });
+  return true;
+}
+
+/** The crawl did not see the whole list: a warning (the verdict says the list is incomplete). */
+function stopPaging(state: CrawlState, list: ListSummary, code: 'page-limit' | 'cursor-loop', found: string, at: URL): void {
+  const expected = code === 'page-limit' ? 'the whole list within --max-pages' : 'a next page that was not fetched before';
+  state.sink.add({ severity: 'warning', code, endpoint: LIST_ENDPOINT, pointerTemplate: '', expected, example: { pointer: '', found, request: requestTarget(at) } });
+  list.complete = false;
+}
+
+function describeShape(state: CrawlState, list: ListSummary, page: ListPage, url: URL): void {
+  list.shape = page.shape.kind;
+  if (page.shape.kind === 'envelope') list.envelopeKey = page.shape.key;
+  const found = page.shape.kind === 'array'
+    ? 'a bare JSON array'
+    : `an envelope: the array under ${JSON.stringify(page.shape.key)}${page.shape.otherKeys.length > 0 ? ` (other keys: ${page.shape.otherKeys.join(', ')})` : ''}`;
+  state.info({ code: 'list-shape', endpoint: LIST_ENDPOINT, pointerTemplate: '', example: { pointer: '', found, request: requestTarget(url) }, message: `list shape: ${found}` });
+}
+
+function pageFailed(state: CrawlState, error: RequestFailure, url: URL): void {
+  state.sink.add({ severity: 'error', code: failureCode(error), endpoint: LIST_ENDPOINT, pointerTemplate: '', expected: 'an answer to every list page', example: { pointer: '', found: error.reason, request: requestTarget(url) } });
+}
+
+function unreachableHint(failure: RequestFailure): string {
+  switch (failure.kind) {
+    case 'timeout': return 'Raise --timeout-ms or check that the service answers.';
+    case 'dns': return 'Check the host name in --base-url.';
+    case 'tls': return 'Check the certificate the service presents, or use the right scheme (http:// or https://) in --base-url.';
+    default: return 'Check --base-url and that the service is running.';
+  }
+}

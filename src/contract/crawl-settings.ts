@@ -1,0 +1,150 @@
+import { todayUtc, isCalendarDate } from '../core/market-rules.js';
+import { createRedactor, type Redactor } from '../core/redact-secrets.js';
+import { ContractRunError } from './contract-run-error.js';
+import type { MarketSpool } from './market-spool.js';
+
+/** Options of a crawl; only `baseUrl` is required. */
+export interface CrawlOptions {
+  /** The deployment's base URL; `GET {base}/markets` is the list. Query and fragment are ignored. */
+  baseUrl: string | URL;
+  /** Headers sent on every request to the base URL's origin, e.g. `[['Authorization', 'Bearer …']]`; never to another origin. Their values never reach a report. */
+  headers?: ReadonlyArray<readonly [string, string]>;
+  /** Time limit per request attempt, body included, in ms. @default 10000 */
+  timeoutMs?: number;
+  /** Listed markets requested one by one, spread evenly over the list. @default 50 */
+  maxMarkets?: number;
+  /** Request every listed market (overrides maxMarkets). @default false */
+  all?: boolean;
+  /** Single-market requests in flight at once (and connections kept open). @default 8 */
+  concurrency?: number;
+  /** List pages followed at most; stopping there is a warning (the list was not seen whole). @default 1000 */
+  maxPages?: number;
+  /** Largest response body accepted, decompressed, in MiB: a larger list page stops the crawl (exit 2), a larger market is an error finding. @default 64 */
+  maxBodyMb?: number;
+  /** Retries of a 429 or 503 answer per request, honouring Retry-After. @default 2 */
+  retries?: number;
+  /** Longest Retry-After waited for, in ms; a longer one ends the retries (error). @default 10000 */
+  retryAfterMaxMs?: number;
+  /** Refuse redirects and paging links to another origin (error) instead of following them without the headers (warning). @default false */
+  sameOriginOnly?: boolean;
+  /** Warnings fail the run too. @default false */
+  strict?: boolean;
+  /** Today's date YYYY-MM-DD (UTC) for the past-resolution-date rule. @default today */
+  today?: string;
+  /** Which command the report names. @default 'check' */
+  command?: 'check' | 'record';
+  /** Keep the valid single-market bodies in `markets` (small sets; record uses `spool`). @default false */
+  collectMarkets?: boolean;
+  /** Put the valid single-market bodies (as fixture text) into this spool instead of memory. */
+  spool?: MarketSpool;
+  /** Keep the invalid single-market answers (for record --keep-invalid). @default false */
+  collectInvalid?: boolean;
+  /**
+   * An undici `Dispatcher` to send through (a ProxyAgent, custom TLS, a MockAgent in tests).
+   * Typed structurally so the published types need no undici types.
+   * @default a keep-alive Agent of `concurrency` connections
+   */
+  dispatcher?: CrawlDispatcher;
+  /** Aborting stops the crawl with a ContractRunError (code INTERRUPTED). */
+  signal?: AbortSignal;
+  /** Called as pages and markets are fetched (for a progress line). */
+  onProgress?: (progress: CrawlProgress) => void;
+}
+
+/** Where a crawl is. */
+export type CrawlProgress = { phase: 'list'; pages: number; listed: number } | { phase: 'markets'; done: number; total: number };
+
+/**
+ * Defaults of the crawl options, as documented in docs/contract-check.md. `concurrency` 8 was
+ * chosen by measurement (bench/check-bench.ts): against a local stub, 10,000 markets take about
+ * as long at 8 as at 16 or 32, and 8 connections stay polite to a production deployment.
+ */
+export const CRAWL_DEFAULTS = { timeoutMs: 10_000, maxMarkets: 50, concurrency: 8, maxPages: 1000, maxBodyMb: 64, retries: 2, retryAfterMaxMs: 10_000 } as const;
+
+/** Limits of the numeric crawl options (inclusive). */
+export const CRAWL_LIMITS = {
+  timeoutMs: [1, 600_000], maxMarkets: [0, 10_000_000], concurrency: [1, 256], maxPages: [1, 1_000_000], maxBodyMb: [1, 4096], retries: [0, 10], retryAfterMaxMs: [0, 600_000],
+} as const;
+
+/** Any undici Dispatcher (Agent, ProxyAgent, MockAgent): the one method every dispatcher has. */
+export interface CrawlDispatcher {
+  dispatch(...args: never[]): unknown;
+}
+
+/** Validated settings of one crawl. */
+export interface CrawlSettings {
+  base: URL;
+  timeoutMs: number;
+  maxMarkets: number;
+  concurrency: number;
+  maxPages: number;
+  maxBodyBytes: number;
+  retries: number;
+  retryAfterMaxMs: number;
+  sameOriginOnly: boolean;
+  today: string;
+  redactor: Redactor;
+}
+
+/**
+ * Validates every option before anything is sent.
+ * @throws ContractRunError OPTION_INVALID naming the option (library name and flag).
+ */
+export function resolveCrawlSettings(options: CrawlOptions): CrawlSettings {
+  const base = parseBaseUrl(options.baseUrl);
+  const number = (name: keyof typeof CRAWL_LIMITS, flag: string): number => {
+    const value = options[name];
+    const [min, max] = CRAWL_LIMITS[name];
+    if (value === undefined) return CRAWL_DEFAULTS[name];
+    if (!Number.isSafeInteger(value) || value < min || value > max) throw new ContractRunError('OPTION_INVALID', `${name} (${flag}) must be an integer from ${min} to ${max}, found ${JSON.stringify(value)}.`, 'crawlDeployment');
+    return value;
+  };
+  const today = options.today ?? todayUtc();
+  if (!isCalendarDate(today)) throw new ContractRunError('OPTION_INVALID', `today must be a YYYY-MM-DD calendar date, found ${JSON.stringify(today)}.`, 'crawlDeployment');
+  return {
+    base,
+    timeoutMs: number('timeoutMs', '--timeout-ms'),
+    maxMarkets: number('maxMarkets', '--max-markets'),
+    concurrency: number('concurrency', '--concurrency'),
+    maxPages: number('maxPages', '--max-pages'),
+    maxBodyBytes: number('maxBodyMb', '--max-body-mb') * 1_048_576,
+    retries: number('retries', '--retries'),
+    retryAfterMaxMs: number('retryAfterMaxMs', '--retry-after-max-ms'),
+    sameOriginOnly: options.sameOriginOnly ?? false,
+    today,
+    redactor: createRedactor((options.headers ?? []).map(([, value]) => value)),
+  };
+}
+
+/** `{base}/markets`: the base URL's path with any trailing slash removed, plus `/markets`. */
+export function marketsUrl(base: URL): URL {
+  const url = new URL(base);
+  url.pathname = `${url.pathname.replace(/\/+$/, '')}/markets`;
+  url.search = '';
+  url.hash = '';
+  return url;
+}
+
+/** `{base}/markets/{id}` with the id percent-encoded as one path segment (RFC 3986 §3.3). */
+export function singleUrl(base: URL, id: string): URL {
+  const url = marketsUrl(base);
+  url.pathname = `${url.pathname}/${encodeURIComponent(id)}`;
+  return url;
+}
+
+/**
+ * Parses a base URL for a crawl or proxy.
+ * @throws ContractRunError OPTION_INVALID when it is not an absolute http(s) URL or carries a user name or password.
+ */
+export function parseBaseUrl(value: string | URL, option = '--base-url'): URL {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ContractRunError('OPTION_INVALID', `${option}: ${JSON.stringify(String(value))} is not an absolute URL; give one like http://127.0.0.1:4010.`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ContractRunError('OPTION_INVALID', `${option}: ${url.protocol} URLs are not supported; give an http:// or https:// URL.`);
+  if (url.username || url.password) throw new ContractRunError('OPTION_INVALID', `${option}: the URL carries a user name or password; pass credentials with --header "Authorization: …" instead.`);
+  return url;
+}
+

@@ -1,0 +1,103 @@
+import type { Dispatcher } from 'undici';
+import { requestTarget, createDeploymentClient, RequestFailure, type DeploymentClient, type DeploymentResponse, type ExchangeEvent } from './deployment-client.js';
+import { collectBodyText } from './body-text.js';
+import type { ContractEndpoint, Observation } from './contract-finding.js';
+import { packageVersion } from '../core/package-info.js';
+import { ContractRunError } from './contract-run-error.js';
+import type { CrawlOptions, CrawlSettings } from './crawl-settings.js';
+import { createFindingAggregator, type FindingAggregator } from './finding-aggregator.js';
+import { ListedMarkets } from './listed-markets.js';
+import type { CheckContext } from './market-checks.js';
+
+/** What the stages of a crawl share. */
+export interface CrawlState {
+  settings: CrawlSettings;
+  client: DeploymentClient;
+  sink: FindingAggregator;
+  ctx: CheckContext;
+  listed: ListedMarkets;
+  requests: number;
+  signal: AbortSignal | undefined;
+  onProgress: CrawlOptions['onProgress'];
+  /** GETs a URL (throwing INTERRUPTED once aborted) and reports its redirects and retries. */
+  get(url: URL, endpoint: ContractEndpoint, marketId?: string): Promise<DeploymentResponse>;
+  info(observation: Omit<Observation, 'severity' | 'expected'> & { message: string }): void;
+}
+
+/** The shared state of one crawl's stages, with a client for its settings. */
+export function createCrawlState(options: CrawlOptions, settings: CrawlSettings): CrawlState {
+  const sink = createFindingAggregator();
+  const signal = options.signal;
+  const client = createDeploymentClient({
+    origin: settings.base.origin,
+    headers: options.headers ?? [],
+    timeoutMs: settings.timeoutMs,
+    maxBodyBytes: settings.maxBodyBytes,
+    retries: settings.retries,
+    retryAfterMaxMs: settings.retryAfterMaxMs,
+    sameOriginOnly: settings.sameOriginOnly,
+    connections: settings.concurrency,
+    userAgent: `market-stub/${packageVersion()} (contract check)`,
+    ...(signal ? { signal } : {}),
+    // Any undici Dispatcher fits CrawlDispatcher; the client needs undici's own type.
+    ...(options.dispatcher ? { dispatcher: options.dispatcher as Dispatcher } : {}),
+  });
+  const info: CrawlState['info'] = (observation) => sink.add({ severity: 'info', expected: 'nothing in particular (information)', ...observation });
+  const state: CrawlState = {
+    settings, client, sink, ctx: { sink, today: settings.today }, listed: new ListedMarkets(), requests: 0, signal, onProgress: options.onProgress, info,
+    async get(url, endpoint, marketId) {
+      if (signal?.aborted) throw interrupted();
+      try {
+        const response = await client.get(url);
+        reportEvents(state, response.events, endpoint, marketId);
+        return response;
+      } catch (error) {
+        if (signal?.aborted) throw interrupted();
+        throw error;
+      }
+    },
+  };
+  return state;
+}
+
+/** Redirects (information; a cross-origin one a warning naming the origin) and retries (information) as findings. */
+export function reportEvents(state: CrawlState, events: readonly ExchangeEvent[], endpoint: ContractEndpoint, marketId?: string): void {
+  for (const event of events) {
+    const id = marketId === undefined ? {} : { marketId };
+    if (event.kind === 'retry') {
+      state.info({ code: 'retry', endpoint, pointerTemplate: '', example: { ...id, pointer: '', found: event.reason, request: requestTarget(event.url) }, message: `${requestTarget(event.url)}: ${event.reason}` });
+    } else if (event.crossOrigin) {
+      state.sink.add({
+        severity: 'warning', code: 'cross-origin', endpoint, pointerTemplate: '', expected: `redirects and paging links on ${state.settings.base.origin} (the --header values are not sent elsewhere)`,
+        example: { ...id, pointer: '', found: `${event.status} redirect to another origin, ${event.to.origin}; followed without the --header values`, request: requestTarget(event.from) },
+      });
+    } else {
+      state.info({ code: 'redirect', endpoint, pointerTemplate: '', example: { ...id, pointer: '', found: `${event.status} to ${requestTarget(event.to)}`, request: requestTarget(event.from) }, message: `${requestTarget(event.from)} was redirected (${event.status}) to ${requestTarget(event.to)} (followed)` });
+    }
+  }
+}
+
+/** The description of a non-2xx or unreadable body for a finding (the first 64 KiB at most). */
+export async function previewBody(response: DeploymentResponse): Promise<{ text: string; bytes: number }> {
+  try {
+    return await collectBodyText(response.body, 65_536);
+  } catch (error) {
+    if (error instanceof RequestFailure) return { text: `(${error.reason})`, bytes: 0 };
+    throw error;
+  }
+}
+
+export function interrupted(): ContractRunError {
+  return new ContractRunError('INTERRUPTED', 'interrupted before the crawl finished; no report was written.');
+}
+
+
+/** The finding code of a request that got no complete answer: `body-too-large`, `undecodable-body`, `cross-origin` or `request-failed`. */
+export function failureCode(failure: RequestFailure): string {
+  switch (failure.kind) {
+    case 'limit': return 'body-too-large';
+    case 'decode': return 'undecodable-body';
+    case 'cross-origin': return 'cross-origin';
+    default: return 'request-failed';
+  }
+}

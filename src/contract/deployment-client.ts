@@ -1,0 +1,390 @@
+import { pipeline } from 'node:stream/promises';
+import type { Readable } from 'node:stream';
+import type * as UndiciModule from 'undici';
+import type { Dispatcher } from 'undici';
+import { ACCEPT_ENCODING, contentDecoders, decodeFailureReason, unsupportedCodingReason } from './content-decoding.js';
+
+/**
+ * How check and record talk to a deployment: undici's keep-alive pool, redirects followed by hand
+ * so credentials stay on their origin, bounded retries, bodies decoded while streaming under a
+ * size limit, and failures that keep their real cause.
+ */
+export interface DeploymentClientOptions {
+  /** The origin (`https://host:port`) the headers were given for; they go nowhere else. */
+  origin: string;
+  /** Sent on requests to `origin` only (e.g. an Authorization token). Values never appear in errors. */
+  headers: ReadonlyArray<readonly [string, string]>;
+  /** Time limit for one attempt, body included, in ms. */
+  timeoutMs: number;
+  /** Largest body accepted, decompressed, in bytes; past it the read fails with kind `limit`. */
+  maxBodyBytes: number;
+  /** Retries of a 429 or 503 answer per request (Retry-After honoured). */
+  retries: number;
+  /** Longest wait a Retry-After may ask for, in ms; a longer one is not waited for (the budget is exhausted). */
+  retryAfterMaxMs: number;
+  /** Refuse redirects to another origin instead of following them without the headers. */
+  sameOriginOnly: boolean;
+  /** Connections kept open to the deployment (the crawl's concurrency). */
+  connections: number;
+  /** Aborts every request (SIGINT/SIGTERM); the failure then has kind `aborted`. */
+  signal?: AbortSignal;
+  /** undici dispatcher to send through (a ProxyAgent, a MockAgent in tests); default: a keep-alive Agent of `connections`. */
+  dispatcher?: Dispatcher;
+  /** `User-Agent` sent. */
+  userAgent: string;
+}
+
+/** Something the client did on the way to an answer, reported by the crawl as a finding. */
+export type ExchangeEvent =
+  | { kind: 'redirect'; from: URL; to: URL; status: number; crossOrigin: boolean }
+  | { kind: 'retry'; url: URL; reason: string; waitedMs: number };
+
+/** An answer whose body is still to be read (read it with `body`, once). */
+export interface DeploymentResponse {
+  /** The URL asked for. */
+  requested: URL;
+  /** The URL that answered (after redirects). */
+  url: URL;
+  status: number;
+  /** Response header fields, names lower-cased, repeated fields joined with `, `. */
+  headers: Record<string, string>;
+  contentType: string | undefined;
+  /** Redirects followed and retries made, in order. */
+  events: ExchangeEvent[];
+  /** Set when the answer is a 429/503 and the retry budget (or the Retry-After cap) is used up: why. */
+  retriesExhausted?: string;
+  /** The body, decoded from its Content-Encoding, in chunks; fails with a RequestFailure (limit, decode, reset, timeout). */
+  body: AsyncIterable<Buffer>;
+  /** Releases the connection without reading the body. */
+  discard(): Promise<void>;
+  /** performance.now() when the first attempt started. */
+  startedAt: number;
+}
+
+/** The kinds of failure, each with its real cause in `reason`. */
+export type FailureKind = 'timeout' | 'refused' | 'dns' | 'tls' | 'reset' | 'decode' | 'limit' | 'cross-origin' | 'aborted' | 'other';
+
+/** Why a request got no complete answer; `reason` is a short phrase with the real cause ("the gzip body could not be decoded: incorrect header check (Z_DATA_ERROR)"). */
+export class RequestFailure extends Error {
+  constructor(readonly url: URL, readonly reason: string, readonly kind: FailureKind, readonly beforeResponse = false) {
+    super(`${displayUrl(url)}: ${reason}`);
+    this.name = 'RequestFailure';
+  }
+}
+
+/** A client for one crawl; close it when done. */
+export interface DeploymentClient {
+  /** GETs `url`, following redirects and retrying as documented. @throws RequestFailure when there is no answer. */
+  get(url: URL): Promise<DeploymentResponse>;
+  close(): Promise<void>;
+}
+
+type Undici = typeof UndiciModule;
+
+/** Redirect statuses followed (RFC 9110 §15.4); at most MAX_REDIRECTS (the Fetch standard's 20). */
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+const MAX_REDIRECTS = 20;
+/** First backoff when a 429/503 has no Retry-After, doubled on each retry. */
+const BACKOFF_MS = 500;
+
+/**
+ * Creates a client. undici is loaded on first use (not at import), so `serve` never loads it.
+ * Every request sends `Accept: application/json`, `Accept-Encoding: gzip, br` and the
+ * `User-Agent`; the given headers only to `origin`.
+ */
+export function createDeploymentClient(options: DeploymentClientOptions): DeploymentClient {
+  let pool: Promise<{ undici: Undici; agent: Dispatcher; fresh: Dispatcher; owned: Dispatcher[] }> | undefined;
+  const load = () => (pool ??= import('undici').then((module) => {
+    // undici is CommonJS: its exports are the default export everywhere (Node's ESM loader and the
+    // CLI bundle, whose lazy chunk exports only the default); the named ones exist only under Node.
+    const undici = (module.default ?? module) as unknown as Undici;
+    const agent = options.dispatcher ?? new undici.Agent({ connections: options.connections, keepAliveTimeout: 4_000, connect: { timeout: options.timeoutMs } });
+    // pipelining 0 disables keep-alive: a retry after a dropped connection gets a fresh one.
+    const fresh = options.dispatcher ?? new undici.Agent({ pipelining: 0, connect: { timeout: options.timeoutMs } });
+    return { undici, agent, fresh, owned: options.dispatcher ? [] : [agent, fresh] };
+  }));
+  let notBefore = 0;
+
+  const attempt = async (url: URL, fresh: boolean): Promise<Attempt> => {
+    const { undici, agent, fresh: freshAgent } = await load();
+    await waitUntil(notBefore, options.signal);
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(new TimeoutSignal(options.timeoutMs)), options.timeoutMs);
+    const stop = () => controller.abort(new CallerAbort());
+    if (options.signal?.aborted) stop();
+    options.signal?.addEventListener('abort', stop, { once: true });
+    const release = () => {
+      clearTimeout(timer);
+      options.signal?.removeEventListener('abort', stop);
+    };
+    try {
+      const answer = await undici.request(url, { method: 'GET', headers: requestHeaders(url, options), dispatcher: fresh ? freshAgent : agent, signal: controller.signal });
+      return { answer, controller, release };
+    } catch (error) {
+      release();
+      throw toRequestFailure(url, error, options.timeoutMs, controller.signal.reason, true);
+    }
+  };
+
+  const get = async (requested: URL): Promise<DeploymentResponse> => {
+    const startedAt = performance.now();
+    const events: ExchangeEvent[] = [];
+    let url = requested;
+    let retried = 0;
+    let droppedOnce = false;
+    for (let hops = 0; ; ) {
+      let current: Attempt;
+      try {
+        current = await attempt(url, droppedOnce);
+      } catch (error) {
+        // A connection dropped before any response byte (the keep-alive idle race): once, on a fresh connection (RFC 9110 §9.2.2: GET is idempotent).
+        if (error instanceof RequestFailure && error.kind === 'reset' && error.beforeResponse && !droppedOnce) {
+          droppedOnce = true;
+          events.push({ kind: 'retry', url, reason: 'the connection was closed before any response byte; retried on a fresh connection', waitedMs: 0 });
+          continue;
+        }
+        throw error;
+      }
+      const { answer, controller, release } = current;
+      const status = answer.statusCode;
+      const headers = flattenHeaders(answer.headers);
+      const location = headers['location'];
+      if (REDIRECTS.has(status) && location !== undefined) {
+        await drain(answer.body, release);
+        const target = resolveHttpUrl(location, url);
+        if (!target) throw new RequestFailure(url, `redirected to ${JSON.stringify(location.slice(0, 80))}, which is not an http(s) URL`, 'other');
+        if (++hops > MAX_REDIRECTS) throw new RequestFailure(requested, `too many redirects (more than ${MAX_REDIRECTS})`, 'other');
+        const crossOrigin = target.origin !== options.origin;
+        events.push({ kind: 'redirect', from: url, to: target, status, crossOrigin });
+        if (crossOrigin && options.sameOriginOnly) throw new RequestFailure(url, `redirected (${status}) to another origin, ${target.origin}; not followed (--same-origin-only)`, 'cross-origin');
+        url = target;
+        continue;
+      }
+      if (status === 429 || status === 503) {
+        const wait = retryWait(headers['retry-after'], retried, options.retryAfterMaxMs);
+        if (retried < options.retries && wait.ms !== undefined) {
+          await drain(answer.body, release);
+          retried++;
+          notBefore = Math.max(notBefore, performance.now() + wait.ms);
+          events.push({ kind: 'retry', url, reason: `${status}${wait.header ? ` with Retry-After: ${wait.header}` : ''}; retry ${retried} of ${options.retries} after ${Math.round(wait.ms)} ms`, waitedMs: wait.ms });
+          continue;
+        }
+        const exhausted = wait.ms === undefined ? wait.why : options.retries > 0 ? `${status} after ${retried} retr${retried === 1 ? 'y' : 'ies'} (--retries ${options.retries})` : undefined;
+        return response(requested, url, status, headers, events, startedAt, answer, controller, release, options, exhausted);
+      }
+      return response(requested, url, status, headers, events, startedAt, answer, controller, release, options, undefined);
+    }
+  };
+
+  return {
+    get,
+    async close() {
+      if (!pool) return;
+      const { owned } = await pool;
+      await Promise.all(owned.map((d) => d.close().catch(() => undefined)));
+    },
+  };
+}
+
+interface Attempt {
+  answer: Dispatcher.ResponseData;
+  controller: AbortController;
+  release: () => void;
+}
+
+/** The headers of one request: ours, plus the caller's when `url` is on their origin. */
+function requestHeaders(url: URL, options: DeploymentClientOptions): Record<string, string> {
+  const headers: Record<string, string> = { accept: 'application/json', 'accept-encoding': ACCEPT_ENCODING, 'user-agent': options.userAgent };
+  if (url.origin === options.origin) for (const [name, value] of options.headers) headers[name.toLowerCase()] = value;
+  return headers;
+}
+
+function response(
+  requested: URL, url: URL, status: number, headers: Record<string, string>, events: ExchangeEvent[], startedAt: number,
+  answer: Dispatcher.ResponseData, controller: AbortController, release: () => void, options: DeploymentClientOptions, retriesExhausted: string | undefined,
+): DeploymentResponse {
+  let read = false;
+  return {
+    requested,
+    url,
+    status,
+    headers,
+    contentType: headers['content-type'],
+    events,
+    ...(retriesExhausted === undefined ? {} : { retriesExhausted }),
+    startedAt,
+    get body() {
+      if (read) throw new Error('the body was already read');
+      read = true;
+      return decodedBody(answer.body, headers['content-encoding'], url, options, controller, release);
+    },
+    discard: () => drain(answer.body, release),
+  };
+}
+
+/**
+ * The body decoded from its Content-Encoding (gzip, x-gzip, deflate, br; several in order),
+ * counting decompressed bytes against the limit while streaming: a 1 MiB gzip bomb stops at the
+ * limit, never expanded whole.
+ */
+async function* decodedBody(raw: Readable, encoding: string | undefined, url: URL, options: DeploymentClientOptions, controller: AbortController, release: () => void): AsyncGenerator<Buffer> {
+  const chain = contentDecoders(encoding);
+  const decoders = 'decoders' in chain ? chain.decoders : [];
+  let bytes = 0;
+  let decoderError: unknown;
+  let rawError: unknown;
+  raw.once('error', (error) => (rawError ??= error));
+  for (const decoder of decoders) decoder.once('error', (error) => (decoderError ??= error));
+  try {
+    if ('unsupported' in chain) throw new RequestFailure(url, unsupportedCodingReason(encoding, chain.unsupported), 'decode');
+    const last: Readable = decoders[decoders.length - 1] ?? raw;
+    const feeding = decoders.length === 0 ? undefined : pipeline([raw, ...decoders]).catch(() => undefined);
+    for await (const chunk of last) {
+      const buffer = chunk as Buffer;
+      bytes += buffer.length;
+      if (bytes > options.maxBodyBytes) throw new RequestFailure(url, `the body is larger than the limit of ${formatBytes(options.maxBodyBytes)} (--max-body-mb; decompressed bytes count)`, 'limit');
+      yield buffer;
+    }
+    await feeding;
+    if (decoderError !== undefined) throw decoderError;
+  } catch (error) {
+    if (error instanceof RequestFailure) throw error;
+    if (decoderError !== undefined && rawError === undefined && 'codings' in chain) throw new RequestFailure(url, decodeFailureReason(chain.codings, decoderError), 'decode');
+    throw toRequestFailure(url, error, options.timeoutMs, controller.signal.reason, false);
+  } finally {
+    release();
+    if (!raw.destroyed) raw.destroy();
+    for (const d of decoders) d.destroy();
+  }
+}
+
+async function drain(body: Readable, release: () => void): Promise<void> {
+  try {
+    // A small body is read to keep the connection; anything big is cut.
+    let bytes = 0;
+    for await (const chunk of body) {
+      bytes += (chunk as Buffer).length;
+      if (bytes > 65_536) break;
+    }
+  } catch {
+    // The connection is discarded; nothing to report for a body nobody reads.
+  } finally {
+    release();
+    if (!body.destroyed) body.destroy();
+  }
+}
+
+/** How long a 429/503 asks to wait (Retry-After, RFC 9110 §10.2.3: delta-seconds or an HTTP-date), or why it is not waited for. */
+export function retryWait(header: string | undefined, retried: number, capMs: number): { ms?: number; header?: string; why: string } {
+  if (header === undefined || header.trim() === '') return { ms: Math.min(BACKOFF_MS * 2 ** retried, capMs), why: '' };
+  const text = header.trim();
+  const ms = /^\d+$/.test(text) ? Number(text) * 1000 : Date.parse(text) - Date.now();
+  if (!Number.isFinite(ms)) return { ms: Math.min(BACKOFF_MS * 2 ** retried, capMs), header: text, why: '' };
+  const wait = Math.max(0, ms);
+  if (wait > capMs) return { header: text, why: `Retry-After: ${text} asks for ${Math.round(wait / 1000)} s, more than the ${Math.round(capMs / 1000)} s cap (--retry-after-max-ms ${capMs}); not retried` };
+  return { ms: wait, header: text, why: '' };
+}
+
+/** `reference` resolved against `base` when the result is an http(s) URL (RFC 3986 §5), else undefined. */
+export function resolveHttpUrl(location: string, base: URL): URL | undefined {
+  try {
+    const url = new URL(location, base);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) if (value !== undefined) out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+  return out;
+}
+
+async function waitUntil(at: number, signal: AbortSignal | undefined): Promise<void> {
+  const ms = at - performance.now();
+  if (ms <= 0) return;
+  await new Promise<void>((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    }
+    signal?.addEventListener('abort', done, { once: true });
+  });
+}
+
+class TimeoutSignal extends Error {
+  constructor(readonly ms: number) {
+    super(`no answer within ${ms} ms`);
+    this.name = 'TimeoutError';
+  }
+}
+
+class CallerAbort extends Error {
+  constructor() {
+    super('aborted by the caller');
+    this.name = 'AbortError';
+  }
+}
+
+/** Maps undici/node errors to a failure with its real cause (never the request's headers). */
+export function toRequestFailure(url: URL, error: unknown, timeoutMs: number, abortReason: unknown, beforeResponse: boolean): RequestFailure {
+  if (abortReason instanceof CallerAbort) return new RequestFailure(url, 'aborted', 'aborted', beforeResponse);
+  if (abortReason instanceof TimeoutSignal) return new RequestFailure(url, `no complete answer within ${timeoutMs} ms (--timeout-ms)`, 'timeout', beforeResponse);
+  if (error instanceof RequestFailure) return error;
+  const e = error as { name?: string; message?: string; code?: string; cause?: { code?: string; message?: string } };
+  const code = e.code && e.code !== 'UND_ERR' ? e.code : (e.cause?.code ?? '');
+  const message = e.cause?.message && !e.message ? e.cause.message : (e.message ?? String(error));
+  const at = beforeResponse ? 'before any response byte' : 'before the body was complete';
+  switch (code) {
+    case 'ECONNREFUSED': return new RequestFailure(url, 'connection refused (ECONNREFUSED)', 'refused', beforeResponse);
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+    case 'EAI_NONAME': return new RequestFailure(url, `unknown host ${url.hostname} (DNS lookup failed: ${code})`, 'dns', beforeResponse);
+    case 'ECONNRESET':
+    case 'EPIPE':
+    case 'UND_ERR_SOCKET':
+    case 'UND_ERR_CLOSED': return new RequestFailure(url, `the connection was closed ${at} (${code}: ${message})`, 'reset', beforeResponse);
+    case 'ETIMEDOUT':
+    case 'UND_ERR_CONNECT_TIMEOUT': return new RequestFailure(url, `the connection timed out (${code})`, 'timeout', beforeResponse);
+    case 'UND_ERR_HEADERS_TIMEOUT':
+    case 'UND_ERR_BODY_TIMEOUT': return new RequestFailure(url, `no complete answer in time (${code})`, 'timeout', beforeResponse);
+    case 'EHOSTUNREACH':
+    case 'ENETUNREACH': return new RequestFailure(url, `host ${url.hostname} is unreachable (${code})`, 'refused', beforeResponse);
+    default: break;
+  }
+  if (/^(ERR_SSL|ERR_TLS|CERT_|DEPTH_ZERO|SELF_SIGNED|UNABLE_TO_|EPROTO)/.test(code)) {
+    // OpenSSL messages span lines with library internals; its `reason` is the readable part.
+    const reason = (error as { reason?: string }).reason ?? (e.cause as { reason?: string } | undefined)?.reason ?? message.split('\n')[0];
+    return new RequestFailure(url, `the TLS handshake failed: ${reason} (${code})`, 'tls', beforeResponse);
+  }
+  return new RequestFailure(url, code ? `${message} (${code})` : message, 'other', beforeResponse);
+}
+
+/** `64 MiB (67,108,864 bytes)`. */
+export function formatBytes(bytes: number): string {
+  const mib = bytes / 1_048_576;
+  return `${Number.isInteger(mib) ? mib : mib.toFixed(1)} MiB (${bytes.toLocaleString('en-US')} bytes)`;
+}
+
+/** A URL for reports and messages: user name and password (if any) removed. */
+export function displayUrl(url: URL): string {
+  if (!url.username && !url.password) return url.href;
+  const copy = new URL(url);
+  copy.username = '';
+  copy.password = '';
+  return copy.href;
+}
+
+/** A base URL for reports: displayUrl without the trailing slash of a bare origin (`http://127.0.0.1:4010`). */
+export function displayBase(url: URL): string {
+  const text = displayUrl(url);
+  return url.pathname === '/' && !url.search && !url.hash ? text.replace(/\/$/, '') : text;
+}
+
+/** The path and query of a URL, as kept in finding examples (`/markets?cursor=p2`). */
+export function requestTarget(url: URL): string {
+  return `${url.pathname}${url.search}`;
+}

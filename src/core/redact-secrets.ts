@@ -1,0 +1,145 @@
+/**
+ * Redaction of secrets (header values given to market-stub) by value, whatever format they were
+ * written in. One redactor is applied at every sink of check, record and proxy: text, JSON and
+ * JUnit reports, log lines, stderr messages, recorded fixtures and `invalid/` files.
+ *
+ * For each secret the redactor derives every form a sink may show it in, and replaces each
+ * occurrence, and each truncated prefix of at least PREFIX_MIN characters, with `[redacted]`:
+ * - the raw value, and the value without an auth scheme (`Bearer abc` → `abc`); for `Basic`, the
+ *   decoded `user:password` and the password;
+ * - JSON-escaped once and twice (a JSON report of a finding whose `found` is JSON text);
+ * - XML/HTML-escaped, as element text and as an attribute value, also over the JSON-escaped form
+ *   (a JUnit `message` attribute holding a JSON-quoted value);
+ * - percent-encoded (upper- and lower-case hex, `+` for space as in form encoding).
+ * Secrets shorter than MIN_SECRET characters are left alone: they would match ordinary text.
+ */
+
+/** What replaces a secret. */
+export const REDACTED = '[redacted]';
+/** Secrets shorter than this are not redacted (they would match ordinary words). */
+export const MIN_SECRET = 4;
+/** A truncated form is redacted when at least this many leading characters of it show. */
+export const PREFIX_MIN = 12;
+
+/** Replaces secrets in text and values. Immutable once built; `extend` returns a new one. */
+export interface Redactor {
+  /** True when there is at least one secret to redact. */
+  readonly active: boolean;
+  /** `text` with every form of every secret (and each truncated prefix of one) replaced by `[redacted]`. */
+  redact(text: string): string;
+  /** True when `text` holds a form of a secret (a whole one, not a prefix). */
+  contains(text: string): boolean;
+  /** A deep copy of a JSON-like value with `redact` applied to every string and key. */
+  redactValue<T>(value: T): T;
+  /** A redactor for these secrets plus more. */
+  extend(secrets: readonly string[]): Redactor;
+}
+
+/**
+ * Builds a redactor for `secrets` (header values, tokens). Forms are computed once here, so
+ * `redact` costs one `indexOf` scan per form and text.
+ */
+export function createRedactor(secrets: readonly string[]): Redactor {
+  const given = [...new Set(secrets.filter((s) => s.length >= MIN_SECRET))];
+  const forms = [...new Set(given.flatMap(formsOf))].filter((f) => f.length >= MIN_SECRET).sort((a, b) => b.length - a.length);
+  const redact = (text: string): string => {
+    if (forms.length === 0 || text.length < MIN_SECRET) return text;
+    return replaceIntervals(text, matches(text, forms));
+  };
+  const redactValue = <T>(value: T): T => (forms.length === 0 ? value : (walk(value, redact) as T));
+  return {
+    active: forms.length > 0,
+    redact,
+    contains: (text) => forms.some((form) => text.includes(form)),
+    redactValue,
+    extend: (more) => createRedactor([...given, ...more]),
+  };
+}
+
+/** Every form a sink may write `secret` in (see the module comment). */
+function formsOf(secret: string): string[] {
+  const bases = new Set([secret]);
+  const scheme = /^([A-Za-z][A-Za-z0-9!#$%&'*+.^_`|~-]*)[ \t]+(\S.*)$/s.exec(secret);
+  if (scheme?.[2]) {
+    bases.add(scheme[2]);
+    if (scheme[1]?.toLowerCase() === 'basic') {
+      const decoded = Buffer.from(scheme[2], 'base64').toString('utf8');
+      if (/^[^:]*:.+$/s.test(decoded)) {
+        bases.add(decoded);
+        bases.add(decoded.slice(decoded.indexOf(':') + 1));
+      }
+    }
+  }
+  const forms: string[] = [];
+  for (const base of bases) {
+    const json = jsonEscape(base);
+    forms.push(base, json, jsonEscape(json), xmlText(base), xmlAttr(base), htmlAttr(base), xmlAttr(json), xmlText(json), htmlAttr(json));
+    const percent = encodeURIComponent(base);
+    forms.push(percent, percent.replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase()), new URLSearchParams({ s: base }).toString().slice(2));
+  }
+  return forms;
+}
+
+/**
+ * Every stretch of `text` that shows a form: a whole occurrence, or a truncated prefix (at least
+ * PREFIX_MIN characters) extended as far as it agrees with the form. Stretches are collected for
+ * all forms before anything is replaced, so one form's match never breaks another's.
+ */
+function matches(text: string, forms: readonly string[]): Array<[number, number]> {
+  const found: Array<[number, number]> = [];
+  for (const form of forms) {
+    const head = form.length <= PREFIX_MIN ? form : form.slice(0, PREFIX_MIN);
+    for (let at = text.indexOf(head); at !== -1; at = text.indexOf(head, at + 1)) {
+      let end = at + head.length;
+      while (end < text.length && end - at < form.length && text[end] === form[end - at]) end++;
+      if (end - at === form.length || end - at >= PREFIX_MIN) found.push([at, end]);
+    }
+  }
+  return found;
+}
+
+/** `text` with each stretch (overlapping ones merged) replaced by `[redacted]`. */
+function replaceIntervals(text: string, stretches: Array<[number, number]>): string {
+  if (stretches.length === 0) return text;
+  stretches.sort((a, b) => a[0] - b[0] || b[1] - a[1]);
+  let out = '';
+  let cursor = 0;
+  let [start, end] = stretches[0] as [number, number];
+  for (const [from, to] of stretches.slice(1)) {
+    if (from <= end) {
+      end = Math.max(end, to);
+      continue;
+    }
+    out += `${text.slice(cursor, start)}${REDACTED}`;
+    cursor = end;
+    [start, end] = [from, to];
+  }
+  return `${out}${text.slice(cursor, start)}${REDACTED}${text.slice(end)}`;
+}
+
+function walk(value: unknown, redact: (text: string) => string): unknown {
+  if (typeof value === 'string') return redact(value);
+  if (Array.isArray(value)) return value.map((item) => walk(item, redact));
+  if (value !== null && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [key, item] of Object.entries(value)) Object.defineProperty(out, redact(key), { value: walk(item, redact), enumerable: true, writable: true, configurable: true });
+    return out;
+  }
+  return value;
+}
+
+function jsonEscape(text: string): string {
+  return JSON.stringify(text).slice(1, -1);
+}
+
+function xmlText(text: string): string {
+  return text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
+}
+
+function xmlAttr(text: string): string {
+  return xmlText(text).replaceAll('"', '&quot;').replaceAll("'", '&apos;').replaceAll('\t', '&#x9;').replaceAll('\n', '&#xA;').replaceAll('\r', '&#xD;');
+}
+
+function htmlAttr(text: string): string {
+  return xmlText(text).replaceAll('"', '&quot;').replaceAll("'", '&#39;');
+}

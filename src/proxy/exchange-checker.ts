@@ -1,0 +1,142 @@
+import type { Transform } from 'node:stream';
+import type { Redactor } from '../core/redact-secrets.js';
+import type { Market } from '../schema/market-types.js';
+import { BodyText } from '../contract/body-text.js';
+import { LIST_ENDPOINT, SINGLE_ENDPOINT } from '../contract/contract-finding.js';
+import { contentDecoders, decodeFailureReason, unsupportedCodingReason } from '../contract/content-decoding.js';
+import { formatBytes } from '../contract/deployment-client.js';
+import { createJsonReader, type JsonReader } from '../contract/json-body-reader.js';
+import type { ListedMarkets } from '../contract/listed-markets.js';
+import { checkEncoding, checkSingleBody, checkStatus, createListPageChecker, type CheckContext, type ListPage, type ListPageChecker, type ResponseFacts } from '../contract/market-checks.js';
+
+/** One upstream answer to check, as the proxy passes it on. */
+export interface CheckedAnswer {
+  /** Path and query as the client asked (relative to the proxy's root). */
+  request: string;
+  /** The market id of `GET /markets/{id}`; undefined for the list. */
+  marketId: string | undefined;
+  status: number;
+  contentType: string | undefined;
+  contentEncoding: string | undefined;
+}
+
+/** What a check found out, once the body ended. */
+export interface CheckOutcome {
+  /** The list page, when the answer was a list whose market array was found. */
+  page?: ListPage;
+  /** The market, when the answer was a valid single market (not echoing a credential). */
+  market?: Market;
+}
+
+/** Receives the body bytes as they are passed to the client; `end` judges them. */
+export interface ExchangeCheck {
+  write(chunk: Buffer): void;
+  /** The body ended; resolves once decoding and the checks are done. */
+  end(): Promise<CheckOutcome>;
+  /** The exchange broke (client gone, upstream cut): stop, report nothing more. */
+  abort(): void;
+}
+
+/**
+ * Checks an upstream answer while it streams to the client: the body is decoded from its
+ * Content-Encoding by zlib streams (off the event loop, so one client's big body never holds up
+ * another's), counted against `maxBodyBytes` (decompressed), and read by the same streaming JSON
+ * reader and checks as `check`: a list page item by item (nothing kept but the compact listing),
+ * a single market as one value. An answer it cannot decode or that is over the limit is an error
+ * finding; the client still gets every byte unchanged.
+ */
+export function createExchangeCheck(answer: CheckedAnswer, ctx: CheckContext, listed: ListedMarkets, maxBodyBytes: number, redactor: Redactor): ExchangeCheck {
+  const facts: ResponseFacts = { request: answer.request, status: answer.status, contentType: answer.contentType };
+  const endpoint = answer.marketId === undefined ? LIST_ENDPOINT : SINGLE_ENDPOINT;
+  const text = new BodyText();
+  const parts: string[] = [];
+  const twoHundred = answer.status >= 200 && answer.status <= 299;
+  const listChecker: ListPageChecker | undefined = twoHundred && answer.marketId === undefined ? createListPageChecker(facts, ctx, listed, 'proxy') : undefined;
+  const reader: JsonReader | undefined = listChecker ? createJsonReader('list', listChecker) : undefined;
+  let failed: string | undefined;
+  let stopped = false;
+  let rawBytes = 0;
+
+  const fail = (code: 'body-too-large' | 'undecodable-body', reason: string) => {
+    if (failed !== undefined || stopped) return;
+    failed = reason;
+    const expected = code === 'body-too-large' ? `a body within --max-body-mb (${formatBytes(maxBodyBytes)})` : 'a body in a content coding that decodes (gzip, br, deflate)';
+    ctx.sink.add({ severity: 'error', code, endpoint, pointerTemplate: '', expected, example: { ...(answer.marketId === undefined ? {} : { marketId: answer.marketId }), pointer: '', found: reason, request: answer.request } });
+  };
+  const consume = (chunk: Buffer) => {
+    if (failed !== undefined || stopped) return;
+    if (text.bytes + chunk.length > maxBodyBytes) {
+      fail('body-too-large', `the body is larger than the limit of ${formatBytes(maxBodyBytes)} (--max-body-mb; decompressed bytes count); not checked`);
+      return;
+    }
+    const decoded = text.write(chunk);
+    if (reader) reader.write(decoded);
+    else parts.push(decoded);
+  };
+
+  const chain = contentDecoders(answer.contentEncoding);
+  const decoders: Transform[] = 'decoders' in chain ? chain.decoders : [];
+  if ('unsupported' in chain) fail('undecodable-body', unsupportedCodingReason(answer.contentEncoding, chain.unsupported));
+  const first = decoders[0];
+  const last = decoders[decoders.length - 1];
+  let decoded: Promise<void> = Promise.resolve();
+  if (first && last) {
+    for (let k = 1; k < decoders.length; k++) (decoders[k - 1] as Transform).pipe(decoders[k] as Transform);
+    decoded = new Promise<void>((resolve) => {
+      last.on('data', consume);
+      last.once('end', resolve);
+      for (const d of decoders) {
+        d.once('error', (error) => {
+          if ('codings' in chain) fail('undecodable-body', decodeFailureReason(chain.codings, error));
+          resolve();
+        });
+      }
+    });
+  }
+
+  return {
+    write(chunk) {
+      if (failed !== undefined || stopped) return;
+      rawBytes += chunk.length;
+      if (rawBytes > maxBodyBytes) {
+        fail('body-too-large', `the body is larger than the limit of ${formatBytes(maxBodyBytes)} (--max-body-mb); not checked`);
+        for (const d of decoders) d.destroy();
+        return;
+      }
+      if (first) first.write(chunk);
+      else consume(chunk);
+    },
+    async end() {
+      if (first && failed === undefined && !stopped) first.end();
+      await decoded;
+      if (stopped || failed !== undefined) {
+        for (const d of decoders) d.destroy();
+        return {};
+      }
+      const tail = text.end();
+      if (!twoHundred) {
+        if (answer.marketId === undefined || listed.has(answer.marketId)) checkStatus(facts, { text: parts.join('') + tail, bytes: text.bytes }, ctx, endpoint, endpoint === LIST_ENDPOINT ? 'the market list' : 'the listed market', answer.marketId);
+        return {};
+      }
+      checkEncoding(facts, text.bom, ctx, endpoint, answer.marketId);
+      if (reader && listChecker) {
+        reader.write(tail);
+        const page = listChecker.finish(reader.end());
+        return page ? { page } : {};
+      }
+      const id = answer.marketId as string;
+      const market = checkSingleBody(facts, parts.join('') + tail, id, listed.get(id), ctx);
+      if (!market) return {};
+      if (redactor.active && redactor.contains(JSON.stringify(market))) {
+        // A body that echoes a client's credential must never become a fixture.
+        ctx.sink.add({ severity: 'warning', code: 'header-echo', endpoint: SINGLE_ENDPOINT, pointerTemplate: '', expected: 'a body that does not contain a request credential (not recorded)', example: { marketId: id, pointer: '', found: 'a credential the client sent ([redacted])', request: answer.request } });
+        return {};
+      }
+      return { market };
+    },
+    abort() {
+      stopped = true;
+      for (const d of decoders) d.destroy();
+    },
+  };
+}

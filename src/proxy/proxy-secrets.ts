@@ -1,0 +1,43 @@
+import { createRedactor, type Redactor } from '../core/redact-secrets.js';
+
+/** Request header names whose values are credentials: the usual ones, and any name that says so. */
+const CREDENTIAL_NAME = /^(authorization|proxy-authorization|cookie)$|auth|token|api-?key|secret|session|password|signature|credential/i;
+
+/** The credential values a client sent (raw header pairs as node:http gives them), each to be redacted everywhere. */
+export function credentialValues(rawHeaders: readonly string[]): string[] {
+  const values: string[] = [];
+  for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
+    if (CREDENTIAL_NAME.test(rawHeaders[i] ?? '')) values.push(rawHeaders[i + 1] ?? '');
+  }
+  return values;
+}
+
+/**
+ * The credentials the proxy has seen, for redaction at its sinks (report, log lines, recorded
+ * fixtures). Bounded: the latest MAX_SECRETS distinct values are kept. Each exchange is also
+ * redacted with its own request's credentials before anything of it is kept, so a value that fell
+ * out of the book is still never written for the exchange that carried it.
+ */
+export class SecretBook {
+  static readonly MAX_SECRETS = 256;
+  private readonly values = new Set<string>();
+  private current: Redactor = createRedactor([]);
+
+  /** Adds values (moving known ones to the newest place); returns true when the book changed. */
+  add(values: readonly string[]): boolean {
+    let changed = false;
+    for (const value of values) {
+      if (this.values.has(value)) continue;
+      this.values.add(value);
+      if (this.values.size > SecretBook.MAX_SECRETS) this.values.delete(this.values.values().next().value as string);
+      changed = true;
+    }
+    if (changed) this.current = createRedactor([...this.values]);
+    return changed;
+  }
+
+  /** A redactor for every value in the book now. */
+  redactor(): Redactor {
+    return this.current;
+  }
+}
