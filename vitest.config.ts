@@ -3,8 +3,9 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-    // test/consumers: projects of their own, run by `npm run test:consumers` against the tarball.
-    exclude: ['test/container/**', 'test/consumers/**', 'node_modules/**', 'dist/**'],
+    // test/consumers: projects of their own, run by `npm run test:consumers` against the tarball;
+    // test/reliability: `npm run test:reliability`.
+    exclude: ['test/container/**', 'test/consumers/**', 'test/reliability/**', 'node_modules/**', 'dist/**'],
     globalSetup: ['test/support/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,

@@ -3,7 +3,14 @@
 import { runCli } from './cli/run-cli.js';
 
 const controller = new AbortController();
-for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => controller.abort());
+// The first SIGINT/SIGTERM stops gracefully; both handlers go at once, so a second signal of
+// either kind takes the default action: the process ends at once.
+const signals = ['SIGINT', 'SIGTERM'] as const;
+const stop = () => {
+  for (const signal of signals) process.off(signal, stop);
+  controller.abort();
+};
+for (const signal of signals) process.on(signal, stop);
 
 const code = await runCli(process.argv.slice(2), {
   stdout: (text) => process.stdout.write(text),

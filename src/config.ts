@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readRegularFileSync } from './core/read-regular-file.js';
 import { todayUtc } from './core/market-rules.js';
 import { DOMAIN_FAULTS, type DomainFault, type GlobalDomainFault } from './catalog/domain-faults.js';
 import { BehaviourError, checkBehaviour, createBehaviourEngine, TRANSPORT_FAULTS, type Behaviour, type BehaviourRuleInput } from './behaviour/behaviour.js';
@@ -6,6 +6,9 @@ import { MarketStubError } from './core/market-stub-error.js';
 import { ERROR_SHAPES, PAGING_MODES, resolveProfile, type ResponseProfile } from './http/response-profile.js';
 import { ConfigError, problem, resolveOptions, type OptionSpec, type ResolvedOptions } from './options/resolve-options.js';
 import { MAX_COUNT, MAX_JOURNAL_SIZE } from './options/stub-options.js';
+import { DEFAULT_JOURNAL_BYTES, MAX_JOURNAL_BYTES } from './journal/request-journal.js';
+import { DEFAULT_GRACE_MS, MAX_GRACE_MS } from './server.js';
+import { HOST_NAME } from './http/admin/admin-access.js';
 import type { LogFormat } from './logger.js';
 
 /** Resolved, validated options of `market-stub serve`. */
@@ -30,6 +33,10 @@ export interface ServeConfig {
   readonly admin: boolean;
   readonly adminToken: string | undefined;
   readonly journalSize: number;
+  readonly journalBytes: number;
+  readonly journalHeaders: 'redacted' | 'full';
+  readonly allowedHosts: readonly string[];
+  readonly shutdownGraceMs: number;
   readonly cors: boolean;
   /** Where each option's value came from: `--port`, `MARKET_STUB_PORT`, `default`. */
   readonly origins: Readonly<Record<string, string>>;
@@ -88,7 +95,7 @@ export const SERVE_OPTIONS: readonly OptionSpec[] = [
   { flag: 'filter-status', env: env('FILTER_STATUS'), kind: BOOLEAN, default: false, describe: 'Filter GET /markets by ?status=', group: PROFILE },
   { flag: 'delay', env: env('DELAY'), kind: int(0, MAX_DELAY_MS), defaultText: '0', describe: 'Fixed delay before every market response, ms', group: BEHAVIOUR },
   { flag: 'jitter', env: env('JITTER'), kind: int(0, MAX_DELAY_MS), defaultText: '0', describe: 'Extra seeded random delay in [0, N) ms', group: BEHAVIOUR },
-  { flag: 'status', env: env('STATUS'), kind: int(100, 599), defaultText: 'none', describe: 'Answer every market request with this status and a JSON error body', group: BEHAVIOUR },
+  { flag: 'status', env: env('STATUS'), kind: int(200, 599), defaultText: 'none', describe: 'Answer every market request with this status (a JSON error body from 400; 1xx are not final answers)', group: BEHAVIOUR },
   { flag: 'error-rate', env: env('ERROR_RATE'), kind: { type: 'number', min: 0, max: 1 }, defaultText: '0', describe: 'Seeded share of market requests (0–1) answered with --status (default 500)', group: BEHAVIOUR },
   { flag: 'retry-after', env: env('RETRY_AFTER'), kind: int(0, 86_400), defaultText: '1 for 429', describe: 'Retry-After seconds sent with 429/503', group: BEHAVIOUR },
   { flag: 'fault', env: env('FAULT'), kind: choice(...TRANSPORT_FAULTS), defaultText: 'none', describe: 'Transport fault on every market response', group: BEHAVIOUR },
@@ -97,6 +104,10 @@ export const SERVE_OPTIONS: readonly OptionSpec[] = [
   { flag: 'admin', env: env('ADMIN'), kind: choice('on', 'off'), default: 'on', describe: 'The admin API under /__stub', group: CONTROL },
   { flag: 'admin-token', env: env('ADMIN_TOKEN'), kind: { type: 'string' }, secret: true, defaultText: 'none', describe: 'Require Authorization: Bearer TOKEN on the admin API', group: CONTROL },
   { flag: 'journal-size', env: env('JOURNAL_SIZE'), kind: int(0, MAX_JOURNAL_SIZE), default: 1000, describe: 'Requests kept in the journal (ring buffer)', group: CONTROL },
+  { flag: 'journal-bytes', env: env('JOURNAL_BYTES'), kind: int(1024, MAX_JOURNAL_BYTES), default: DEFAULT_JOURNAL_BYTES, describe: 'Bytes the journal holds at most (oldest entries dropped first)', group: CONTROL },
+  { flag: 'journal-headers', env: env('JOURNAL_HEADERS'), kind: choice('redacted', 'full'), default: 'redacted', describe: 'Journal Authorization, Proxy-Authorization and Cookie values as [redacted], or in full', group: CONTROL },
+  { flag: 'allowed-hosts', env: env('ALLOWED_HOSTS'), kind: { type: 'list', separator: ',' }, defaultText: 'none', describe: 'Host names the admin API accepts besides IP addresses and localhost (DNS-rebinding defence): NAME, .DOMAIN, or * for any; repeat or comma-separate', group: CONTROL },
+  { flag: 'shutdown-grace', env: env('SHUTDOWN_GRACE'), kind: int(0, MAX_GRACE_MS), default: DEFAULT_GRACE_MS, describe: 'On SIGTERM/SIGINT, ms that requests already received get to finish before a 503', group: SERVER },
 ];
 
 /** Raw values as the CLI parser saw them (strings, arrays or booleans); undefined when not given. */
@@ -148,6 +159,10 @@ export function composeServeConfig(resolved: ResolvedOptions, now: Date = new Da
     admin: text('admin') !== 'off',
     adminToken: text('adminToken'),
     journalSize: num('journalSize') ?? 1000,
+    journalBytes: num('journalBytes') ?? DEFAULT_JOURNAL_BYTES,
+    journalHeaders: (text('journalHeaders') ?? 'redacted') as 'redacted' | 'full',
+    allowedHosts: parseHostList(given(resolved, 'allowedHosts')),
+    shutdownGraceMs: num('shutdownGrace') ?? DEFAULT_GRACE_MS,
     cors: text('cors') !== 'off',
     origins: { ...origins, rules: rules.origin },
   });
@@ -157,6 +172,15 @@ export function composeServeConfig(resolved: ResolvedOptions, now: Date = new Da
 function given(resolved: ResolvedOptions, key: string): { value: unknown; source: string } | undefined {
   const origin = resolved.origins[key];
   return origin === undefined || origin === 'default' ? undefined : { value: resolved.values[key], source: origin };
+}
+
+function parseHostList(g: { value: unknown; source: string } | undefined): string[] {
+  if (!g) return [];
+  const items = (Array.isArray(g.value) ? g.value : [g.value]).flatMap((v) => String(v).split(',')).map((h) => h.trim()).filter(Boolean);
+  for (const item of items) {
+    if (!HOST_NAME.test(item)) throw new ConfigError(`${g.source}: expected host names such as market-stub, .ci.internal or *, found ${JSON.stringify(item)}.`);
+  }
+  return items;
 }
 
 function parseMarketFaults(g: { value: unknown; source: string } | undefined): GlobalDomainFault[] {
@@ -193,7 +217,7 @@ function readRules(g: { value: unknown; source: string } | undefined): Behaviour
   const file = String(g.value);
   let data: unknown;
   try {
-    data = JSON.parse(readFileSync(file, 'utf8'));
+    data = JSON.parse(readRegularFileSync(file, 4 * 1024 * 1024));
   } catch (error) {
     throw new ConfigError(`${g.source}: cannot read behaviour rules from ${file} (${(error as Error).message}).`);
   }

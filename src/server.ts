@@ -1,16 +1,42 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { Server as NetServer, type AddressInfo, type Socket } from 'node:net';
+import { errorReply, type ErrorCode } from './http/error-reply.js';
+import { writeReply } from './http/reply.js';
+import type { ResponseProfile } from './http/response-profile.js';
 import type { StubRuntime } from './http/stub-runtime.js';
 import type { StubRequestListener } from './http/create-app.js';
 
-/** Where to listen. */
+/** Default time close() gives requests already received (delayed ones included) before answering them 503, ms. */
+export const DEFAULT_GRACE_MS = 5_000;
+/** Longest grace a caller may ask for, ms. */
+export const MAX_GRACE_MS = 600_000;
+/**
+ * After close(), keep-alive connections that are idle stay open this long (at most the grace), so a
+ * request a client is sending on one at that moment is answered (with `Connection: close`) instead
+ * of meeting a closed socket (ECONNRESET); then they are closed. ms.
+ */
+export const IDLE_CLOSE_DELAY_MS = 500;
+/** A client must send its request headers within this time (slowloris), ms; else 408. */
+export const HEADERS_TIMEOUT_MS = 10_000;
+/** A client must send its whole request (headers and body) within this time, ms; else 408. */
+export const REQUEST_TIMEOUT_MS = 30_000;
+
+/** Where and how to listen. */
 export interface ListenOptions {
   /** TCP port; 0 picks a free one. */
   port: number;
   /** Interface address, e.g. 127.0.0.1 (default for local use) or 0.0.0.0 (containers). */
   host: string;
-  /** How long close() lets in-flight requests finish before cutting connections, in ms. @default 800 */
+  /**
+   * How long close() lets requests already received finish, ms (0–600,000). Requests still
+   * unanswered then get a 503 (`shutting_down`); responses already streaming are cut.
+   * @default 5000
+   */
   graceMs?: number;
+  /** Shape of the JSON bodies the server itself sends (parser errors 400/408/413/431, 417, 500, the 503 after the grace). @default 'default' */
+  errorShape?: ResponseProfile['errors'];
+  /** Gets the cause of every 500 the handler throws (`where`: method and path). @default console.error */
+  onError?: (error: unknown, where: string) => void;
 }
 
 /** A listening stub. */
@@ -20,7 +46,12 @@ export interface RunningServer {
   readonly host: string;
   readonly port: number;
   readonly server: Server;
-  /** Stops accepting, lets in-flight requests finish (up to graceMs), closes idle keep-alive sockets. Idempotent. */
+  /**
+   * Stops gracefully (idempotent): stops accepting, sends `Connection: close` on every response
+   * from now on (so clients close those connections themselves), closes idle keep-alive
+   * connections after IDLE_CLOSE_DELAY_MS, lets requests already received finish for `graceMs`, then answers those still
+   * waiting 503 and closes every connection.
+   */
   close(): Promise<void>;
 }
 
@@ -42,11 +73,36 @@ export function createRequestHandler(options: { createApp: () => StubRequestList
 }
 
 /**
- * Listens with `handler` and resolves once bound.
- * @throws Error with code EADDRINUSE / EACCES / EADDRNOTAVAIL when the address cannot be bound.
+ * Listens with `handler` and resolves once bound. Every answer is a real HTTP answer: a handler
+ * that throws gets a logged 500, Node's parser errors (`clientError`) and an unmet `Expect` get a
+ * JSON body, slow clients a 408 (HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS).
+ * @throws Error with code EADDRINUSE / EACCES / EADDRNOTAVAIL when the address cannot be bound;
+ *   RangeError when graceMs is out of range.
  */
 export async function listen(handler: (req: IncomingMessage, res: ServerResponse) => void, options: ListenOptions): Promise<RunningServer> {
-  const server = createServer({ keepAliveTimeout: 5_000 }, handler);
+  const graceMs = options.graceMs ?? DEFAULT_GRACE_MS;
+  if (!Number.isSafeInteger(graceMs) || graceMs < 0 || graceMs > MAX_GRACE_MS) throw new RangeError(`graceMs must be an integer from 0 to ${MAX_GRACE_MS}, got ${graceMs}`);
+  const shape = options.errorShape ?? 'default';
+  const onError = options.onError ?? ((error: unknown, where: string) => console.error(`market-stub: 500 on ${where}:`, error));
+  const pending = new Set<ServerResponse>();
+  let draining = false;
+
+  const server = createServer({ keepAliveTimeout: 5_000, headersTimeout: HEADERS_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS, connectionsCheckingInterval: 1_000 }, (req, res) => {
+    pending.add(res);
+    res.once('close', () => pending.delete(res));
+    if (draining) res.setHeader('connection', 'close');
+    try {
+      handler(req, res);
+    } catch (error) {
+      onError(error, `${req.method} ${req.url}`);
+      if (!res.headersSent) writeReply(res, errorReply(shape, 500, 'internal_error', 'The stub failed to answer this request; its cause is in the error log.'));
+      else res.destroy();
+    }
+  });
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => answerClientError(error, socket, shape));
+  server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
+    writeReply(res, errorReply(shape, 417, 'expectation_failed', `Expect: ${String(req.headers.expect)} is not supported; only 100-continue is (RFC 9110 §10.1.1).`));
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host, () => {
@@ -54,9 +110,10 @@ export async function listen(handler: (req: IncomingMessage, res: ServerResponse
       resolve();
     });
   });
+  // After listening, a server error (EMFILE on accept…) is logged, never thrown past the stub.
+  server.on('error', (error) => onError(error, 'the listening socket'));
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  const graceMs = options.graceMs ?? 800;
   let closing: Promise<void> | undefined;
   return {
     url: `http://${host}:${address.port}`,
@@ -65,15 +122,53 @@ export async function listen(handler: (req: IncomingMessage, res: ServerResponse
     server,
     close() {
       closing ??= new Promise<void>((resolve) => {
-        const timer = setTimeout(() => server.closeAllConnections(), graceMs);
-        timer.unref();
-        server.close(() => {
-          clearTimeout(timer);
+        draining = true;
+        for (const res of pending) if (!res.headersSent) res.setHeader('connection', 'close');
+        const grace = setTimeout(() => {
+          for (const res of pending) {
+            if (res.headersSent) res.destroy();
+            else writeReply(res, errorReply(shape, 503, 'shutting_down', `The stub is shutting down; this request waited the ${graceMs} ms grace.`, {}, { 'retry-after': '1' }));
+          }
+          // Whatever has not closed within a second of the 503s is cut.
+          setTimeout(() => server.closeAllConnections(), 1_000).unref();
+        }, graceMs);
+        grace.unref();
+        const idle = setTimeout(() => server.closeIdleConnections(), Math.min(graceMs, IDLE_CLOSE_DELAY_MS));
+        idle.unref();
+        // net.Server#close stops accepting and waits for open connections; http.Server#close would
+        // also close idle keep-alive connections at once, racing requests already on their way.
+        NetServer.prototype.close.call(server, () => {
+          clearTimeout(grace);
+          clearTimeout(idle);
           resolve();
         });
-        server.closeIdleConnections();
       });
       return closing;
     },
   };
+}
+
+/** Node's parser errors → a JSON answer when the socket can still take one (RFC 9110 §15.5: 400, 408, 413, 431). */
+function answerClientError(error: NodeJS.ErrnoException, socket: Socket, shape: ResponseProfile['errors']): void {
+  if (error.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const [status, code, message] = clientErrorAnswer(error.code);
+  const reply = errorReply(shape, status, code, message);
+  const head = [`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}`, `content-type: ${reply.headers['content-type'] ?? 'application/json'}`, `content-length: ${reply.body.length}`, 'connection: close', '', ''].join('\r\n');
+  socket.end(Buffer.concat([Buffer.from(head, 'latin1'), reply.body]));
+}
+
+function clientErrorAnswer(code: string | undefined): [number, ErrorCode, string] {
+  switch (code) {
+    case 'HPE_HEADER_OVERFLOW':
+      return [431, 'headers_too_large', 'The request headers are larger than the server accepts (16 KiB, Node --max-http-header-size).'];
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return [408, 'request_timeout', `The request did not arrive in time (headers within ${HEADERS_TIMEOUT_MS} ms, the whole request within ${REQUEST_TIMEOUT_MS} ms).`];
+    case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
+      return [413, 'content_too_large', 'The chunk extensions of the request body are too large.'];
+    default:
+      return [400, 'bad_request', `The request is not valid HTTP/1.1 (${code ?? 'parse error'}).`];
+  }
 }

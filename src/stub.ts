@@ -3,7 +3,7 @@ import { todayUtc } from './core/market-rules.js';
 import { createMemoryCatalog } from './catalog/market-catalog.js';
 import type { GeneratedCatalog } from './catalog/generated-catalog.js';
 import { formatFixtureProblems } from './catalog/load-fixtures.js';
-import { watchFixtures } from './catalog/watch-fixtures.js';
+import { watchFixtures, type FixtureWatch } from './catalog/watch-fixtures.js';
 import { createApp } from './http/create-app.js';
 import { createStubRuntime, type RuntimeOptions, type StubRuntime } from './http/stub-runtime.js';
 import { checkStubOptions } from './options/stub-options.js';
@@ -14,6 +14,7 @@ import type { JournalFilter } from './journal/request-journal.js';
 import type { MarketStubClient } from './client/market-stub-client.js';
 import { createStubControls, type StubControls } from './control/stub-controls.js';
 import { createRequestHandler, listen } from './server.js';
+import { isIP } from 'node:net';
 
 /**
  * Options of startMarketStub; every field is optional. Besides these, the runtime options apply
@@ -35,6 +36,11 @@ export interface MarketStubOptions extends Omit<RuntimeOptions, 'catalog'> {
   watch?: boolean;
   /** Serve these markets (validated like fixtures) instead of generated ones. */
   markets?: readonly unknown[];
+  /**
+   * How long `close()` lets requests already received finish (delayed ones included), ms, 0–600,000;
+   * those still waiting then get a 503. @default 5000
+   */
+  shutdownGraceMs?: number;
 }
 
 /**
@@ -47,7 +53,10 @@ export interface MarketStub extends MarketStubClient {
   readonly url: string;
   readonly port: number;
   readonly host: string;
-  /** Stops the server (in-flight requests finish) and any watcher; idempotent. */
+  /**
+   * Stops gracefully and any watcher; idempotent: stops accepting, lets requests already received
+   * finish for `shutdownGraceMs` (5 s), answers those still waiting 503, then resolves.
+   */
   close(): Promise<void>;
 }
 
@@ -74,28 +83,45 @@ export interface LaunchedStub {
 export async function launchStub(options: MarketStubOptions = {}, where = 'startMarketStub'): Promise<LaunchedStub> {
   checkStubOptions(options, where);
   const seed = options.seed ?? 1;
-  const { port, host, count, clock, fixtures, watch, markets, ...runtimeOptions } = options;
+  const { port, host = '127.0.0.1', count, clock, fixtures, watch, markets, shutdownGraceMs, ...runtimeOptions } = options;
   const catalog = await buildCatalog({ fixtures, markets, seed, count: count ?? 100, clock: clock ?? todayUtc() });
-  const runtime = createStubRuntime({ ...runtimeOptions, catalog, seed });
-  const running = await listen(createRequestHandler({ createApp: () => createApp({ runtime }), runtime }), { port: port ?? 0, host: host ?? '127.0.0.1' }).catch((error: unknown) => {
-    throw listenFailed(error, where, port ?? 0, host ?? '127.0.0.1');
+  // A stub bound to a host name answers the admin API under that name too.
+  const allowedHosts = isIP(host) === 0 ? [...(runtimeOptions.allowedHosts ?? []), host] : runtimeOptions.allowedHosts;
+  const runtime = createStubRuntime({ ...runtimeOptions, ...(allowedHosts ? { allowedHosts } : {}), catalog, seed });
+  const running = await listen(createRequestHandler({ createApp: () => createApp({ runtime }), runtime }), {
+    port: port ?? 0,
+    host,
+    ...(shutdownGraceMs === undefined ? {} : { graceMs: shutdownGraceMs }),
+    errorShape: runtime.profile.errors,
+    onError: runtime.reportError,
+  }).catch((error: unknown) => {
+    throw listenFailed(error, where, port ?? 0, host);
   });
+  if (runtime.admin && runtime.adminToken === undefined && !isLoopback(running.host)) {
+    runtime.warn(`the admin API (/__stub) is on without a token and ${running.url} is reachable beyond this machine: anyone who can reach it can replace the markets, inject faults, reset the stub and read the journal. Set an admin token (--admin-token or MARKET_STUB_ADMIN_TOKEN; adminToken in code) or turn the admin API off (--admin off).`);
+  }
   // Generate the rest of a generated catalog between requests, so later requests find it ready.
   const warming = new AbortController();
   // Warming is an optimisation: a failure is logged and never escapes as an unhandled rejection.
   if ('warm' in catalog && typeof catalog.warm === 'function') {
     (catalog as GeneratedCatalog).warm(warming.signal).catch((error: unknown) => options.logger?.error({ err: error }, 'warming the generated catalog failed; markets are generated on first request instead'));
   }
-  let unwatch: (() => void) | undefined;
+  let watching: FixtureWatch | undefined;
   if (watch && fixtures !== undefined) {
     const location = fixtures;
-    unwatch = watchFixtures(location, {
-      onValid: (markets) => {
-        runtime.store.setBase(createMemoryCatalog(markets, 'fixtures', `fixtures: ${markets.length} markets from ${location}`));
-        options.logger?.info({ count: markets.length }, `fixtures reloaded: ${markets.length} markets from ${location}`);
-      },
-      onInvalid: (problems) => options.logger?.warn({ problems: problems.length }, `fixtures changed but are invalid; still serving the previous data. ${formatFixtureProblems(problems, location)}`),
-    });
+    try {
+      watching = await watchFixtures(location, {
+        onValid: (loaded) => {
+          runtime.store.setBase(createMemoryCatalog(loaded, 'fixtures', `fixtures: ${loaded.length} markets from ${location}`));
+          options.logger?.info({ count: loaded.length }, `fixtures reloaded: ${loaded.length} markets from ${location}`);
+        },
+        // A refusal is worth a line even without a request log: the served data is not what is on disk.
+        onInvalid: (problems) => runtime.warn(`fixtures changed but are invalid; still serving the previous data. ${formatFixtureProblems(problems, location)}`),
+      });
+    } catch (error) {
+      await running.close();
+      throw error;
+    }
   }
   const stub = createHandle(createStubControls(runtime), running.url);
   let closing: Promise<void> | undefined;
@@ -107,7 +133,7 @@ export async function launchStub(options: MarketStubOptions = {}, where = 'start
       close: () => {
         closing ??= (async () => {
           warming.abort();
-          unwatch?.();
+          await watching?.close();
           await running.close();
         })();
         return closing;
@@ -115,6 +141,11 @@ export async function launchStub(options: MarketStubOptions = {}, where = 'start
     }),
     runtime,
   };
+}
+
+/** Whether a bound address is loopback only (127.0.0.0/8, ::1, ::ffff:127.x). */
+function isLoopback(address: string): boolean {
+  return address === '::1' || address.startsWith('127.') || address.startsWith('::ffff:127.');
 }
 
 /** A Node listen error (EADDRINUSE, EACCES, EADDRNOTAVAIL, ENOTFOUND) as a MarketStubError naming the option to change. */

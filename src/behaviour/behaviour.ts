@@ -11,7 +11,11 @@ export interface Behaviour {
   delayMs?: number;
   /** Extra seeded random delay in [0, jitterMs), ms. */
   jitterMs?: number;
-  /** Replace the response with this status and a JSON error body (profile's error shape). */
+  /**
+   * Answer with this status (200–599: a 1xx is not a final answer, RFC 9110 §15.2). From 400 the
+   * body is a JSON error in the profile's shape; below 400 the normal body is sent with this status
+   * (none for 204, 205 and 304, RFC 9110 §15.3.5, §15.3.6, §15.4.5).
+   */
   status?: number;
   /** Seconds for a Retry-After header (RFC 9110 §10.2.3); sent with 429/503 overrides. */
   retryAfter?: number;
@@ -36,7 +40,7 @@ export interface BehaviourRule {
   id: string;
   match: RuleMatch;
   behaviour: Behaviour;
-  /** Remaining applications; undefined means until removed. */
+  /** As read back (`rules()`): the applications left; undefined means until removed. */
   times?: number;
 }
 
@@ -69,6 +73,16 @@ export interface BehaviourEngine {
   decide(request: { route: 'list' | 'item'; marketId?: string; method: string }, prefer?: Behaviour): AppliedBehaviour;
 }
 
+/**
+ * Longest a response is held, ms: delay + jitter (after every layer is merged), plus the dribble of
+ * a slow body. Each knob is capped on its own too; this caps what they add up to.
+ */
+export const MAX_HOLD_MS = 600_000;
+
+/** Statuses a behaviour may answer with: final answers only (RFC 9110 §15: 1xx are interim). */
+export const MIN_STATUS = 200;
+export const MAX_STATUS = 599;
+
 const NO_BEHAVIOUR: AppliedBehaviour = Object.freeze({ delayMs: 0, dribbleMs: 2000, labels: Object.freeze([]) as unknown as string[] });
 
 /**
@@ -85,7 +99,7 @@ export class BehaviourError extends MarketStubError {
 
 /**
  * Checks a behaviour's fields (types and ranges).
- * @throws BehaviourError naming the first bad field, e.g. `status: expected an HTTP status 100–599, found 42`.
+ * @throws BehaviourError naming the first bad field, e.g. `status: expected an integer from 200 to 599, found 101`.
  */
 export function checkBehaviour(input: unknown, where = 'behaviour'): Behaviour {
   if (input === null || typeof input !== 'object' || Array.isArray(input)) throw new BehaviourError(where, 'an object', input);
@@ -99,12 +113,12 @@ export function checkBehaviour(input: unknown, where = 'behaviour'): Behaviour {
       throw new BehaviourError(`${where}.${key}`, `${integer ? 'an integer' : 'a number'} from ${min} to ${max}`, v);
     }
   };
-  num('delayMs', 0, 600_000);
-  num('jitterMs', 0, 600_000);
-  num('status', 100, 599);
+  num('delayMs', 0, MAX_HOLD_MS);
+  num('jitterMs', 0, MAX_HOLD_MS);
+  num('status', MIN_STATUS, MAX_STATUS);
   num('retryAfter', 0, 86_400);
   num('errorRate', 0, 1, false);
-  num('dribbleMs', 0, 600_000);
+  num('dribbleMs', 0, MAX_HOLD_MS);
   if (b['fault'] !== undefined && !TRANSPORT_FAULTS.includes(b['fault'] as TransportFault)) throw new BehaviourError(`${where}.fault`, `one of ${TRANSPORT_FAULTS.join(', ')}`, b['fault']);
   return b as Behaviour;
 }
@@ -136,12 +150,17 @@ export function parsePrefer(header: string | undefined): Behaviour | undefined {
 /**
  * Creates the behaviour engine. `seed` makes jitter and error-rate choices reproducible: the n-th
  * request a layer sees gets the same decision on every run.
+ *
+ * Rules are immutable (frozen when added); the applications left of rules with `times` live in a
+ * separate map, so `reset()` brings back the start-up rules exactly, full counts included
+ * (ARCHITECTURE, next shape #5).
  */
 export function createBehaviourEngine(options: { seed: number; global?: Behaviour; rules?: readonly BehaviourRuleInput[] }): BehaviourEngine {
   const startGlobal = checkBehaviour(options.global ?? {}, 'global');
   let globalBehaviour: Behaviour = startGlobal;
   let globalIsEmpty = Object.keys(startGlobal).length === 0;
-  let rules: BehaviourRule[] = [];
+  let rules: readonly BehaviourRule[] = [];
+  let remaining = new Map<string, number>();
   let nextId = 1;
   const counters = new Map<string, number>();
   const draw = (layer: string, stream: number): number => {
@@ -150,16 +169,28 @@ export function createBehaviourEngine(options: { seed: number; global?: Behaviou
     return mixSeed(options.seed, n, stream + hashLayer(layer));
   };
   const addRule = (input: BehaviourRuleInput): BehaviourRule => {
-    const where = `rule${input.id ? ` ${input.id}` : ''}`;
-    if (input.match === null || typeof input.match !== 'object') throw new BehaviourError(`${where}.match`, 'an object such as {"route":"item","marketId":"abc"}', input.match);
-    if (input.match.route !== undefined && input.match.route !== 'list' && input.match.route !== 'item') throw new BehaviourError(`${where}.match.route`, '"list" or "item"', input.match.route);
-    if (input.times !== undefined && (!Number.isInteger(input.times) || input.times < 1)) throw new BehaviourError(`${where}.times`, 'an integer ≥ 1', input.times);
-    const rule: BehaviourRule = { id: input.id ?? `r${nextId++}`, match: { ...input.match }, behaviour: checkBehaviour(input.behaviour, `${where}.behaviour`), ...(input.times ? { times: input.times } : {}) };
+    const rule = checkRule(input, () => `r${nextId++}`);
     rules = [...rules.filter((r) => r.id !== rule.id), rule];
-    return rule;
+    if (rule.times === undefined) remaining.delete(rule.id);
+    else remaining.set(rule.id, rule.times);
+    return readBack(rule);
+  };
+  const readBack = (rule: BehaviourRule): BehaviourRule => {
+    const left = remaining.get(rule.id);
+    return { id: rule.id, match: { ...rule.match }, behaviour: { ...rule.behaviour }, ...(left === undefined ? {} : { times: left }) };
   };
   for (const r of options.rules ?? []) addRule(r);
   const startRules = rules;
+  const startRemaining = new Map(remaining);
+  const use = (rule: BehaviourRule) => {
+    const left = remaining.get(rule.id);
+    if (left === undefined) return;
+    if (left > 1) remaining.set(rule.id, left - 1);
+    else {
+      remaining.delete(rule.id);
+      rules = rules.filter((x) => x !== rule);
+    }
+  };
 
   return {
     global: () => globalBehaviour,
@@ -167,17 +198,19 @@ export function createBehaviourEngine(options: { seed: number; global?: Behaviou
       globalBehaviour = checkBehaviour(b, 'global');
       globalIsEmpty = Object.keys(globalBehaviour).length === 0;
     },
-    rules: () => rules.map((r) => ({ ...r })),
+    rules: () => rules.map(readBack),
     addRule,
     removeRule: (id) => {
       const before = rules.length;
       rules = rules.filter((r) => r.id !== id);
+      remaining.delete(id);
       return rules.length !== before;
     },
     reset: () => {
       globalBehaviour = startGlobal;
       globalIsEmpty = Object.keys(startGlobal).length === 0;
       rules = startRules;
+      remaining = new Map(startRemaining);
       counters.clear();
     },
     decide(request, prefer) {
@@ -191,44 +224,77 @@ export function createBehaviourEngine(options: { seed: number; global?: Behaviou
       // Route-only rules first, market rules after, so the more specific one wins field by field.
       for (const r of [...matching.filter((m) => m.match.marketId === undefined), ...matching.filter((m) => m.match.marketId !== undefined)]) {
         layers.push([`rule ${r.id}`, r.behaviour]);
-        if (r.times !== undefined) {
-          r.times -= 1;
-          if (r.times <= 0) rules = rules.filter((x) => x !== r);
-        }
+        use(r);
       }
       if (prefer) layers.push(['Prefer', prefer]);
-      const applied: AppliedBehaviour = { delayMs: 0, dribbleMs: 2000, labels: [] };
-      for (const [layer, b] of layers) {
-        const from = layer === 'global' ? '' : ` (${layer})`;
-        if (b.delayMs !== undefined) {
-          applied.delayMs = b.delayMs;
-          if (b.delayMs > 0) applied.labels.push(`delay=${b.delayMs}${from}`);
-        }
-        if (b.jitterMs) {
-          const extra = draw(layer, 1) % b.jitterMs;
-          applied.delayMs += extra;
-          applied.labels.push(`jitter=${extra}${from}`);
-        }
-        if (b.errorRate !== undefined) {
-          const fails = draw(layer, 2) / 2 ** 32 < b.errorRate;
-          if (fails) {
-            applied.status = b.status ?? 500;
-            applied.labels.push(`error-rate=${b.errorRate} → ${applied.status}${from}`);
-          }
-        } else if (b.status !== undefined) {
-          applied.status = b.status;
-          applied.labels.push(`status=${b.status}${from}`);
-        }
-        if (b.retryAfter !== undefined) applied.retryAfter = b.retryAfter;
-        if (b.fault !== undefined) {
-          applied.fault = b.fault;
-          applied.labels.push(`fault=${b.fault}${from}`);
-        }
-        if (b.dribbleMs !== undefined) applied.dribbleMs = b.dribbleMs;
-      }
-      return applied;
+      return capHold(mergeLayers(layers, draw));
     },
   };
+}
+
+/** Checks a rule and freezes it (match and behaviour copied). @throws BehaviourError naming the field (`rule r1.match.route`). */
+function checkRule(input: BehaviourRuleInput, newId: () => string): BehaviourRule {
+  if (input === null || typeof input !== 'object' || Array.isArray(input)) throw new BehaviourError('rule', 'an object {match, behaviour, times?, id?}', input);
+  const known = ['id', 'match', 'behaviour', 'times'];
+  for (const key of Object.keys(input)) if (!known.includes(key)) throw new BehaviourError(`rule.${key}`, `a known field (${known.join(', ')})`, key);
+  if (input.id !== undefined && (typeof input.id !== 'string' || input.id === '' || input.id.length > 200)) throw new BehaviourError('rule.id', 'a non-empty string of at most 200 characters', input.id);
+  const where = `rule${input.id ? ` ${input.id}` : ''}`;
+  const match = input.match as unknown;
+  if (match === null || typeof match !== 'object' || Array.isArray(match)) throw new BehaviourError(`${where}.match`, 'an object such as {"route":"item","marketId":"abc"}', match);
+  const m = match as Record<string, unknown>;
+  for (const key of Object.keys(m)) if (!['route', 'marketId', 'method'].includes(key)) throw new BehaviourError(`${where}.match.${key}`, 'a known field (route, marketId, method)', key);
+  if (m['route'] !== undefined && m['route'] !== 'list' && m['route'] !== 'item') throw new BehaviourError(`${where}.match.route`, '"list" or "item"', m['route']);
+  for (const key of ['marketId', 'method']) if (m[key] !== undefined && typeof m[key] !== 'string') throw new BehaviourError(`${where}.match.${key}`, 'a string', m[key]);
+  if (input.times !== undefined && (!Number.isSafeInteger(input.times) || input.times < 1)) throw new BehaviourError(`${where}.times`, 'an integer ≥ 1', input.times);
+  const behaviour = Object.freeze({ ...checkBehaviour(input.behaviour, `${where}.behaviour`) });
+  return Object.freeze({ id: input.id ?? newId(), match: Object.freeze({ ...(m as RuleMatch) }), behaviour, ...(input.times === undefined ? {} : { times: input.times }) });
+}
+
+/** Merges layers field by field, lowest first: the last layer that sets a field wins; jitter adds. */
+function mergeLayers(layers: readonly [string, Behaviour][], draw: (layer: string, stream: number) => number): AppliedBehaviour {
+  const applied: AppliedBehaviour = { delayMs: 0, dribbleMs: 2000, labels: [] };
+  for (const [layer, b] of layers) {
+    const from = layer === 'global' ? '' : ` (${layer})`;
+    if (b.delayMs !== undefined) {
+      applied.delayMs = b.delayMs;
+      if (b.delayMs > 0) applied.labels.push(`delay=${b.delayMs}${from}`);
+    }
+    if (b.jitterMs) {
+      const extra = draw(layer, 1) % b.jitterMs;
+      applied.delayMs += extra;
+      applied.labels.push(`jitter=${extra}${from}`);
+    }
+    if (b.errorRate !== undefined) {
+      const fails = draw(layer, 2) / 2 ** 32 < b.errorRate;
+      if (fails) {
+        applied.status = b.status ?? 500;
+        applied.labels.push(`error-rate=${b.errorRate} → ${applied.status}${from}`);
+      }
+    } else if (b.status !== undefined) {
+      applied.status = b.status;
+      applied.labels.push(`status=${b.status}${from}`);
+    }
+    if (b.retryAfter !== undefined) applied.retryAfter = b.retryAfter;
+    if (b.fault !== undefined) {
+      applied.fault = b.fault;
+      applied.labels.push(`fault=${b.fault}${from}`);
+    }
+    if (b.dribbleMs !== undefined) applied.dribbleMs = b.dribbleMs;
+  }
+  return applied;
+}
+
+/** Holds a response at most MAX_HOLD_MS in total: delay + jitter first, then a slow body's dribble in what is left. */
+function capHold(applied: AppliedBehaviour): AppliedBehaviour {
+  if (applied.delayMs > MAX_HOLD_MS) {
+    applied.delayMs = MAX_HOLD_MS;
+    applied.labels.push(`delay capped at ${MAX_HOLD_MS}`);
+  }
+  if (applied.fault === 'slow-body' && applied.delayMs + applied.dribbleMs > MAX_HOLD_MS) {
+    applied.dribbleMs = MAX_HOLD_MS - applied.delayMs;
+    applied.labels.push(`dribble capped at ${applied.dribbleMs}`);
+  }
+  return applied;
 }
 
 function hashLayer(layer: string): number {

@@ -1,9 +1,17 @@
-import { readFile, readdir, stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
+import { readRegularFile, UnreadableFileError } from '../core/read-regular-file.js';
 import path from 'node:path';
 import { getMarketValidator } from '../schema/market-validator.js';
 import type { Market } from '../schema/market-types.js';
 import type { Finding } from '../schema/finding.js';
 import { MarketStubError } from '../core/market-stub-error.js';
+
+/** Most `*.json` files a fixture directory may hold. */
+export const MAX_FIXTURE_FILES = 10_000;
+/** Largest fixture file, bytes. */
+export const MAX_FIXTURE_FILE_BYTES = 64 * 1024 * 1024;
+/** Most problems a message lists one per line; the rest are counted in a closing line. */
+export const MAX_LISTED_PROBLEMS = 100;
 
 /** One problem in a fixture set, located by file, array index and JSON pointer. */
 export interface FixtureProblem extends Finding {
@@ -41,7 +49,7 @@ export class FixtureError extends MarketStubError {
       findings: problems.map((p) => ({ pointer: p.pointer, expected: p.expected, found: p.found, message: line(p) })),
       message: given === 'fixtures'
         ? `${where}: ${describeFixtureProblems(problems, location)}`
-        : `${where}: invalid ${location} (${count}); nothing was changed:\n${problems.map((p) => `  - ${line(p)}`).join('\n')}`,
+        : `${where}: invalid ${location} (${count}); nothing was changed:\n${listProblems(problems, line)}`,
     });
     this.name = 'FixtureError';
   }
@@ -57,27 +65,15 @@ export class FixtureError extends MarketStubError {
 export async function readFixtures(location: string): Promise<FixtureLoad> {
   const problems: FixtureProblem[] = [];
   const markets: Market[] = [];
-  let files: string[];
-  try {
-    const info = await stat(location);
-    if (info.isDirectory()) {
-      const names = (await readdir(location)).filter((n) => n.endsWith('.json')).sort();
-      files = names.map((n) => path.join(location, n));
-      if (files.length === 0) problems.push(fileProblem(location, 'empty', 'at least one *.json fixture file', 'a directory with no .json files'));
-    } else {
-      files = [location];
-    }
-  } catch (error) {
-    problems.push(fileProblem(location, 'unreadable', 'a readable JSON file or directory', ioReason(error)));
-    return { markets, problems, files: [] };
-  }
+  const listed = await listFixtureFiles(location, problems);
+  if (!listed) return { markets, problems, files: [] };
   const firstSeen = new Map<string, { file: string; index: number }>();
-  for (const file of files) {
+  for (const file of listed) {
     let text: string;
     try {
-      text = await readFile(file, 'utf8');
+      text = await readRegularFile(file, MAX_FIXTURE_FILE_BYTES);
     } catch (error) {
-      problems.push(fileProblem(file, 'unreadable', 'a readable JSON file', ioReason(error)));
+      problems.push(fileProblem(file, 'unreadable', `a readable regular JSON file of at most ${MAX_FIXTURE_FILE_BYTES} bytes`, ioReason(error)));
       continue;
     }
     let data: unknown;
@@ -93,30 +89,59 @@ export async function readFixtures(location: string): Promise<FixtureLoad> {
     }
     collectMarkets(data, file, firstSeen, markets, problems);
   }
-  return { markets, problems, files };
+  return { markets, problems, files: listed };
+}
+
+/**
+ * The files of a fixture set: the location itself, or a directory's `*.json` entries (sorted, at
+ * most MAX_FIXTURE_FILES). Pushes a problem and returns undefined when the location is unusable.
+ */
+async function listFixtureFiles(location: string, problems: FixtureProblem[]): Promise<string[] | undefined> {
+  let isDirectory: boolean;
+  try {
+    isDirectory = (await stat(location)).isDirectory();
+  } catch (error) {
+    problems.push(fileProblem(location, 'unreadable', 'a readable JSON file or directory', ioReason(error)));
+    return undefined;
+  }
+  if (!isDirectory) return [location];
+  let names: string[];
+  try {
+    names = (await readdir(location)).filter((n) => n.endsWith('.json')).sort();
+  } catch (error) {
+    problems.push(fileProblem(location, 'unreadable', 'a readable directory', ioReason(error)));
+    return undefined;
+  }
+  if (names.length > MAX_FIXTURE_FILES) {
+    problems.push(fileProblem(location, 'too-many-files', `at most ${MAX_FIXTURE_FILES} *.json fixture files`, `${names.length} files`));
+    return undefined;
+  }
+  if (names.length === 0) problems.push(fileProblem(location, 'empty', 'at least one *.json fixture file', 'a directory with no .json files'));
+  return names.map((n) => path.join(location, n));
 }
 
 /**
  * Validates each item of `items` against `$defs/Market` and checks its market_id against
- * `firstSeen` (shared across the files of one set); pushes valid markets and every problem.
+ * `firstSeen` (shared across the files of one set), for invalid items too, so one pass reports
+ * every problem, duplicates included; pushes valid, unique markets and every problem.
  */
 export function collectMarkets(items: readonly unknown[], file: string, firstSeen: Map<string, { file: string; index: number }>, markets: Market[], problems: FixtureProblem[]): void {
   const validator = getMarketValidator({ allErrors: true });
   items.forEach((item, index) => {
     const findings = validator.market(item, `/${index}`);
     for (const f of findings) problems.push({ ...f, file, index });
-    if (findings.length > 0 || !validator.isMarket(item)) return;
-    const seen = firstSeen.get(item.market_id);
+    // Duplicates are checked for every item with a string market_id, valid or not: one pass shows them all.
+    const id = item !== null && typeof item === 'object' ? (item as { market_id?: unknown }).market_id : undefined;
+    const seen = typeof id === 'string' ? firstSeen.get(id) : undefined;
     if (seen) {
       problems.push({
         severity: 'error', code: 'duplicate-id', file, index, pointer: `/${index}/market_id`,
         expected: 'a market_id unique across the fixture set',
-        found: `${JSON.stringify(item.market_id)}, already at ${seen.file} /${seen.index}`,
-        message: `/${index}/market_id: duplicate market_id ${JSON.stringify(item.market_id)} (first at ${seen.file} /${seen.index})`,
+        found: `${JSON.stringify(id)}, already at ${seen.file} /${seen.index}`,
+        message: `/${index}/market_id: duplicate market_id ${JSON.stringify(id)} (first at ${seen.file} /${seen.index})`,
       });
-      return;
-    }
-    firstSeen.set(item.market_id, { file, index });
+    } else if (typeof id === 'string') firstSeen.set(id, { file, index });
+    if (findings.length > 0 || seen || !validator.isMarket(item)) return;
     markets.push(item);
   });
 }
@@ -133,8 +158,8 @@ export async function loadFixtures(location: string): Promise<Market[]> {
 
 /**
  * The problems of a fixture set as the CLI prints them: one line per problem
- * (`file: market [3] at /3/yes_price: expected number, found "0.63"`), then a closing line that
- * says what to do.
+ * (`file: market [3] at /3/yes_price: expected number, found "0.63"`, at most MAX_LISTED_PROBLEMS),
+ * then a closing line that says what to do (fix and re-run, or check offline with `validate`).
  */
 export function formatFixtureProblems(problems: readonly FixtureProblem[], location: string): string {
   return `${describeFixtureProblems(problems, location)}\nFix the files listed, then re-run; 'market-stub validate ${location}' checks them without starting a server.`;
@@ -143,7 +168,15 @@ export function formatFixtureProblems(problems: readonly FixtureProblem[], locat
 /** The problems of a fixture set, one line each, under a heading naming the location (no advice). */
 export function describeFixtureProblems(problems: readonly FixtureProblem[], location: string): string {
   const count = problems.length === 1 ? '1 problem' : `${problems.length} problems`;
-  return `Fixtures at ${location} cannot be served (${count}):\n${problems.map((p) => `  - ${problemLine(p)}`).join('\n')}`;
+  return `Fixtures at ${location} cannot be served (${count}):\n${listProblems(problems, problemLine)}`;
+}
+
+/** One line per problem, at most MAX_LISTED_PROBLEMS, then one line counting the rest and the files they are in. */
+function listProblems(problems: readonly FixtureProblem[], line: (p: FixtureProblem) => string): string {
+  const shown = problems.slice(0, MAX_LISTED_PROBLEMS).map((p) => `  - ${line(p)}`);
+  const rest = problems.length - shown.length;
+  if (rest > 0) shown.push(`  … and ${rest} more problem(s) in ${new Set(problems.slice(MAX_LISTED_PROBLEMS).map((p) => p.file)).size} file(s) (every one is in the error's findings)`);
+  return shown.join('\n');
 }
 
 function problemLine(p: FixtureProblem): string {
@@ -156,6 +189,7 @@ function fileProblem(file: string, code: string, expected: string, found: string
 }
 
 function ioReason(error: unknown): string {
+  if (error instanceof UnreadableFileError) return error.found;
   const e = error as NodeJS.ErrnoException;
   if (e.code === 'ENOENT') return 'no such file or directory';
   if (e.code === 'EACCES') return 'permission denied';

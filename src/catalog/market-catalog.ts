@@ -52,23 +52,33 @@ export function toCatalogEntry(market: Market): CatalogEntry {
 }
 
 /**
- * An in-memory catalog over already validated markets with unique ids.
+ * An in-memory catalog over already validated markets with unique ids. Entries (the serialised
+ * bodies) are built on first use and kept, so swapping in a new catalog costs a map of ids, not a
+ * serialisation of every market (an admin PUT of thousands of markets stays short).
  * @throws Error on a duplicate market_id (callers validate first; this guards the invariant).
  */
 export function createMemoryCatalog(markets: readonly Market[], source: CatalogSource, description: string): MarketCatalog {
-  const entries = markets.map(toCatalogEntry);
-  const byId = new Map<string, CatalogEntry>();
-  for (const e of entries) {
-    if (byId.has(e.market.market_id)) throw new Error(`duplicate market_id ${JSON.stringify(e.market.market_id)} in catalog`);
-    byId.set(e.market.market_id, e);
-  }
+  const byId = new Map<string, number>();
+  markets.forEach((m, i) => {
+    if (byId.has(m.market_id)) throw new Error(`duplicate market_id ${JSON.stringify(m.market_id)} in catalog`);
+    byId.set(m.market_id, i);
+  });
+  const entries = new Array<CatalogEntry | undefined>(markets.length);
+  const entryAt = (index: number): CatalogEntry | undefined => {
+    const market = markets[index];
+    if (!market) return undefined;
+    return (entries[index] ??= toCatalogEntry(market));
+  };
   let list: Buffer | undefined;
   return {
     source,
-    size: entries.length,
+    size: markets.length,
     description,
-    entryAt: (index) => entries[index],
-    entry: (marketId) => byId.get(marketId),
-    listBody: () => (list ??= Buffer.from(`[${entries.map((e) => e.summaryJson).join(',')}]`)),
+    entryAt,
+    entry: (marketId) => {
+      const index = byId.get(marketId);
+      return index === undefined ? undefined : entryAt(index);
+    },
+    listBody: () => (list ??= Buffer.from(`[${markets.map((_, i) => entryAt(i)?.summaryJson ?? '').join(',')}]`)),
   };
 }

@@ -1,29 +1,115 @@
-import { watch, type FSWatcher } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import type { FSWatcher } from 'chokidar';
 import type { Market } from '../schema/market-types.js';
 import { readFixtures, type FixtureProblem } from './load-fixtures.js';
 
+/** What the watcher reports: a valid set swapped in, or an invalid one refused (the old data stays). */
+export interface FixtureWatchHandlers {
+  onValid(markets: Market[]): void;
+  onInvalid(problems: FixtureProblem[]): void;
+}
+
+/** A running watch; `close()` stops it (idempotent). `ready` resolves once the first watchers are armed. */
+export interface FixtureWatch {
+  close(): Promise<void>;
+}
+
 /**
- * Watches a fixture file or directory (node:fs watch; directories non-recursively, like
- * readFixtures) and re-reads the whole set after changes settle (`debounceMs`). A valid set goes
- * to `onValid`, which swaps it in at once; an invalid one goes to `onInvalid` and the old data stays.
- * @returns a function that stops watching.
+ * Watches a fixture file or directory with chokidar and re-reads the whole set after changes settle
+ * (`debounceMs`). A valid set goes to `onValid` (only when it differs from the last one loaded), an
+ * invalid or missing one to `onInvalid`, and the old data stays.
+ *
+ * It never goes deaf: chokidar watches the location's entry in its parent directory (so deleting
+ * and recreating the location, renaming a file or directory over it, or swapping a symlink is
+ * seen) and the location's content (a directory non-recursively, like readFixtures), and after each reload, when the location's
+ * entry was replaced or its identity (device, inode) changed, the watch is armed again on what is there now and the
+ * set read once more to catch changes made meanwhile. Editors' save patterns (write in place,
+ * write a temporary file and rename it over, delete and write) all end in an event on the
+ * location or its parent.
  */
-export function watchFixtures(location: string, handlers: { onValid(markets: Market[]): void; onInvalid(problems: FixtureProblem[]): void }, debounceMs = 100): () => void {
+export async function watchFixtures(location: string, handlers: FixtureWatchHandlers, debounceMs = 100): Promise<FixtureWatch> {
+  const { watch } = await import('chokidar');
+  const target = path.resolve(location);
+  const parent = path.dirname(target);
+  let watchers: FSWatcher[] = [];
+  let identity = await identityOf(target);
+  let lastLoaded: string | undefined;
   let timer: NodeJS.Timeout | undefined;
+  let closed = false;
+  let replaced = false;
   let running = Promise.resolve();
-  const reload = () => {
-    running = running.then(async () => {
-      const load = await readFixtures(location);
-      if (load.problems.length === 0) handlers.onValid(load.markets);
-      else handlers.onInvalid(load.problems);
+
+  const ready = (w: FSWatcher) => new Promise<void>((resolve) => w.once('ready', () => resolve()));
+  const arm = async () => {
+    const previous = watchers;
+    // The location as an entry of its parent (not followed: a swapped symlink or a directory
+    // renamed over it is a change of this entry), and what it holds (followed; depth 0, since
+    // readFixtures is not recursive).
+    const entry = watch(parent, { ignoreInitial: true, depth: 0, followSymlinks: false, ignored: (p) => p !== parent && p !== target });
+    entry.on('all', (_event, changed) => {
+      if (changed !== target) return;
+      // The location itself was replaced: the content watch may be on what is gone (a new
+      // directory can even reuse the old inode), so it is armed again after the reload.
+      replaced = true;
+      schedule();
     });
+    const content = watch(target, { ignoreInitial: true, depth: 0, followSymlinks: true });
+    content.on('all', () => schedule());
+    for (const w of [entry, content]) w.on('error', () => schedule());
+    await Promise.all([ready(entry), ready(content)]);
+    watchers = [entry, content];
+    await Promise.all(previous.map((w) => w.close()));
   };
-  const watcher: FSWatcher = watch(location, { persistent: false }, () => {
-    clearTimeout(timer);
-    timer = setTimeout(reload, debounceMs);
-  });
-  return () => {
-    clearTimeout(timer);
-    watcher.close();
+  const reload = async () => {
+    if (closed) return;
+    const load = await readFixtures(target);
+    if (load.problems.length > 0) handlers.onInvalid(load.problems);
+    else {
+      const digest = createHash('sha256').update(JSON.stringify(load.markets)).digest('hex');
+      if (digest !== lastLoaded) {
+        lastLoaded = digest;
+        handlers.onValid(load.markets);
+      }
+    }
+    const now = await identityOf(target);
+    if ((replaced || now !== identity) && !closed) {
+      replaced = false;
+      identity = now;
+      await arm();
+      schedule();
+    }
   };
+  const schedule = () => {
+    if (closed) return;
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      running = running.then(reload).catch(() => schedule());
+    }, debounceMs);
+  };
+
+  // The set served at start is the one loaded now; only a change differs from it.
+  const first = await readFixtures(target);
+  if (first.problems.length === 0) lastLoaded = createHash('sha256').update(JSON.stringify(first.markets)).digest('hex');
+  await arm();
+  return {
+    async close() {
+      if (closed) return;
+      closed = true;
+      clearTimeout(timer);
+      await running;
+      await Promise.all(watchers.map((w) => w.close()));
+    },
+  };
+}
+
+/** The real path and inode of a location, or `missing`: what changes when it is replaced rather than edited. */
+async function identityOf(location: string): Promise<string> {
+  try {
+    const info = await stat(location);
+    return `${info.dev}:${info.ino}`;
+  } catch {
+    return 'missing';
+  }
 }

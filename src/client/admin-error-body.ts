@@ -17,6 +17,8 @@ const KNOWN_CODES: Record<MarketStubErrorCode, true> = {
   OUTPUT_UNWRITABLE: true,
   DEPLOYMENT_UNREACHABLE: true,
   INTERRUPTED: true,
+  ADMIN_ROUTE_NOT_FOUND: true,
+  FORBIDDEN: true,
 };
 
 /** What the remote client knows about the call an admin error answers. */

@@ -1,7 +1,7 @@
 import { checkBehaviour, type Behaviour, type BehaviourRule, type BehaviourRuleInput } from '../behaviour/behaviour.js';
 import { DOMAIN_FAULTS, MAX_EDITABLE, type DomainFault } from '../catalog/market-store.js';
 import { MarketStubError, optionError, relocate } from '../core/market-stub-error.js';
-import type { JournalEntry, JournalFilter } from '../journal/request-journal.js';
+import { MAX_JOURNAL_READ, type JournalEntry, type JournalFilter } from '../journal/request-journal.js';
 import type { StubRuntime } from '../http/stub-runtime.js';
 import type { Market } from '../schema/market-types.js';
 
@@ -13,30 +13,55 @@ import type { Market } from '../schema/market-types.js';
  */
 export interface StubControls {
   catalog(where: string): Market[];
+  /** One market as stored (before domain faults). */
+  market(where: string, marketId: string): Market;
+  /** Whether the catalog holds this market_id. */
+  hasMarket(marketId: string): boolean;
   setMarkets(where: string, markets: unknown): void;
   putMarket(where: string, market: unknown): 'created' | 'replaced';
   patchMarket(where: string, marketId: string, patch: unknown): Market;
   removeMarket(where: string, marketId: string): void;
   setMarketFaults(where: string, marketId: string, faults: unknown): void;
+  /** Every market's runtime domain faults. */
+  faults(where: string): Record<string, DomainFault[]>;
   tick(where: string, n: unknown): number;
   reset(where: string): void;
+  /** The behaviours in force: global and rules (with the applications left of rules with `times`). */
+  behaviours(where: string): { global: Behaviour; rules: BehaviourRule[] };
+  /** Start-up global behaviour and rules again (full counts); markets and journal untouched. */
+  resetBehaviours(where: string): void;
   setBehaviour(where: string, behaviour: unknown): Behaviour;
   addRule(where: string, rule: unknown): BehaviourRule;
   removeRule(where: string, ruleId: string): void;
   requests(where: string, filter: unknown): JournalEntry[];
   requestCount(where: string, filter: unknown): number;
+  /** How full the journal is: requests seen, entries and bytes held, and its bounds. */
+  journalStats(where: string): JournalStats;
   clearRequests(where: string): void;
 }
 
-/** Largest `n` of one tick call (each tick visits every market). */
+/** The journal's counters, as `GET /__stub/requests` reports them next to the entries. */
+export interface JournalStats {
+  total: number;
+  size: number;
+  capacity: number;
+  bytes: number;
+  maxBytes: number;
+}
+
+/** Most markets one setMarkets call (or `PUT /__stub/markets`) takes: it is validated and swapped in at once. */
+export const MAX_MARKETS_PER_CALL = 10_000;
+
+/** Largest `n` of one tick call (each tick visits every market; see also MAX_TICK_WORK). */
 export const MAX_TICKS_PER_CALL = 10_000;
 
 /** Creates the controls over a runtime. */
 export function createStubControls(runtime: StubRuntime): StubControls {
   const { store, behaviours, journal } = runtime;
+  const notFound = (where: string, marketId: string) => new MarketStubError({ code: 'MARKET_NOT_FOUND', where, marketId, message: `${where}: no market with market_id ${JSON.stringify(marketId)}` });
   const requireMarket = (where: string, marketId: unknown): string => {
     if (typeof marketId !== 'string' || marketId === '') throw optionError(where, 'marketId', 'a non-empty string', marketId);
-    if (!store.has(marketId)) throw new MarketStubError({ code: 'MARKET_NOT_FOUND', where, marketId, message: `${where}: no market with market_id ${JSON.stringify(marketId)}` });
+    if (!store.has(marketId)) throw notFound(where, marketId);
     return marketId;
   };
   return {
@@ -45,10 +70,24 @@ export function createStubControls(runtime: StubRuntime): StubControls {
       if (current.size > MAX_EDITABLE) {
         throw new MarketStubError({ code: 'LIMIT_EXCEEDED', where, option: 'catalog', expected: `a catalog of at most ${MAX_EDITABLE} markets to list whole`, found: current.size });
       }
-      return Array.from({ length: current.size }, (_, i) => current.entryAt(i)?.market).filter((m): m is Market => m !== undefined);
+      const markets: Market[] = [];
+      for (let i = 0; i < current.size; i++) {
+        const market = store.marketAt(i);
+        if (market) markets.push(market);
+      }
+      return markets;
     },
+    market(where, marketId) {
+      const market = store.market(requireMarket(where, marketId));
+      if (!market) throw notFound(where, marketId);
+      return market;
+    },
+    hasMarket: (marketId) => store.has(marketId),
     setMarkets(where, markets) {
       if (!Array.isArray(markets)) throw optionError(where, 'markets', 'an array of markets', markets);
+      if (markets.length > MAX_MARKETS_PER_CALL) {
+        throw new MarketStubError({ code: 'LIMIT_EXCEEDED', where, option: 'markets', expected: `at most ${MAX_MARKETS_PER_CALL} markets per call (serve larger catalogs from fixtures or the generator)`, found: markets.length });
+      }
       guarded(where, () => store.replace(markets, where));
     },
     putMarket(where, market) {
@@ -58,12 +97,12 @@ export function createStubControls(runtime: StubRuntime): StubControls {
       requireMarket(where, marketId);
       if (patch === null || typeof patch !== 'object' || Array.isArray(patch)) throw optionError(where, 'patch', 'a JSON object (RFC 7396 merge patch)', patch);
       const market = guarded(where, () => store.patch(marketId, patch as Record<string, unknown>, where));
-      if (!market) throw new MarketStubError({ code: 'MARKET_NOT_FOUND', where, marketId, message: `${where}: no market with market_id ${JSON.stringify(marketId)}` });
+      if (!market) throw notFound(where, marketId);
       return market;
     },
     removeMarket(where, marketId) {
       requireMarket(where, marketId);
-      guarded(where, () => store.remove(marketId));
+      guarded(where, () => store.remove(marketId, where));
     },
     setMarketFaults(where, marketId, faults) {
       requireMarket(where, marketId);
@@ -72,13 +111,18 @@ export function createStubControls(runtime: StubRuntime): StubControls {
       }
       guarded(where, () => store.setFaults(marketId, faults as DomainFault[]));
     },
+    faults: () => store.faults(),
     tick(where, n) {
       const count = n === undefined ? 1 : n;
       if (typeof count !== 'number' || !Number.isInteger(count) || count < 1 || count > MAX_TICKS_PER_CALL) throw optionError(where, 'n', `an integer from 1 to ${MAX_TICKS_PER_CALL}`, n);
-      return guarded(where, () => store.tick(count));
+      return guarded(where, () => store.tick(count, where));
     },
     reset() {
       store.reset();
+      behaviours.reset();
+    },
+    behaviours: () => ({ global: behaviours.global(), rules: behaviours.rules() }),
+    resetBehaviours() {
       behaviours.reset();
     },
     setBehaviour(where, behaviour) {
@@ -91,7 +135,7 @@ export function createStubControls(runtime: StubRuntime): StubControls {
       return guarded(where, () => behaviours.addRule(rule as BehaviourRuleInput));
     },
     removeRule(where, ruleId) {
-      if (!behaviours.removeRule(ruleId)) throw new MarketStubError({ code: 'RULE_NOT_FOUND', where, option: 'ruleId', expected: `the id of a rule (${behaviours.rules().map((r) => r.id).join(', ') || 'there are none'})`, found: ruleId });
+      if (!behaviours.removeRule(ruleId)) throw new MarketStubError({ code: 'RULE_NOT_FOUND', where, option: 'ruleId', expected: `the id of a rule (${behaviours.rules().map((r) => r.id).slice(0, 20).join(', ') || 'there are none'})`, found: ruleId });
     },
     requests(where, filter) {
       return journal.list(checkFilter(where, filter));
@@ -99,6 +143,7 @@ export function createStubControls(runtime: StubRuntime): StubControls {
     requestCount(where, filter) {
       return journal.count(checkFilter(where, filter));
     },
+    journalStats: () => ({ total: journal.total(), size: journal.size(), capacity: journal.capacity, bytes: journal.bytes(), maxBytes: journal.maxBytes }),
     clearRequests() {
       journal.clear();
     },
@@ -109,7 +154,7 @@ const FILTER_FIELDS: Record<keyof JournalFilter, 'string' | 'status' | 'count'> 
 
 /**
  * Checks a journal filter: only known fields, strings where strings go, `status` an HTTP status
- * (100–599) and `limit` an integer ≥ 0.
+ * (100–599) and `limit` an integer from 0 to MAX_JOURNAL_READ (a read returns at most that many).
  * @throws MarketStubError OPTION_INVALID naming the field (`filter.limit`).
  */
 export function checkFilter(where: string, filter: unknown): JournalFilter {
@@ -121,7 +166,7 @@ export function checkFilter(where: string, filter: unknown): JournalFilter {
     if (value === undefined) continue;
     if (kind === 'string' && typeof value !== 'string') throw optionError(where, `filter.${key}`, 'a string', value);
     if (kind === 'status' && !(Number.isInteger(value) && (value as number) >= 100 && (value as number) <= 599)) throw optionError(where, `filter.${key}`, 'an HTTP status from 100 to 599', value);
-    if (kind === 'count' && !(Number.isSafeInteger(value) && (value as number) >= 0)) throw optionError(where, `filter.${key}`, 'an integer ≥ 0', value);
+    if (kind === 'count' && !(Number.isSafeInteger(value) && (value as number) >= 0 && (value as number) <= MAX_JOURNAL_READ)) throw optionError(where, `filter.${key}`, `an integer from 0 to ${MAX_JOURNAL_READ}`, value);
   }
   return filter as JournalFilter;
 }

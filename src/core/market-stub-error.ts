@@ -26,6 +26,10 @@ export type MarketStubErrorCode =
   | 'UNAUTHORIZED'
   /** The remote stub could not be reached or answered something that is not the admin API. */
   | 'STUB_UNREACHABLE'
+  /** The admin API has no such route (HTTP 404), or not for this method (405, `Allow` lists those it has). */
+  | 'ADMIN_ROUTE_NOT_FOUND'
+  /** The admin API refused the request's origin (HTTP 403): a `Host` not allowed (DNS rebinding), a foreign `Origin`, a CORS preflight. */
+  | 'FORBIDDEN'
   /** A file or directory could not be written (report, fixture set): the message names it and the real cause. */
   | 'OUTPUT_UNWRITABLE'
   /** check/record: the deployment's list got no HTTP answer (refused, DNS, TLS, timeout). */

@@ -1,7 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import { packageVersion } from '../core/package-info.js';
 import { loadExpress } from './load-express.js';
-import { createAdminRouter } from './admin-router.js';
+import { createAdminRouter } from './admin/admin-router.js';
 import { errorReply, routeNotFound } from './error-reply.js';
 import { buildOpenApiDocument } from './openapi-document.js';
 import { jsonReply, writeReply } from './reply.js';
@@ -53,7 +53,7 @@ export function createApp(options: AppOptions): StubRequestListener {
       writeReply(res, errorReply(shape, status, 'bad_request', `${what}.`));
       return;
     }
-    runtime.logger?.error({ err: error, path: req.path }, 'request failed');
+    runtime.reportError(error, `${req.method} ${req.path}`);
     writeReply(res, errorReply(shape, 500, 'internal_error', 'The stub failed to answer this request; see its log.'));
   });
   return app as StubRequestListener;

@@ -1,3 +1,4 @@
+import { STATUS_CODES } from 'node:http';
 import type { ResponseProfile } from './response-profile.js';
 import { jsonReply, type Reply } from './reply.js';
 
@@ -5,12 +6,13 @@ import { jsonReply, type Reply } from './reply.js';
 export type ErrorCode =
   | 'market_not_found' | 'route_not_found' | 'method_not_allowed' | 'bad_request' | 'internal_error'
   | 'unauthorized' | 'rate_limited' | 'invalid_markets' | 'conflict' | 'injected_fault'
+  | 'request_timeout' | 'content_too_large' | 'headers_too_large' | 'expectation_failed' | 'shutting_down'
   /** The recording proxy's upstream gave no answer (502) or none in time (504). */
   | 'upstream_unreachable' | 'upstream_timeout';
 
 const TITLES: Record<number, string> = {
-  400: 'Bad Request', 401: 'Unauthorized', 404: 'Not Found', 405: 'Method Not Allowed', 409: 'Conflict',
-  422: 'Unprocessable Content', 429: 'Too Many Requests', 500: 'Internal Server Error', 502: 'Bad Gateway',
+  400: 'Bad Request', 401: 'Unauthorized', 404: 'Not Found', 405: 'Method Not Allowed', 408: 'Request Timeout', 409: 'Conflict',
+  413: 'Content Too Large', 417: 'Expectation Failed', 422: 'Unprocessable Content', 431: 'Request Header Fields Too Large', 429: 'Too Many Requests', 500: 'Internal Server Error', 502: 'Bad Gateway',
   503: 'Service Unavailable', 504: 'Gateway Timeout',
 };
 
@@ -27,7 +29,7 @@ export function errorReply(shape: ResponseProfile['errors'], status: number, cod
   switch (shape) {
     case 'problem':
       // RFC 9457 §3.1: "about:blank" type means the title is the HTTP status phrase; we give a specific type URI instead.
-      body = { type: `https://market-stub.local/problems/${code.replaceAll('_', '-')}`, title: TITLES[status] ?? 'Error', status, detail: message, ...details };
+      body = { type: `https://market-stub.local/problems/${code.replaceAll('_', '-')}`, title: TITLES[status] ?? STATUS_CODES[status] ?? 'Error', status, detail: message, ...details };
       contentType = 'application/problem+json; charset=utf-8';
       break;
     case 'error-object':

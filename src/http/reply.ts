@@ -18,10 +18,26 @@ export function jsonReply(body: Uint8Array, status = 200, headers: Record<string
 }
 
 /**
+ * Statuses whose responses carry no content: 204 and 304 (RFC 9110 §15.3.5, §15.4.5; §8.6: no
+ * Content-Length on a 204) and 205 (§15.3.6).
+ */
+export const NO_CONTENT_STATUSES: ReadonlySet<number> = new Set([204, 205, 304]);
+
+/**
  * Writes a reply with an explicit Content-Length. Node omits the body of a HEAD response itself
- * (RFC 9110 §9.3.2: same headers as GET, no content).
+ * (RFC 9110 §9.3.2: same headers as GET, no content); 204, 205 and 304 are sent without a body
+ * and without Content-Length, whatever the reply holds.
  */
 export function writeReply(res: ServerResponse, reply: Reply): void {
+  if (NO_CONTENT_STATUSES.has(reply.status)) {
+    delete reply.headers['content-type'];
+    // RFC 9110 §15.3.6: a 205 says "no content" with Content-Length: 0; 204 and 304 send none.
+    if (reply.status === 205) reply.headers['content-length'] = '0';
+    else delete reply.headers['content-length'];
+    res.writeHead(reply.status, reply.headers);
+    res.end();
+    return;
+  }
   if (reply.chunks) {
     res.writeHead(reply.status, reply.headers);
     if (res.req.method === 'HEAD') {

@@ -3,7 +3,7 @@ import type { MarketCatalog } from '../catalog/market-catalog.js';
 import type { StubLogger } from '../core/stub-logger.js';
 import { createMarketStore, type GlobalDomainFault, type MarketStore } from '../catalog/market-store.js';
 import { BehaviourError, createBehaviourEngine, parsePrefer, type AppliedBehaviour, type Behaviour, type BehaviourEngine, type BehaviourRuleInput } from '../behaviour/behaviour.js';
-import { createRequestJournal, type RequestJournal } from '../journal/request-journal.js';
+import { createRequestJournal, DEFAULT_JOURNAL_BYTES, type RequestJournal } from '../journal/request-journal.js';
 import { errorReply, marketNotFound, methodNotAllowed } from './error-reply.js';
 import { renderList } from './market-list.js';
 import { jsonReply, writeReply, writeReplyHead, type Reply } from './reply.js';
@@ -20,16 +20,27 @@ export interface RuntimeOptions {
   /** Start-up rules per route or market (CLI `--behaviours FILE`). */
   rules?: readonly BehaviourRuleInput[];
   globalFaults?: readonly GlobalDomainFault[];
-  /** Ring-buffer size of the request journal. @default 1000 */
+  /** Ring-buffer size of the request journal, 0–100,000 entries. @default 1000 */
   journalSize?: number;
+  /** Bytes the journal holds at most (entries dropped oldest first past it), 1 KiB–1 GiB. @default 33554432 (32 MiB) */
+  journalBytes?: number;
+  /** `redacted` (default): Authorization, Proxy-Authorization and Cookie values are journaled as `[redacted]`; `full` keeps them. */
+  journalHeaders?: 'redacted' | 'full';
   /** Access-Control-Allow-Origin: * and preflight answers. @default true */
   cors?: boolean;
   /** Serve the admin API under /__stub. @default true */
   admin?: boolean;
   /** When set, admin requests need `Authorization: Bearer <token>`. */
   adminToken?: string;
+  /**
+   * Host names the admin API accepts besides IP addresses, `localhost` and `*.localhost` (DNS-rebinding
+   * defence): exact names (`market-stub`), `.domain` for a domain and its subdomains, or `*` for any.
+   */
+  allowedHosts?: readonly string[];
   /** Request log (one line per request; a pino logger fits); none when omitted. */
   logger?: StubLogger;
+  /** Where the cause of every 500 (one line with the stack) and start-up warnings go, also when there is no request log. @default console.error (stderr) */
+  errorLog?: (line: string) => void;
 }
 
 /** The live state of one stub: catalog store, profile, behaviours, journal and switches. */
@@ -41,7 +52,12 @@ export interface StubRuntime {
   readonly cors: boolean;
   readonly admin: boolean;
   readonly adminToken: string | undefined;
+  readonly allowedHosts: readonly string[];
   readonly logger: StubLogger | undefined;
+  /** Logs the cause of a 500 (`where`: the request) to the error log, and to the request log when there is one. Never throws. */
+  reportError(error: unknown, where: string): void;
+  /** Writes a warning line to the error log (and the request log when there is one). Never throws. */
+  warn(message: string): void;
   /**
    * Handles a raw Node request if it is one of the two market routes, `GET /healthz` or a CORS preflight, and
    * journals/logs every non-admin request once. Returns false to let Express handle the rest.
@@ -68,15 +84,17 @@ type Observed = IncomingMessage & { [OBSERVED]?: true };
 type WithBehaviour = ServerResponse & { [APPLIED]?: string[] };
 
 /**
- * Builds a runtime.
- * @throws RangeError for a bad profile; BehaviourError for a bad behaviour or rule.
+ * Builds a runtime (its options already checked by checkRuntimeOptions or checkStubOptions).
+ * @throws RangeError for a bad profile or journal bound; BehaviourError for a bad behaviour or rule.
  */
 export function createStubRuntime(options: RuntimeOptions): StubRuntime {
   const seed = options.seed ?? 1;
   const profile = resolveProfile(options.profile);
   const store = createMarketStore(options.catalog, { seed, ...(options.globalFaults ? { globalFaults: options.globalFaults } : {}) });
   const behaviours = createBehaviourEngine({ seed, ...(options.behaviour ? { global: options.behaviour } : {}), ...(options.rules ? { rules: options.rules } : {}) });
-  const journal = createRequestJournal(options.journalSize ?? 1000);
+  const journal = createRequestJournal({ capacity: options.journalSize ?? 1000, maxBytes: options.journalBytes ?? DEFAULT_JOURNAL_BYTES, headers: options.journalHeaders ?? 'redacted' });
+  const allowedHosts = Object.freeze([...(options.allowedHosts ?? [])]);
+  const errorLog = options.errorLog ?? ((line: string) => console.error(line));
   const cors = options.cors ?? true;
   const logger = options.logger;
   // Every Reply is built fresh per request, so its headers can take the CORS headers in place.
@@ -102,10 +120,30 @@ export function createStubRuntime(options: RuntimeOptions): StubRuntime {
     res.once('close', done);
   };
 
+  const reportError = (error: unknown, at: string): void => {
+    const cause = error instanceof Error ? (error.stack ?? error.message) : String(error);
+    try {
+      errorLog(`market-stub: 500 on ${at}: ${cause}`);
+      logger?.error({ err: error, where: at }, `500 on ${at}`);
+    } catch {
+      // The error log itself failed: nothing left to tell.
+    }
+  };
+  const warn = (message: string): void => {
+    try {
+      errorLog(`market-stub: warning: ${message}`);
+      logger?.warn({}, message);
+    } catch {
+      // as above
+    }
+  };
+
   return {
-    store, behaviours, journal, profile, cors, logger,
+    store, behaviours, journal, profile, cors, logger, allowedHosts,
     admin: options.admin ?? true,
     adminToken: options.adminToken,
+    reportError,
+    warn,
     handle(req: IncomingMessage, res: ServerResponse) {
       const url = req.url ?? '/';
       const q = url.indexOf('?');
@@ -157,7 +195,7 @@ export function createStubRuntime(options: RuntimeOptions): StubRuntime {
       const applied = behaviours.decide({ route: route.kind, method, ...(route.kind === 'item' ? { marketId: route.marketId } : {}) }, prefer);
       const catalog = store.current();
       let reply: Reply;
-      if (applied.status !== undefined) {
+      if (applied.status !== undefined && applied.status >= 400) {
         reply = injectedError(profile, applied);
       } else if (route.kind === 'list') {
         reply = renderList(catalog, new URLSearchParams(query), profile);
@@ -165,10 +203,19 @@ export function createStubRuntime(options: RuntimeOptions): StubRuntime {
         const entry = catalog.entry(route.marketId);
         reply = entry ? jsonReply(entry.body) : marketNotFound(profile.errors, route.marketId);
       }
+      // A 2xx/3xx override keeps the normal body (none for 204/205/304, see writeReply); errors stay errors.
+      if (applied.status !== undefined && applied.status < 400 && reply.status === 200) reply.status = applied.status;
       reply = withCors(reply);
       if (applied.labels.length > 0) (res as WithBehaviour)[APPLIED] = applied.labels;
       if (applied.delayMs > 0) {
-        const timer = setTimeout(() => deliver(res, reply, applied), applied.delayMs);
+        const timer = setTimeout(() => {
+          try {
+            deliver(res, reply, applied);
+          } catch (error) {
+            reportError(error, `${method} ${path} (delayed reply)`);
+            res.destroy();
+          }
+        }, applied.delayMs);
         res.once('close', () => clearTimeout(timer));
       } else {
         deliver(res, reply, applied);
@@ -205,7 +252,8 @@ function injectedError(profile: ResponseProfile, applied: AppliedBehaviour): Rep
 
 /** Writes a reply through a transport fault, if any. */
 function deliver(res: ServerResponse, reply: Reply, applied: AppliedBehaviour): void {
-  if (res.destroyed) return;
+  // Already answered (the 503 of a shutdown grace) or gone: nothing to deliver.
+  if (res.destroyed || res.headersSent) return;
   // A streamed list (huge generated catalogs) is never held whole, so only `reset` applies to it.
   switch (reply.chunks && applied.fault !== 'reset' ? undefined : applied.fault) {
     case 'reset':

@@ -8,6 +8,7 @@ export interface JournalEntry {
   /** Path without the query, still percent-encoded as sent. */
   path: string;
   query: Record<string, string | string[]>;
+  /** Headers as received (names lower-cased by Node); Authorization, Proxy-Authorization and Cookie values are `[redacted]` unless the journal keeps headers in full. */
   headers: Record<string, string | string[] | undefined>;
   /** Response status; null when the connection was reset before a response. */
   status: number | null;
@@ -15,6 +16,8 @@ export interface JournalEntry {
   durationMs: number;
   /** Behaviours applied (`delay=200`, `fault=reset (rule r1)`); empty when none. */
   behaviour: string[];
+  /** Headers left out because the entry's header bytes reached MAX_ENTRY_HEADER_BYTES (absent when none). */
+  headersDropped?: number;
 }
 
 /** What the request path hands the journal: JournalEntry without `seq`, with `timeMs` and the raw `query` string. */
@@ -28,68 +31,166 @@ export interface JournalFilter {
   /** Path prefix (`/markets/`). */
   pathPrefix?: string;
   status?: number;
-  /** Keep only the newest N matching entries (count ignores it). */
+  /** Keep only the newest N matching entries, 0–1,000 (MAX_JOURNAL_READ, also the default; count ignores it). */
   limit?: number;
+}
+
+/** Largest journal, in entries. */
+export const MAX_JOURNAL_ENTRIES = 100_000;
+/** Default and largest bound of the bytes a journal holds (entries are dropped oldest first past it). */
+export const DEFAULT_JOURNAL_BYTES = 32 * 1024 * 1024;
+export const MAX_JOURNAL_BYTES = 1024 * 1024 * 1024;
+/** Header bytes (names + values) kept per entry; headers past it are dropped and counted in `headersDropped`. */
+export const MAX_ENTRY_HEADER_BYTES = 8 * 1024;
+/** Most entries one read returns (`limit` defaults to it and may not exceed it). */
+export const MAX_JOURNAL_READ = 1_000;
+/** Headers whose values the journal replaces with `[redacted]` unless `headers: 'full'`. */
+export const REDACTED_HEADERS: readonly string[] = ['authorization', 'proxy-authorization', 'cookie'];
+/** What a journal entry costs besides its strings (the object, numbers, arrays), in bytes, for the byte bound. */
+const ENTRY_OVERHEAD = 200;
+
+/** How a journal is bounded and what it keeps. */
+export interface JournalOptions {
+  /** Entries held, 0–MAX_JOURNAL_ENTRIES (0 counts requests and keeps none). */
+  capacity: number;
+  /** Bytes held (headers, path, query, labels, plus a fixed overhead per entry), 1 KiB–1 GiB. @default 32 MiB */
+  maxBytes?: number;
+  /** `redacted` (default): Authorization and Proxy-Authorization keep their scheme, Cookie its names, values become `[redacted]`; `full` keeps them. */
+  headers?: 'redacted' | 'full';
 }
 
 /** A bounded ring buffer of requests: memory stays flat under any load. */
 export interface RequestJournal {
   readonly capacity: number;
+  readonly maxBytes: number;
   /** Entries held now (≤ capacity). */
   size(): number;
+  /** Bytes held now, as counted for maxBytes. */
+  bytes(): number;
   /** Requests recorded since start or clear, including those the ring has dropped. */
   total(): number;
-  /** Records one request. Cheap on purpose (it runs per request): the time is epoch ms and the query the raw string; both are turned into JournalEntry fields only when read. */
+  /** Records one request. Cheap on purpose (it runs per request): the time is epoch ms and the query the raw string; both are turned into JournalEntry fields only when read. Headers are copied only when one is redacted or dropped. */
   record(entry: RawJournalEntry): void;
-  /** Matching entries, oldest first; `filter.limit` keeps the newest. */
+  /** Matching entries, oldest first: the newest `filter.limit` (default and at most MAX_JOURNAL_READ). Scans at most `capacity` entries. */
   list(filter?: JournalFilter): JournalEntry[];
   count(filter?: JournalFilter): number;
   clear(): void;
 }
 
 /**
- * Creates a journal holding the last `capacity` requests (WireMock's unbounded journal ran out of
- * memory under load: FIELD-NOTES §4.6).
- * @throws RangeError when capacity is not an integer ≥ 0.
+ * Creates a journal holding the last `capacity` requests within `maxBytes` (WireMock's unbounded
+ * journal ran out of memory under load: FIELD-NOTES §4.6). A number is the capacity.
+ * @throws RangeError when capacity or maxBytes is out of range.
  */
-export function createRequestJournal(capacity: number): RequestJournal {
-  if (!Number.isSafeInteger(capacity) || capacity < 0) throw new RangeError(`journal size must be an integer ≥ 0, got ${capacity}`);
-  type Held = RawJournalEntry & { seq: number };
+export function createRequestJournal(options: number | JournalOptions): RequestJournal {
+  const { capacity, maxBytes = DEFAULT_JOURNAL_BYTES, headers: headerMode = 'redacted' } = typeof options === 'number' ? { capacity: options } : options;
+  if (!Number.isSafeInteger(capacity) || capacity < 0 || capacity > MAX_JOURNAL_ENTRIES) throw new RangeError(`journal size must be an integer from 0 to ${MAX_JOURNAL_ENTRIES}, got ${capacity}`);
+  if (!Number.isSafeInteger(maxBytes) || maxBytes < 1024 || maxBytes > MAX_JOURNAL_BYTES) throw new RangeError(`journal bytes must be an integer from 1024 to ${MAX_JOURNAL_BYTES}, got ${maxBytes}`);
+  if (headerMode !== 'redacted' && headerMode !== 'full') throw new RangeError(`journal headers must be "redacted" or "full", got ${JSON.stringify(headerMode)}`);
+  type Held = RawJournalEntry & { seq: number; cost: number };
   let ring: (Held | undefined)[] = new Array<Held | undefined>(capacity);
+  let head = 0; // slot of the oldest entry
+  let held = 0;
+  let bytes = 0;
   let seq = 0;
   const matches = (e: Held, f: JournalFilter) =>
     (f.method === undefined || e.method === f.method.toUpperCase()) &&
     (f.path === undefined || e.path === f.path) &&
     (f.pathPrefix === undefined || e.path.startsWith(f.pathPrefix)) &&
     (f.status === undefined || e.status === f.status);
-  const ordered = (): Held[] => {
-    const out: Held[] = [];
-    const held = Math.min(seq, capacity);
-    for (let i = seq - held; i < seq; i++) {
-      const e = ring[i % capacity];
-      if (e) out.push(e);
+  const dropOldest = () => {
+    const e = ring[head];
+    ring[head] = undefined;
+    bytes -= e?.cost ?? 0;
+    head = (head + 1) % capacity;
+    held -= 1;
+  };
+  const scan = (filter: JournalFilter, visit: (e: Held) => void) => {
+    for (let i = 0; i < held; i++) {
+      const e = ring[(head + i) % capacity];
+      if (e && matches(e, filter)) visit(e);
     }
-    return out;
   };
   return {
     capacity,
-    size: () => Math.min(seq, capacity),
+    maxBytes,
+    size: () => held,
+    bytes: () => bytes,
     total: () => seq,
     record(entry) {
       seq += 1;
-      if (capacity > 0) ring[(seq - 1) % capacity] = { ...entry, seq };
+      if (capacity === 0) return;
+      const kept = keepHeaders(entry.headers, headerMode);
+      let cost = ENTRY_OVERHEAD + kept.bytes + entry.path.length + entry.query.length + entry.method.length;
+      for (const label of entry.behaviour) cost += label.length;
+      while (held > 0 && (held === capacity || bytes + cost > maxBytes)) dropOldest();
+      const e: Held = { ...entry, headers: kept.headers, seq, cost };
+      if (kept.dropped > 0) e.headersDropped = kept.dropped;
+      ring[(head + held) % capacity] = e;
+      held += 1;
+      bytes += cost;
     },
     list(filter = {}) {
-      const limit = filter.limit;
-      const all = ordered().filter((e) => matches(e, filter));
-      return (limit === undefined ? all : all.slice(Math.max(0, all.length - limit))).map(toEntry);
+      const limit = Math.min(filter.limit ?? MAX_JOURNAL_READ, MAX_JOURNAL_READ);
+      if (limit === 0) return [];
+      const newest: Held[] = [];
+      for (let i = held - 1; i >= 0 && newest.length < limit; i--) {
+        const e = ring[(head + i) % capacity];
+        if (e && matches(e, filter)) newest.push(e);
+      }
+      return newest.reverse().map(toEntry);
     },
-    count: (filter = {}) => ordered().filter((e) => matches(e, filter)).length,
+    count(filter = {}) {
+      let n = 0;
+      scan(filter, () => (n += 1));
+      return n;
+    },
     clear() {
       ring = new Array<Held | undefined>(capacity);
+      head = 0;
+      held = 0;
+      bytes = 0;
       seq = 0;
     },
   };
+}
+
+/**
+ * The headers an entry keeps: redacted (RFC 9110 §11.6.2 credentials, RFC 6265 §5.4 cookies) and at
+ * most MAX_ENTRY_HEADER_BYTES of names and values, in arrival order. The request's own object is
+ * kept as is when nothing changes (no copy on the hot path).
+ */
+function keepHeaders(headers: RawJournalEntry['headers'], mode: 'redacted' | 'full'): { headers: RawJournalEntry['headers']; bytes: number; dropped: number } {
+  let total = 0;
+  let sensitive = false;
+  for (const name in headers) {
+    const value = headers[name];
+    total += name.length + (typeof value === 'string' ? value.length : Array.isArray(value) ? value.join('').length : 0);
+    if (mode === 'redacted' && REDACTED_HEADERS.includes(name)) sensitive = true;
+  }
+  if (!sensitive && total <= MAX_ENTRY_HEADER_BYTES) return { headers, bytes: total, dropped: 0 };
+  const out: RawJournalEntry['headers'] = {};
+  let bytes = 0;
+  let dropped = 0;
+  for (const name in headers) {
+    const raw = headers[name];
+    const value = mode === 'redacted' && REDACTED_HEADERS.includes(name) && typeof raw === 'string' ? redact(name, raw) : raw;
+    const size = name.length + (typeof value === 'string' ? value.length : Array.isArray(value) ? value.join('').length : 0);
+    if (bytes + size > MAX_ENTRY_HEADER_BYTES) {
+      dropped += 1;
+      continue;
+    }
+    out[name] = value;
+    bytes += size;
+  }
+  return { headers: out, bytes, dropped };
+}
+
+/** `Bearer abc` → `Bearer [redacted]`; `a=1; b=2` → `a=[redacted]; b=[redacted]`: what was sent, not the secret. */
+function redact(name: string, value: string): string {
+  if (name === 'cookie') return value.split(';').map((pair) => `${pair.split('=')[0]?.trim() ?? ''}=[redacted]`).join('; ');
+  const space = value.indexOf(' ');
+  return space === -1 ? '[redacted]' : `${value.slice(0, space)} [redacted]`;
 }
 
 function toEntry(e: RawJournalEntry & { seq: number }): JournalEntry {
@@ -98,5 +199,8 @@ function toEntry(e: RawJournalEntry & { seq: number }): JournalEntry {
     const prev = query[k];
     query[k] = prev === undefined ? v : Array.isArray(prev) ? [...prev, v] : [prev, v];
   }
-  return { seq: e.seq, time: new Date(e.timeMs).toISOString(), method: e.method, path: e.path, query, headers: e.headers, status: e.status, durationMs: e.durationMs, behaviour: e.behaviour };
+  return {
+    seq: e.seq, time: new Date(e.timeMs).toISOString(), method: e.method, path: e.path, query, headers: e.headers, status: e.status, durationMs: e.durationMs, behaviour: e.behaviour,
+    ...(e.headersDropped ? { headersDropped: e.headersDropped } : {}),
+  };
 }

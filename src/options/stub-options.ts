@@ -3,11 +3,14 @@ import { DOMAIN_FAULTS } from '../catalog/domain-faults.js';
 import { MarketStubError, optionError, relocate } from '../core/market-stub-error.js';
 import { ERROR_SHAPES, PAGING_MODES } from '../http/response-profile.js';
 import { expectedText, readTyped, type OptionKind } from './option-kind.js';
+import { MAX_JOURNAL_BYTES, MAX_JOURNAL_ENTRIES } from '../journal/request-journal.js';
+import { HOST_NAME } from '../http/admin/admin-access.js';
+import { MAX_GRACE_MS } from '../server.js';
 
 /** Largest generated catalog (markets are made on demand, so a large count costs nothing at start). */
 export const MAX_COUNT = 100_000_000;
-/** Largest request journal, in entries. */
-export const MAX_JOURNAL_SIZE = 10_000_000;
+/** Largest request journal, in entries (a full scan of it stays a few milliseconds: reads never stall the server). */
+export const MAX_JOURNAL_SIZE = MAX_JOURNAL_ENTRIES;
 
 const int = (min: number, max: number): OptionKind => ({ type: 'integer', min, max });
 const BOOLEAN: OptionKind = { type: 'boolean' };
@@ -24,10 +27,16 @@ const RUNTIME_FIELDS: Record<string, FieldRule> = {
   rules: checkRules,
   globalFaults: checkGlobalFaults,
   journalSize: int(0, MAX_JOURNAL_SIZE),
+  journalBytes: int(1024, MAX_JOURNAL_BYTES),
+  journalHeaders: { type: 'choice', choices: ['redacted', 'full'] },
   cors: BOOLEAN,
   admin: BOOLEAN,
   adminToken: TEXT,
+  allowedHosts: checkAllowedHosts,
   logger: checkLogger,
+  errorLog: (value, where, option) => {
+    if (typeof value !== 'function') throw optionError(where, option, 'a function (line: string) => void', value);
+  },
 };
 
 /** What `buildCatalog` takes (fixtures, markets given in code, or the generator's seed, count and clock). */
@@ -48,6 +57,7 @@ const STUB_FIELDS: Record<string, FieldRule> = {
   port: int(0, 65_535),
   host: TEXT,
   watch: BOOLEAN,
+  shutdownGraceMs: int(0, MAX_GRACE_MS),
 };
 
 /** Fields whose values are secrets: messages name them but never show what was given. */
@@ -130,6 +140,14 @@ function checkProfile(value: unknown, where: string, option: string): void {
   const pageSize = (profile['pageSize'] as number | undefined) ?? 100;
   const maxPageSize = (profile['maxPageSize'] as number | undefined) ?? 1000;
   if (pageSize > maxPageSize) throw optionError(where, `${option}.pageSize`, `an integer from 1 to ${option}.maxPageSize (${maxPageSize})`, pageSize);
+}
+
+/** allowedHosts: at most 100 host names (`market-stub`), `.domain` entries or `*`. */
+function checkAllowedHosts(value: unknown, where: string, option: string): void {
+  if (!Array.isArray(value) || value.length > 100) throw optionError(where, option, 'an array of at most 100 host names', value);
+  value.forEach((host: unknown, i) => {
+    if (typeof host !== 'string' || host.length > 253 || !HOST_NAME.test(host)) throw optionError(where, `${option}[${i}]`, 'a host name such as "market-stub", ".ci.internal" or "*"', host);
+  });
 }
 
 function checkRules(value: unknown, where: string, option: string): void {

@@ -19,6 +19,10 @@ const TAG = `localhost/market-stub-container-test:${RUN_ID}`;
 const FIXTURES_MOUNT = '/fixtures';
 /** The catalog the main container is configured with, by environment only. */
 const CATALOG = { MARKET_STUB_SEED: '7', MARKET_STUB_COUNT: '25', MARKET_STUB_CLOCK: '2026-01-01' };
+/** The admin token the main container runs with (the README's advice for an image bound to 0.0.0.0). */
+const ADMIN_TOKEN = `ct-${randomBytes(12).toString('hex')}`;
+/** The warning the image prints at start when the admin API is on without a token. */
+const NO_TOKEN_WARNING = /^market-stub: warning: the admin API \(\/__stub\) is on without a token and http:\/\/0\.0\.0\.0:\d+ is reachable beyond this machine: .*MARKET_STUB_ADMIN_TOKEN.*--admin off\)\.$/;
 /** The Dockerfile's default NODE_IMAGE, as podman and docker name it. */
 const BASE_IMAGE = 'docker.io/library/node:24-bookworm-slim';
 const STOP_LIMIT_MS = 2_000;
@@ -145,7 +149,7 @@ async function startHealthy(e: ContainerEngine, role: string, env: Record<string
 }
 
 /** `<engine> stop` and the exit it produced; asserts exit 0 within STOP_LIMIT_MS. */
-async function stopGracefully(e: ContainerEngine, role: string, name: string): Promise<void> {
+async function stopGracefully(e: ContainerEngine, role: string, name: string, warned = false): Promise<void> {
   const stopped = await e.run(['stop', name], { timeoutMs: 30_000 });
   expect(stopped.code, describeResult(`${e.name} stop ${name}`, stopped)).toBe(0);
   const state = await containerState(e, name);
@@ -154,7 +158,9 @@ async function stopGracefully(e: ContainerEngine, role: string, name: string): P
   expect(state.exitCode, `exit code after ${e.name} stop (137 means SIGTERM was ignored and the engine killed it)`).toBe(0);
   expect(stopped.ms).toBeLessThan(STOP_LIMIT_MS);
   const logs = await logsOf(e, name);
-  expect(logs.stderr, 'nothing on stderr during a normal run and stop').toBe('');
+  const lines = logs.stderr.split('\n').filter(Boolean);
+  if (warned) expect(lines.shift(), 'the no-token warning, first and once').toMatch(NO_TOKEN_WARNING);
+  expect(lines, 'nothing else on stderr during a normal run and stop').toEqual([]);
 }
 
 /**
@@ -269,7 +275,7 @@ describe(`docker/Dockerfile, built and run (${TAG})`, () => {
 
   it('starts configured by environment only and turns healthy (cold start measured)', async () => {
     const e = needImage();
-    main = await startHealthy(e, 'main', CATALOG);
+    main = await startHealthy(e, 'main', { ...CATALOG, MARKET_STUB_ADMIN_TOKEN: ADMIN_TOKEN });
     const logs = await logsOf(e, main.name);
     // HOST comes from the image (0.0.0.0); the catalog from MARKET_STUB_* variables.
     expect(logs.stdout).toContain(`market-stub listening on http://0.0.0.0:${main.port} serving generated: 25 markets (seed 7, clock 2026-01-01)`);
@@ -338,6 +344,25 @@ describe(`docker/Dockerfile, built and run (${TAG})`, () => {
     }
   }, 60_000);
 
+  it('MARKET_STUB_ADMIN_TOKEN guards the admin API (401 without it, 200 with it) and appears in no log; without it the image warns once at start', async () => {
+    const e = needImage();
+    if (!main || !mounted) throw new Error('The containers are not running; see the tests before.');
+    const refused = await fetch(`${main.url}/__stub/requests`);
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get('www-authenticate')).toContain('Bearer');
+    expect(await refused.json()).toMatchObject({ status: 401, error: 'unauthorized' });
+    const wrong = await fetch(`${main.url}/__stub/reset`, { method: 'POST', headers: { authorization: 'Bearer nope', 'content-type': 'application/json' } });
+    expect(wrong.status).toBe(401);
+    const allowed = await fetch(`${main.url}/__stub/requests`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+    expect(allowed.status).toBe(200);
+    const mainLogs = await logsOf(e, main.name);
+    expect(mainLogs.stderr).toBe('');
+    expect(mainLogs.stdout + mainLogs.stderr).not.toContain(ADMIN_TOKEN);
+    const mountedLogs = await logsOf(e, mounted.name);
+    expect(mountedLogs.stderr.trim()).toMatch(NO_TOKEN_WARNING);
+    report(`admin token: 401 without MARKET_STUB_ADMIN_TOKEN's value, 200 with it; without one the image says: ${mountedLogs.stderr.trim().slice(0, 120)}…`);
+  }, 30_000);
+
   it('runs `check --base-url` through the image against the running container, exit 0', async () => {
     const e = needImage();
     if (!main) throw new Error('The main container is not running; see the tests before.');
@@ -351,7 +376,7 @@ describe(`docker/Dockerfile, built and run (${TAG})`, () => {
     const e = needImage();
     if (!main || !mounted) throw new Error('The containers are not running; see the tests before.');
     await stopGracefully(e, 'main', main.name);
-    await stopGracefully(e, 'fixtures', mounted.name);
+    await stopGracefully(e, 'fixtures', mounted.name, true);
   }, 70_000);
 
   it('exits non-zero on PORT=abc with the CLI message in its logs', async () => {

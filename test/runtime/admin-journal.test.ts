@@ -20,8 +20,10 @@ describe('admin API: catalog', () => {
     await request(a).put('/__stub/markets').send([market('a'), market('b')]).expect(200, { count: 2 });
     expect((await request(a).get('/markets')).body.map((m: { market_id: string }) => m.market_id)).toEqual(['a', 'b']);
     const bad = await request(a).put('/__stub/markets').send([market('c', { yes_price: '0.3' }), market('c')]).expect(400);
+    // One pass: the type error and the repeated market_id (of an invalid market) together.
     expect(bad.body.findings).toEqual([
       expect.objectContaining({ pointer: '/0/yes_price', expected: 'number', found: '"0.3"' }),
+      expect.objectContaining({ pointer: '/1/market_id', expected: 'a market_id unique across the fixture set' }),
     ]);
     expect((await request(a).get('/markets')).body).toHaveLength(2);
     const dup = await request(a).put('/__stub/markets').send([market('c'), market('c')]).expect(400);
@@ -44,7 +46,7 @@ describe('admin API: catalog', () => {
     await request(a).delete('/__stub/markets/new-1').expect(204);
     await request(a).delete('/__stub/markets/new-1').expect(404);
     await request(a).get('/markets/new-1').expect(404);
-    await request(a).post('/__stub/reset').expect(204);
+    await request(a).post('/__stub/reset').set('content-type', 'application/json').expect(204);
     expect((await request(a).get('/markets')).text).toBe(startList);
   });
 

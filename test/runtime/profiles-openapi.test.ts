@@ -140,7 +140,8 @@ describe('hot reload (--watch)', () => {
     const file = path.join(dir, 'markets.json');
     const m = (id: string, yes: unknown = 0.4) => ({ market_id: id, title: `Will ${id}?`, status: 'active', yes_price: yes, no_price: 0.6, resolution_date: '2027-01-01' });
     writeFileSync(file, JSON.stringify([m('a')]));
-    const stub = await startMarketStub({ fixtures: dir, watch: true });
+    const warnings: string[] = [];
+    const stub = await startMarketStub({ fixtures: dir, watch: true, errorLog: (line) => warnings.push(line) });
     const ids = async () => ((await (await fetch(`${stub.url}/markets`)).json()) as { market_id: string }[]).map((x) => x.market_id);
     const until = async (want: string[]) => {
       for (let i = 0; i < 60; i++) {
@@ -156,6 +157,7 @@ describe('hot reload (--watch)', () => {
       writeFileSync(file, JSON.stringify([m('c', 'bad')]));
       await new Promise((r) => setTimeout(r, 600));
       expect(await ids()).toEqual(['a', 'b']);
+      expect(warnings.join('\n')).toContain('fixtures changed but are invalid; still serving the previous data');
       writeFileSync(file, JSON.stringify([m('d')]));
       await until(['d']);
     } finally {
