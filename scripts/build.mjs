@@ -128,11 +128,29 @@ async function buildCli(entry, { externalDeps }) {
   });
 }
 
+/**
+ * Another library entry (market-stub/testcontainers) imports the public API from src/index.ts as
+ * './index.js': in its bundle that import becomes the package itself (`market-stub`, resolved by
+ * Node's self-reference through "exports"), so every entry shares one copy of the library, one
+ * MarketStubError class included, instead of bundling its own.
+ */
+function sharedIndexPlugin(entry) {
+  return {
+    name: 'shared-index',
+    setup(b) {
+      if (entry.name === 'index') return;
+      b.onResolve({ filter: /^\.\/index\.js$/ }, (args) => (path.resolve(args.resolveDir) === path.join(ROOT, 'src') ? { path: pkg.name, external: true } : undefined));
+    },
+  };
+}
+
 async function buildLibrary(entry) {
-  const esm = await build({ ...COMMON, entryPoints: { [entry.name]: entry.source }, outdir: DIST, format: 'esm', packages: 'external' });
+  const plugins = [...COMMON.plugins, sharedIndexPlugin(entry)];
+  const esm = await build({ ...COMMON, plugins, entryPoints: { [entry.name]: entry.source }, outdir: DIST, format: 'esm', packages: 'external' });
   const inline = esmOnlyDependencies();
   const cjs = await build({
     ...COMMON,
+    plugins,
     entryPoints: { [entry.name]: entry.source },
     outdir: DIST,
     outExtension: { '.js': '.cjs' },

@@ -4,13 +4,9 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import { AbstractStartedContainer, GenericContainer, Wait, type StartedTestContainer } from 'testcontainers';
-import { connectMarketStub, type ConnectMarketStubOptions } from './client/connect-market-stub.js';
-import type { MarketStubClient } from './client/market-stub-client.js';
-import { SERVE_OPTIONS } from './config.js';
-import { optionError } from './core/market-stub-error.js';
-import type { ResponseProfile } from './http/response-profile.js';
-import { readTyped } from './options/option-kind.js';
-import { optionKey } from './options/resolve-options.js';
+// Only the public API, from './index.js': the build makes that the package itself ('market-stub'),
+// so this entry shares its one copy (one MarketStubError class) instead of bundling another.
+import { connectMarketStub, MarketStubError, serveEnvironment, type ConnectMarketStubOptions, type MarketStubClient, type ResponseProfile, type ServeOptionValue } from './index.js';
 
 /** The port the stub listens on inside the container (the image's PORT). */
 export const MARKET_STUB_PORT = 4010;
@@ -56,34 +52,34 @@ export class MarketStubContainer extends GenericContainer {
 
   /** Seed of the generated catalog (`--seed`). */
   withSeed(seed: number): this {
-    return this.withOption('withSeed', 'seed', seed);
+    return this.withEnvironment(serveEnvironment({ seed }, 'MarketStubContainer.withSeed'));
   }
 
   /** Number of generated markets (`--count`). */
   withCount(count: number): this {
-    return this.withOption('withCount', 'count', count);
+    return this.withEnvironment(serveEnvironment({ count }, 'MarketStubContainer.withCount'));
   }
 
   /** Clock date YYYY-MM-DD, UTC (`--clock`): with the seed, byte-identical markets on any machine. */
   withClock(clock: string): this {
-    return this.withOption('withClock', 'clock', clock);
+    return this.withEnvironment(serveEnvironment({ clock }, 'MarketStubContainer.withClock'));
   }
 
   /** The admin token (`--admin-token`): the admin API answers 401 without it; `client()` sends it. */
   withAdminToken(token: string): this {
-    this.withOption('withAdminToken', 'adminToken', token);
+    this.withEnvironment(serveEnvironment({ adminToken: token }, 'MarketStubContainer.withAdminToken'));
     this.adminToken = token;
     return this;
   }
 
   /** The response profile (`--envelope`, `--paging`, `--page-size`, `--max-page-size`, `--errors`, `--filter-status`). */
   withProfile(profile: Partial<ResponseProfile>): this {
-    if (profile === null || typeof profile !== 'object' || Array.isArray(profile)) throw optionError('MarketStubContainer.withProfile', 'profile', `an object with ${PROFILE_KEYS.join(', ')}`, profile);
-    for (const [key, value] of Object.entries(profile)) {
-      if (!PROFILE_KEYS.includes(key as keyof ResponseProfile)) throw optionError('MarketStubContainer.withProfile', `profile.${key}`, `a profile field (${PROFILE_KEYS.join(', ')})`, key);
-      if (value !== undefined) this.withOption('withProfile', key, value, `profile.${key}`);
+    const where = 'MarketStubContainer.withProfile';
+    if (profile === null || typeof profile !== 'object' || Array.isArray(profile)) throw invalid(where, 'profile', `an object with ${PROFILE_KEYS.join(', ')}`, profile);
+    for (const key of Object.keys(profile)) {
+      if (!PROFILE_KEYS.includes(key as keyof ResponseProfile)) throw invalid(where, `profile.${key}`, `a profile field (${PROFILE_KEYS.join(', ')})`, key);
     }
-    return this;
+    return this.withEnvironment(serveEnvironment(profile as Record<string, ServeOptionValue | undefined>, where, 'profile.'));
   }
 
   /**
@@ -109,7 +105,7 @@ export class MarketStubContainer extends GenericContainer {
    */
   withConfigFile(hostPath: string): this {
     const source = this.hostEntry('withConfigFile', 'hostPath', hostPath);
-    if (source.directory) throw optionError('MarketStubContainer.withConfigFile', 'hostPath', 'a config file (not a directory)', hostPath);
+    if (source.directory) throw invalid('MarketStubContainer.withConfigFile', 'hostPath', 'a config file (not a directory)', hostPath);
     return this.withCopyFilesToContainer([{ source: source.path, target: CONFIG_PATH, mode: 0o644 }]);
   }
 
@@ -118,20 +114,9 @@ export class MarketStubContainer extends GenericContainer {
     return new StartedMarketStubContainer(await super.start(), this.adminToken);
   }
 
-  /** Sets `key`'s MARKET_STUB_* variable after checking the value with the option's kind. */
-  private withOption(method: string, key: string, value: unknown, option = key): this {
-    const where = `MarketStubContainer.${method}`;
-    const spec = SERVE_OPTIONS.find((s) => optionKey(s) === key);
-    const variable = spec?.env?.[0];
-    if (!spec || !variable) throw new Error(`${where}: ${key} is not a serve option with a variable (a bug)`);
-    const read = readTyped(spec.kind, value);
-    if (!read.ok) throw optionError(where, option, read.expected, spec.secret ? '(not shown)' : value);
-    return this.withEnvironment({ [variable]: String(read.value) });
-  }
-
   private hostEntry(method: string, option: string, hostPath: unknown): { path: string; directory: boolean } {
     const where = `MarketStubContainer.${method}`;
-    if (typeof hostPath !== 'string' || hostPath === '') throw optionError(where, option, 'a file or directory path on this machine', hostPath);
+    if (typeof hostPath !== 'string' || hostPath === '') throw invalid(where, option, 'a file or directory path on this machine', hostPath);
     const absolute = path.resolve(hostPath);
     try {
       const stat = statSync(absolute);
@@ -139,8 +124,12 @@ export class MarketStubContainer extends GenericContainer {
     } catch {
       // reported below
     }
-    throw optionError(where, option, 'an existing file or directory on this machine', hostPath);
+    throw invalid(where, option, 'an existing file or directory on this machine', hostPath);
   }
+}
+
+function invalid(where: string, option: string, expected: string, found: unknown): MarketStubError {
+  return new MarketStubError({ code: 'OPTION_INVALID', where, option, expected, found });
 }
 
 /** A started market-stub container: its URL as reachable from the test, and the remote client. */
@@ -160,5 +149,4 @@ export class StartedMarketStubContainer extends AbstractStartedContainer {
   }
 }
 
-export type { MarketStubClient } from './client/market-stub-client.js';
-export type { ConnectMarketStubOptions } from './client/connect-market-stub.js';
+export type { ConnectMarketStubOptions, MarketStubClient } from './index.js';

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { MarketStubError } from '../../src/index.js';
+import { MarketStubError, serveEnvironment } from '../../src/index.js';
 import { DEFAULT_MARKET_STUB_IMAGE, MarketStubContainer } from '../../src/testcontainers.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -54,6 +54,23 @@ describe('MarketStubContainer (builder)', () => {
       expect((error as MarketStubError).code).toBe('OPTION_INVALID');
       expect((error as Error).message).toContain(message);
     }
+  });
+});
+
+describe('serveEnvironment', () => {
+  it('maps serve options to their first variable, lists joined by their separator, undefined left out', () => {
+    expect(serveEnvironment({ seed: 7, quiet: true, errorRate: 0.25, allowedHosts: ['stub', '.ci.internal'], marketFault: ['missing=0.1', 'stale=0.2'], delay: undefined })).toEqual({
+      MARKET_STUB_SEED: '7', MARKET_STUB_QUIET: 'true', MARKET_STUB_ERROR_RATE: '0.25', MARKET_STUB_ALLOWED_HOSTS: 'stub,.ci.internal', MARKET_STUB_MARKET_FAULT: 'missing=0.1,stale=0.2',
+    });
+    expect(serveEnvironment({ port: 0 })).toEqual({ MARKET_STUB_PORT: '0' });
+  });
+
+  it('refuses what serve would refuse, naming the option; never shows a secret; refuses options without a variable', () => {
+    expect(() => serveEnvironment({ port: 70_000 })).toThrow('serveEnvironment: port: expected an integer from 0 to 65535, found 70000');
+    expect(() => serveEnvironment({ count: '5' })).toThrow('serveEnvironment: count: expected an integer from 0 to 100000000, found "5"');
+    expect(() => serveEnvironment({ adminToken: '' })).toThrow('serveEnvironment: adminToken: expected a non-empty value, found "(not shown)"');
+    expect(() => serveEnvironment({ config: 'x.json' })).toThrow(/serveEnvironment: config: expected a serve option \(port, host/);
+    expect(() => serveEnvironment({ seeed: 1 })).toThrow(MarketStubError);
   });
 });
 
