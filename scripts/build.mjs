@@ -172,15 +172,17 @@ async function buildDeclarations(entries) {
   execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.build.json', '--outDir', typesDir], { cwd: ROOT, stdio: 'inherit' });
   for (const entry of entries) {
     const input = path.join(typesDir, entry.source.replace(/\.ts$/, '.d.ts'));
-    const bundle = await rollup({ input, plugins: [dts()], onwarn: (warning) => { if (warning.code !== 'UNRESOLVED_IMPORT') throw new Error(`declaration bundle ${entry.name}: ${warning.message}`); } });
+    // As in the bundles (sharedIndexPlugin): another entry's types refer to the package's own, not a copy of them.
+    const sharedIndexTypes = { name: 'shared-index-types', resolveId: (source, importer) => (entry.name !== 'index' && source === './index.js' && importer && path.dirname(importer) === path.join(typesDir, 'src') ? { id: pkg.name, external: true } : null) };
+    const bundle = await rollup({ input, plugins: [sharedIndexTypes, dts()], onwarn: (warning) => { if (warning.code !== 'UNRESOLVED_IMPORT') throw new Error(`declaration bundle ${entry.name}: ${warning.message}`); } });
     const out = path.join(DIST, `${entry.name}.d.ts`);
     await bundle.write({ file: out, format: 'es' });
     await bundle.close();
     // The published types must compile with only market-stub installed: no import of another
     // package's (or Node's) types may survive into them.
     const text = readFileSync(out, 'utf8');
-    // An entry for an optional peer dependency (market-stub/testcontainers) may use that package's types: whoever imports it has it installed.
-    const foreign = [...text.matchAll(/(?:\bfrom\s+|\bimport\s*\(\s*|<reference\s+types=)['"]([^'"]+)['"]/g)].map((m) => m[1]).filter((name) => !PEER_DEPENDENCIES.includes(name));
+    // An entry for an optional peer dependency (market-stub/testcontainers) may use that package's types (whoever imports it has it installed), and the package's own.
+    const foreign = [...text.matchAll(/(?:\bfrom\s+|\bimport\s*\(\s*|<reference\s+types=)['"]([^'"]+)['"]/g)].map((m) => m[1]).filter((name) => !PEER_DEPENDENCIES.includes(name) && name !== pkg.name);
     if (foreign.length > 0) throw new Error(`dist/${entry.name}.d.ts imports ${[...new Set(foreign)].join(', ')}: the published types must not need another package's types (src/core/stub-logger.ts shows how the logger option avoids pino's).`);
     // The same declarations describe index.cjs: as a .d.cts beside it TypeScript reads them as
     // CommonJS for `require` (arethetypeswrong: no "masquerading as ESM").
