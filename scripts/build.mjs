@@ -110,6 +110,9 @@ function assertNoImportMeta(file) {
   }
 }
 
+/** Dependencies the CLI loads lazily from node_modules instead of bundling. */
+const LAZY_CLI_DEPENDENCIES = ['undici'];
+
 async function buildCli(entry, { externalDeps }) {
   return build({
     ...COMMON,
@@ -121,6 +124,9 @@ async function buildCli(entry, { externalDeps }) {
     ...(externalDeps
       ? { packages: 'external' }
       : {
+          // Loaded only by check, record and proxy (a dynamic import) and a runtime dependency of
+          // the library anyway: bundling it would ship a second 1 MB copy (plus its map).
+          external: LAZY_CLI_DEPENDENCIES,
           // Bundled CommonJS code (pino, yargs' helpers) calls require() for Node built-ins, and
           // ESM has no require: every output file gets one, bound to its own location.
           banner: { js: "import { createRequire as __marketStubCreateRequire } from 'node:module'; const require = __marketStubCreateRequire(import.meta.url);" },
