@@ -1,0 +1,67 @@
+// Regenerates the README's generated sections from the code that defines them, so the docs and the
+// code have one source: each section sits between `<!-- generated:NAME -->` and
+// `<!-- /generated:NAME -->` and is rendered by SECTIONS[NAME].
+//
+//   npm run gen:readme            rewrite README.md
+//   (test/docs/readme.test.ts fails when README.md differs from what this renders)
+import { readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { COMMANDS } from '../src/cli/commands.js';
+import type { OptionKind } from '../src/options/option-kind.js';
+import type { OptionSpec } from '../src/options/resolve-options.js';
+
+const README = fileURLToPath(new URL('../README.md', import.meta.url));
+
+/** `integer 0–65535`, `one of text, json, junit`… the kind as a table cell. */
+function kindCell(kind: OptionKind): string {
+  switch (kind.type) {
+    case 'integer': return `integer ${kind.min.toLocaleString('en-US')}–${kind.max.toLocaleString('en-US')}`;
+    case 'number': return `number ${kind.min}–${kind.max}`;
+    case 'choice': return kind.choices.map((c) => `\`${c}\``).join(' \\| ');
+    case 'list': return kind.separator === ',' ? 'list (repeat the flag, or comma-separate)' : 'list (repeat the flag; one per line in the variable)';
+    case 'url': return 'http(s) URL';
+    default: return kind.type;
+  }
+}
+
+function defaultCell(spec: OptionSpec): string {
+  if (spec.required !== undefined) return '**required**';
+  if (spec.defaultText !== undefined) return spec.defaultText;
+  if (spec.default === undefined) return 'none';
+  return `\`${Array.isArray(spec.default) ? spec.default.join(',') : String(spec.default)}\``;
+}
+
+/** The options of one command as a Markdown table: flag, environment variables, kind, default, meaning. */
+export function optionTable(command: string): string {
+  const spec = COMMANDS.find((c) => c.name === command);
+  if (!spec) throw new Error(`no command ${command}`);
+  const rows = spec.options.map((o) => {
+    const flag = o.positional ? `\`${o.flag.toUpperCase()}\` (argument)` : `\`--${o.flag}\``;
+    const env = (o.env ?? []).map((e) => `\`${e}\``).join(', ') || '—';
+    const meaning = o.describe.replaceAll('|', '\\|');
+    return `| ${flag} | ${env} | ${kindCell(o.kind)} | ${defaultCell(o)} | ${meaning} |`;
+  });
+  return ['| option | environment | kind | default | meaning |', '|---|---|---|---|---|', ...rows].join('\n');
+}
+
+/** Every generated section by name. */
+export const SECTIONS: Record<string, () => string> = Object.fromEntries(COMMANDS.map((c) => [`options-${c.name}`, () => optionTable(c.name)]));
+
+/**
+ * README text with every generated section rendered anew.
+ * @throws Error naming a section marker without its renderer or without its closing marker.
+ */
+export function renderReadme(text: string): string {
+  return text.replace(/<!-- generated:([\w-]+) -->\n[\s\S]*?<!-- \/generated:\1 -->/g, (_all, name: string) => {
+    const render = SECTIONS[name];
+    if (!render) throw new Error(`README.md has a section "${name}" that scripts/gen-readme.ts does not render`);
+    return `<!-- generated:${name} -->\n${render()}\n<!-- /generated:${name} -->`;
+  });
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const before = readFileSync(README, 'utf8');
+  const after = renderReadme(before);
+  writeFileSync(README, after);
+  process.stdout.write(before === after ? 'README.md is up to date\n' : 'README.md: generated sections rewritten\n');
+}
