@@ -126,6 +126,11 @@ describe('indexFromGeneratedId', () => {
     ['ABC-12JUN34-0', undefined],
     ['ABC-12JUN34-01', undefined],
     ['no-number', undefined],
+    ['ABC-', undefined],
+    ['ABC-1x', undefined],
+    ['ABC-9007199254740992', 9007199254740991],
+    ['ABC-12345678901234567', undefined],
+    ['42', undefined],
   ])('%s → %s', (id, index) => {
     expect(indexFromGeneratedId(id)).toBe(index);
   });

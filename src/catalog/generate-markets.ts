@@ -61,12 +61,22 @@ export function generateMarket(index: number, options: GenerateOptions): Market 
   };
 }
 
-/** The catalog index encoded in a generated `market_id` (`ABCD-12JUN34-17` → 16), or undefined. */
+/**
+ * The catalog index encoded in a generated `market_id` (`ABCD-12JUN34-17` → 16): the number after
+ * the last `-`, 1 to 16 digits without a leading zero, minus one; undefined otherwise. Runs on
+ * every `GET /markets/{id}` of a generated catalog, so it reads the digits without a RegExp.
+ */
 export function indexFromGeneratedId(marketId: string): number | undefined {
-  const m = /-([1-9][0-9]{0,15})$/.exec(marketId);
-  if (!m) return undefined;
-  const n = Number(m[1]) - 1;
-  return Number.isSafeInteger(n) ? n : undefined;
+  const dash = marketId.lastIndexOf('-');
+  const digits = marketId.length - dash - 1;
+  if (dash === -1 || digits < 1 || digits > 16 || marketId.charCodeAt(dash + 1) === 48) return undefined;
+  let n = 0;
+  for (let i = dash + 1; i < marketId.length; i++) {
+    const digit = marketId.charCodeAt(i) - 48;
+    if (digit < 0 || digit > 9) return undefined;
+    n = n * 10 + digit;
+  }
+  return Number.isSafeInteger(n - 1) ? n - 1 : undefined;
 }
 
 /** Generates markets 0…count−1 of the catalog defined by (seed, clock), in catalog order. */

@@ -69,7 +69,7 @@ export interface RequestJournal {
   bytes(): number;
   /** Requests recorded since start or clear, including those the ring has dropped. */
   total(): number;
-  /** Records one request. Cheap on purpose (it runs per request): the time is epoch ms and the query the raw string; both are turned into JournalEntry fields only when read. Headers are copied only when one is redacted or dropped. */
+  /** Records one request. Cheap on purpose (it runs per request): one object per entry; the time is epoch ms and the query the raw string, both turned into JournalEntry fields only when read; headers are kept as received (copied only when one is redacted or dropped). */
   record(entry: RawJournalEntry): void;
   /** Matching entries, oldest first: the newest `filter.limit` (default and at most MAX_JOURNAL_READ). Scans at most `capacity` entries. */
   list(filter?: JournalFilter): JournalEntry[];
@@ -120,12 +120,20 @@ export function createRequestJournal(options: number | JournalOptions): RequestJ
     record(entry) {
       seq += 1;
       if (capacity === 0) return;
-      const kept = keepHeaders(entry.headers, headerMode);
-      let cost = ENTRY_OVERHEAD + kept.bytes + entry.path.length + entry.query.length + entry.method.length;
+      let headers = entry.headers;
+      let headerBytes = plainHeaderBytes(headers, headerMode);
+      let headersDropped = 0;
+      if (headerBytes < 0) {
+        // A credential to redact or more than MAX_ENTRY_HEADER_BYTES: the only case that copies headers.
+        const kept = keptHeaders(headers, headerMode);
+        ({ headers, bytes: headerBytes, dropped: headersDropped } = kept);
+      }
+      let cost = ENTRY_OVERHEAD + headerBytes + entry.path.length + entry.query.length + entry.method.length;
       for (const label of entry.behaviour) cost += label.length;
       while (held > 0 && (held === capacity || bytes + cost > maxBytes)) dropOldest();
-      const e: Held = { ...entry, headers: kept.headers, seq, cost };
-      if (kept.dropped > 0) e.headersDropped = kept.dropped;
+      // One object per entry, its shape fixed (no spread of the caller's object).
+      const e: Held = { seq, cost, timeMs: entry.timeMs, method: entry.method, path: entry.path, query: entry.query, headers, status: entry.status, durationMs: entry.durationMs, behaviour: entry.behaviour };
+      if (headersDropped > 0) e.headersDropped = headersDropped;
       ring[(head + held) % capacity] = e;
       held += 1;
       bytes += cost;
@@ -155,20 +163,23 @@ export function createRequestJournal(options: number | JournalOptions): RequestJ
   };
 }
 
-/**
- * The headers an entry keeps: redacted (RFC 9110 §11.6.2 credentials, RFC 6265 §5.4 cookies) and at
- * most MAX_ENTRY_HEADER_BYTES of names and values, in arrival order. The request's own object is
- * kept as is when nothing changes (no copy on the hot path).
- */
-function keepHeaders(headers: RawJournalEntry['headers'], mode: 'redacted' | 'full'): { headers: RawJournalEntry['headers']; bytes: number; dropped: number } {
+/** Bytes of names and values of the request's headers, or -1 when the entry cannot keep them as they are (one to redact, or more than MAX_ENTRY_HEADER_BYTES). Allocates nothing. */
+function plainHeaderBytes(headers: RawJournalEntry['headers'], mode: 'redacted' | 'full'): number {
   let total = 0;
-  let sensitive = false;
   for (const name in headers) {
+    if (mode === 'redacted' && REDACTED_HEADERS.includes(name)) return -1;
     const value = headers[name];
     total += name.length + (typeof value === 'string' ? value.length : Array.isArray(value) ? value.join('').length : 0);
-    if (mode === 'redacted' && REDACTED_HEADERS.includes(name)) sensitive = true;
   }
-  if (!sensitive && total <= MAX_ENTRY_HEADER_BYTES) return { headers, bytes: total, dropped: 0 };
+  return total <= MAX_ENTRY_HEADER_BYTES ? total : -1;
+}
+
+/**
+ * The headers an entry keeps when they cannot be kept as received: redacted (RFC 9110 §11.6.2
+ * credentials, RFC 6265 §5.4 cookies) and at most MAX_ENTRY_HEADER_BYTES of names and values, in
+ * arrival order.
+ */
+function keptHeaders(headers: RawJournalEntry['headers'], mode: 'redacted' | 'full'): { headers: RawJournalEntry['headers']; bytes: number; dropped: number } {
   const out: RawJournalEntry['headers'] = {};
   let bytes = 0;
   let dropped = 0;
@@ -200,7 +211,7 @@ function toEntry(e: RawJournalEntry & { seq: number }): JournalEntry {
     query[k] = prev === undefined ? v : Array.isArray(prev) ? [...prev, v] : [prev, v];
   }
   return {
-    seq: e.seq, time: new Date(e.timeMs).toISOString(), method: e.method, path: e.path, query, headers: e.headers, status: e.status, durationMs: e.durationMs, behaviour: e.behaviour,
+    seq: e.seq, time: new Date(e.timeMs).toISOString(), method: e.method, path: e.path, query, headers: e.headers, status: e.status, durationMs: e.durationMs, behaviour: [...e.behaviour],
     ...(e.headersDropped ? { headersDropped: e.headersDropped } : {}),
   };
 }
