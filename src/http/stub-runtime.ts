@@ -228,6 +228,7 @@ export function createStubRuntime(options: RuntimeOptions, where = 'createStubRu
           reply = deviatedListReply(reply, edits, profile, url);
           deviationLabels = edits.map((d) => `deviation=${d.name}`);
         }
+        if (preferred?.scope === 'market') deviationLabels = [...(deviationLabels ?? []), `deviation=${preferred.name} (Prefer)`];
       } else {
         const entry = catalog.entry(route.marketId);
         const deviated = entry?.deviated;
