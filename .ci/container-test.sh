@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
-# Container test for CI (issue 5): builds docker/Dockerfile with podman and runs test/container
-# against the image. Called by .ci/run after the unit tests; also fine to run by hand.
+# Container test for CI (issues 5 and 12): builds docker/Dockerfile with podman and runs
+# test/container against the image: the image itself, market-stub/testcontainers through podman's
+# Docker-compatible socket (`podman system service`, DOCKER_HOST, TESTCONTAINERS_RYUK_DISABLED=true)
+# and docs/ci/compose.yaml with docker-compose. Called by .ci/run after the unit tests; also fine
+# to run by hand.
 #
 #   .ci/container-test.sh          # from anywhere; the repo is this script's parent folder
 #
@@ -33,8 +36,33 @@ source "$SHARED/env.sh"
 base=$("$SHARED/ensure-base.sh") || fail "ensure-base.sh failed: podman or the node:24-bookworm-slim stand-in is not available"
 echo "container test: podman $(podman version --format '{{.Client.Version}}'), base image $base"
 
+# docker-compose runs the compose recipe against podman's socket; the dnsname CNI plugin lets its
+# services find each other by name (podman 4.3 with CNI has no name resolution without it).
+need=()
+command -v docker-compose >/dev/null 2>&1 || need+=(docker-compose)
+[ -x /usr/lib/cni/dnsname ] || need+=(golang-github-containernetworking-plugin-dnsname)
+if [ "${#need[@]}" -gt 0 ]; then
+  { DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${need[@]}" >/dev/null 2>&1 \
+    || { apt-get update -qq >/dev/null 2>&1 && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${need[@]}" >/dev/null 2>&1; }; } \
+    || fail "could not install ${need[*]} from apt"
+fi
+
 out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
+service_pid=
+cleanup() {
+  if [ -n "$service_pid" ]; then kill "$service_pid" 2>/dev/null; wait "$service_pid" 2>/dev/null; fi
+  rm -rf "$out"
+}
+trap cleanup EXIT
+# testcontainers-node and docker-compose talk to podman through its Docker-compatible API socket.
+# The reaper (Ryuk) is an image that cannot be pulled here: disabled; the tests stop their containers.
+podman system service --time=0 "unix://$out/podman.sock" >"$out/podman-service.log" 2>&1 &
+service_pid=$!
+for _ in $(seq 1 50); do [ -S "$out/podman.sock" ] && break; sleep 0.1; done
+[ -S "$out/podman.sock" ] || fail "podman system service did not open $out/podman.sock: $(tail -3 "$out/podman-service.log")"
+export DOCKER_HOST="unix://$out/podman.sock" TESTCONTAINERS_RYUK_DISABLED=true
+echo "container test: $(docker-compose version --short 2>/dev/null | sed 's/^/docker-compose /'), DOCKER_HOST=$DOCKER_HOST"
+
 cd "$REPO" || exit 1
 MARKET_STUB_CONTAINER_FIGURES="$out/figures.txt" CONTAINER_ENGINE=podman \
   ./node_modules/.bin/vitest run -c vitest.container.config.ts \

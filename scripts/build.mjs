@@ -46,6 +46,8 @@ const ENTRIES = JSON.parse(readFileSync(path.join(ROOT, 'scripts/build-entries.j
 const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
 const require = createRequire(import.meta.url);
 const DEPENDENCIES = Object.keys(pkg.dependencies ?? {});
+/** Optional peer dependencies (testcontainers for market-stub/testcontainers): always external, never bundled. */
+const PEER_DEPENDENCIES = Object.keys(pkg.peerDependencies ?? {});
 
 /** Lowest Node the package supports (engines), as an esbuild target. */
 const TARGET = `node${pkg.engines.node.replace(/^>=/, '')}`;
@@ -108,6 +110,9 @@ function assertNoImportMeta(file) {
   }
 }
 
+/** Dependencies the CLI loads lazily from node_modules instead of bundling. */
+const LAZY_CLI_DEPENDENCIES = ['undici'];
+
 async function buildCli(entry, { externalDeps }) {
   return build({
     ...COMMON,
@@ -119,6 +124,9 @@ async function buildCli(entry, { externalDeps }) {
     ...(externalDeps
       ? { packages: 'external' }
       : {
+          // Loaded only by check, record and proxy (a dynamic import) and a runtime dependency of
+          // the library anyway: bundling it would ship a second 1 MB copy (plus its map).
+          external: LAZY_CLI_DEPENDENCIES,
           // Bundled CommonJS code (pino, yargs' helpers) calls require() for Node built-ins, and
           // ESM has no require: every output file gets one, bound to its own location.
           banner: { js: "import { createRequire as __marketStubCreateRequire } from 'node:module'; const require = __marketStubCreateRequire(import.meta.url);" },
@@ -126,16 +134,34 @@ async function buildCli(entry, { externalDeps }) {
   });
 }
 
+/**
+ * Another library entry (market-stub/testcontainers) imports the public API from src/index.ts as
+ * './index.js': in its bundle that import becomes the package itself (`market-stub`, resolved by
+ * Node's self-reference through "exports"), so every entry shares one copy of the library, one
+ * MarketStubError class included, instead of bundling its own.
+ */
+function sharedIndexPlugin(entry) {
+  return {
+    name: 'shared-index',
+    setup(b) {
+      if (entry.name === 'index') return;
+      b.onResolve({ filter: /^\.\/index\.js$/ }, (args) => (path.resolve(args.resolveDir) === path.join(ROOT, 'src') ? { path: pkg.name, external: true } : undefined));
+    },
+  };
+}
+
 async function buildLibrary(entry) {
-  const esm = await build({ ...COMMON, entryPoints: { [entry.name]: entry.source }, outdir: DIST, format: 'esm', packages: 'external' });
+  const plugins = [...COMMON.plugins, sharedIndexPlugin(entry)];
+  const esm = await build({ ...COMMON, plugins, entryPoints: { [entry.name]: entry.source }, outdir: DIST, format: 'esm', packages: 'external' });
   const inline = esmOnlyDependencies();
   const cjs = await build({
     ...COMMON,
+    plugins,
     entryPoints: { [entry.name]: entry.source },
     outdir: DIST,
     outExtension: { '.js': '.cjs' },
     format: 'cjs',
-    external: DEPENDENCIES.filter((name) => !inline.includes(name)).flatMap((name) => [name, `${name}/*`]),
+    external: [...DEPENDENCIES.filter((name) => !inline.includes(name)), ...PEER_DEPENDENCIES].flatMap((name) => [name, `${name}/*`]),
     // The lazy createRequire(import.meta.url) calls (ajv, express, pino-pretty, xmlbuilder2) get
     // the file URL of dist/index.cjs instead, from scripts/cjs-module-url.js.
     define: { 'import.meta.url': '__marketStubModuleUrl' },
@@ -152,14 +178,17 @@ async function buildDeclarations(entries) {
   execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.build.json', '--outDir', typesDir], { cwd: ROOT, stdio: 'inherit' });
   for (const entry of entries) {
     const input = path.join(typesDir, entry.source.replace(/\.ts$/, '.d.ts'));
-    const bundle = await rollup({ input, plugins: [dts()], onwarn: (warning) => { if (warning.code !== 'UNRESOLVED_IMPORT') throw new Error(`declaration bundle ${entry.name}: ${warning.message}`); } });
+    // As in the bundles (sharedIndexPlugin): another entry's types refer to the package's own, not a copy of them.
+    const sharedIndexTypes = { name: 'shared-index-types', resolveId: (source, importer) => (entry.name !== 'index' && source === './index.js' && importer && path.dirname(importer) === path.join(typesDir, 'src') ? { id: pkg.name, external: true } : null) };
+    const bundle = await rollup({ input, plugins: [sharedIndexTypes, dts()], onwarn: (warning) => { if (warning.code !== 'UNRESOLVED_IMPORT') throw new Error(`declaration bundle ${entry.name}: ${warning.message}`); } });
     const out = path.join(DIST, `${entry.name}.d.ts`);
     await bundle.write({ file: out, format: 'es' });
     await bundle.close();
     // The published types must compile with only market-stub installed: no import of another
     // package's (or Node's) types may survive into them.
     const text = readFileSync(out, 'utf8');
-    const foreign = [...text.matchAll(/(?:\bfrom\s+|\bimport\s*\(\s*|<reference\s+types=)['"]([^'"]+)['"]/g)].map((m) => m[1]);
+    // An entry for an optional peer dependency (market-stub/testcontainers) may use that package's types (whoever imports it has it installed), and the package's own.
+    const foreign = [...text.matchAll(/(?:\bfrom\s+|\bimport\s*\(\s*|<reference\s+types=)['"]([^'"]+)['"]/g)].map((m) => m[1]).filter((name) => !PEER_DEPENDENCIES.includes(name) && name !== pkg.name);
     if (foreign.length > 0) throw new Error(`dist/${entry.name}.d.ts imports ${[...new Set(foreign)].join(', ')}: the published types must not need another package's types (src/core/stub-logger.ts shows how the logger option avoids pino's).`);
     // The same declarations describe index.cjs: as a .d.cts beside it TypeScript reads them as
     // CommonJS for `require` (arethetypeswrong: no "masquerading as ESM").

@@ -1,7 +1,8 @@
 import { readRegularFileSync } from './core/read-regular-file.js';
 import { todayUtc } from './core/market-rules.js';
 import { DOMAIN_FAULTS, type DomainFault, type GlobalDomainFault } from './catalog/domain-faults.js';
-import { BehaviourError, checkBehaviour, TRANSPORT_FAULTS, type Behaviour, type BehaviourRuleInput } from './behaviour/behaviour.js';
+import { BehaviourError, checkBehaviour, createBehaviourEngine, TRANSPORT_FAULTS, type Behaviour, type BehaviourRuleInput } from './behaviour/behaviour.js';
+import { MarketStubError } from './core/market-stub-error.js';
 import { ERROR_SHAPES, PAGING_MODES, resolveProfile, type ResponseProfile } from './http/response-profile.js';
 import { ConfigError, problem, resolveOptions, type OptionSpec, type ResolvedOptions } from './options/resolve-options.js';
 import { MAX_COUNT, MAX_JOURNAL_SIZE } from './options/stub-options.js';
@@ -9,7 +10,6 @@ import { DEFAULT_JOURNAL_BYTES, MAX_JOURNAL_BYTES } from './journal/request-jour
 import { DEFAULT_GRACE_MS, MAX_GRACE_MS } from './server.js';
 import { HOST_NAME } from './http/admin/admin-access.js';
 import type { LogFormat } from './logger.js';
-import { MarketStubError } from './core/market-stub-error.js';
 import { parseDeviationFlags, type DeviationSetting } from './deviation/deviation-settings.js';
 
 /** Resolved, validated options of `market-stub serve`. */
@@ -51,6 +51,22 @@ export { ConfigError } from './options/resolve-options.js';
 /** Largest delay or jitter, ms (10 minutes). */
 export const MAX_DELAY_MS = 600_000;
 
+/** The config file `serve` reads from the working directory when neither --config nor MARKET_STUB_CONFIG names one. */
+export const CONFIG_FILE_NAME = 'market-stub.config.json';
+
+/**
+ * The serve options that set the global behaviour, by Behaviour field: one table for
+ * composeServeConfig and the `Behaviour` of the config file's JSON Schema.
+ */
+export const BEHAVIOUR_OPTIONS: Readonly<Record<string, string>> = {
+  delayMs: 'delay',
+  jitterMs: 'jitter',
+  status: 'status',
+  retryAfter: 'retryAfter',
+  errorRate: 'errorRate',
+  fault: 'fault',
+};
+
 const env = (name: string) => [`MARKET_STUB_${name}`];
 const SERVER = 'Server:';
 const DATA = 'Data:';
@@ -64,6 +80,8 @@ const BOOLEAN = { type: 'boolean' } as const;
 
 /** `market-stub serve`'s options as data: flag, environment variables, kind, default, help. */
 export const SERVE_OPTIONS: readonly OptionSpec[] = [
+  { flag: 'config', env: env('CONFIG'), kind: { type: 'path' }, cliOnly: true, defaultText: `${CONFIG_FILE_NAME} in the working directory, when there is one`, describe: 'JSON config file with any serve option and inline behaviour rules (schemas/config.schema.json); flags and variables override it', group: SERVER },
+  { flag: 'print-config', kind: BOOLEAN, cliOnly: true, default: false, describe: 'Print the resolved configuration and where each value came from (secrets not shown), then exit without serving', group: SERVER },
   { flag: 'port', env: ['MARKET_STUB_PORT', 'PORT'], kind: int(0, 65_535), default: 4010, describe: 'TCP port to listen on; 0 picks a free port', group: SERVER },
   { flag: 'host', env: ['MARKET_STUB_HOST', 'HOST'], kind: { type: 'string' }, default: '127.0.0.1', describe: 'Interface address to bind (0.0.0.0 in containers)', group: SERVER },
   { flag: 'quiet', env: env('QUIET'), kind: BOOLEAN, default: false, describe: 'No request log lines (the ready line stays)', group: SERVER },
@@ -86,7 +104,7 @@ export const SERVE_OPTIONS: readonly OptionSpec[] = [
   { flag: 'error-rate', env: env('ERROR_RATE'), kind: { type: 'number', min: 0, max: 1 }, defaultText: '0', describe: 'Seeded share of market requests (0–1) answered with --status (default 500)', group: BEHAVIOUR },
   { flag: 'retry-after', env: env('RETRY_AFTER'), kind: int(0, 86_400), defaultText: '1 for 429', describe: 'Retry-After seconds sent with 429/503', group: BEHAVIOUR },
   { flag: 'fault', env: env('FAULT'), kind: choice(...TRANSPORT_FAULTS), defaultText: 'none', describe: 'Transport fault on every market response', group: BEHAVIOUR },
-  { flag: 'deviation', env: env('DEVIATION'), kind: { type: 'list', separator: ',' }, defaultText: 'none', describe: 'Serve a deviation from the contract: NAME (every market, or the whole list for list-*) or NAME=RATE (a seeded share of markets, 0–1), e.g. string-price=0.1; repeat or comma-separate; the README and GET /__stub/deviations list every name', group: DEVIATIONS },
+  { flag: 'deviation', env: env('DEVIATION'), kind: { type: 'list', separator: ',' }, defaultText: 'none', describe: 'Serve a deviation from the contract: NAME (every market; a list deviation such as list-500 changes the whole list) or NAME=RATE (a seeded share of markets, 0–1), e.g. string-price=0.1; repeat or comma-separate; the README and GET /__stub/deviations list every name', group: DEVIATIONS },
   { flag: 'market-fault', env: env('MARKET_FAULT'), kind: { type: 'list', separator: ',' }, defaultText: 'none', describe: `Deprecated (use --deviation): domain fault for a seeded share of markets, NAME=RATE (${DOMAIN_FAULTS.join(', ')}); repeat or comma-separate`, group: DEVIATIONS },
   { flag: 'behaviours', env: env('BEHAVIOURS'), kind: { type: 'path' }, defaultText: 'none', describe: 'JSON file: an array of rules {match:{route?,marketId?,method?}, behaviour:{…}, times?}', group: BEHAVIOUR },
   { flag: 'admin', env: env('ADMIN'), kind: choice('on', 'off'), default: 'on', describe: 'The admin API under /__stub', group: CONTROL },
@@ -126,9 +144,8 @@ export function composeServeConfig(resolved: ResolvedOptions, now: Date = new Da
   const maxPageSize = num('maxPageSize') ?? 1000;
   if (pageSize > maxPageSize) throw new ConfigError([problem(origins['pageSize'] ?? '--page-size', `an integer from 1 to the largest page size (${maxPageSize}, ${origins['maxPageSize']})`, pageSize)]);
   const profile = resolveProfile({ envelope, paging: text('paging') as ResponseProfile['paging'], pageSize, maxPageSize, errors: text('errors') as ResponseProfile['errors'], filterStatus: v['filterStatus'] === true });
-  const behaviour = checkBehaviour(Object.fromEntries(Object.entries({
-    delayMs: num('delay'), jitterMs: num('jitter'), status: num('status'), retryAfter: num('retryAfter'), errorRate: num('errorRate'), fault: text('fault'),
-  }).filter(([, value]) => value !== undefined)));
+  const behaviour = checkBehaviour(Object.fromEntries(Object.entries(BEHAVIOUR_OPTIONS).map(([field, key]) => [field, v[key]]).filter(([, value]) => value !== undefined)));
+  const rules = serveRules(resolved);
   const fixtures = text('fixtures');
   if (v['watch'] === true && fixtures === undefined) throw new ConfigError(`${origins['watch']} needs --fixtures PATH (there is nothing to watch for generated markets).`);
   return Object.freeze({
@@ -143,7 +160,7 @@ export function composeServeConfig(resolved: ResolvedOptions, now: Date = new Da
     logFormat: (text('logFormat') ?? 'auto') as LogFormat | 'auto',
     profile,
     behaviour,
-    rules: readRules(given(resolved, 'behaviours')),
+    rules: rules.value,
     deviations: parseDeviations(given(resolved, 'deviation')),
     globalFaults: parseMarketFaults(given(resolved, 'marketFault')),
     admin: text('admin') !== 'off',
@@ -154,7 +171,7 @@ export function composeServeConfig(resolved: ResolvedOptions, now: Date = new Da
     allowedHosts: parseHostList(given(resolved, 'allowedHosts')),
     shutdownGraceMs: num('shutdownGrace') ?? DEFAULT_GRACE_MS,
     cors: text('cors') !== 'off',
-    origins,
+    origins: { ...origins, rules: rules.origin },
   });
 }
 
@@ -197,6 +214,22 @@ function parseMarketFaults(g: { value: unknown; source: string } | undefined): G
   });
 }
 
+/**
+ * The behaviour rules: a `--behaviours` file given by flag or environment wins; otherwise the
+ * config file's inline `rules`, or its `behaviours` file (not both in one file).
+ */
+function serveRules(resolved: ResolvedOptions): { value: BehaviourRuleInput[]; origin: string } {
+  const file = given(resolved, 'behaviours');
+  const config = resolved.config;
+  const inline = config?.values['rules'];
+  if (inline === undefined || (file && file.source !== config?.origin('behaviours'))) return { value: readRules(file), origin: file?.source ?? 'default' };
+  const origin = config?.origin('rules') ?? 'rules';
+  if (file) throw new ConfigError(`${origin}: give the rules inline or as a file (${file.source}), not both.`);
+  if (!Array.isArray(inline)) throw new ConfigError(`${origin}: expected an array of rules, found ${JSON.stringify(inline)}.`);
+  checkRules(inline, (i) => `${origin}/${i}`);
+  return { value: inline as BehaviourRuleInput[], origin };
+}
+
 function readRules(g: { value: unknown; source: string } | undefined): BehaviourRuleInput[] {
   if (!g) return [];
   const file = String(g.value);
@@ -207,14 +240,21 @@ function readRules(g: { value: unknown; source: string } | undefined): Behaviour
     throw new ConfigError(`${g.source}: cannot read behaviour rules from ${file} (${(error as Error).message}).`);
   }
   if (!Array.isArray(data)) throw new ConfigError(`${g.source}: ${file} must hold a JSON array of rules, found ${typeof data}.`);
+  checkRules(data, (i) => `${g.source}: ${file} /${i}`);
+  return data as BehaviourRuleInput[];
+}
+
+/** Checks each rule as the behaviour engine will (match, behaviour, times, id). @throws ConfigError naming the rule with `at(i)`. */
+function checkRules(data: readonly unknown[], at: (i: number) => string): void {
   data.forEach((rule: unknown, i) => {
     const r = rule as { behaviour?: unknown; match?: unknown } | null;
     try {
       if (!r || typeof r !== 'object' || !r.match || typeof r.match !== 'object') throw new BehaviourError('match', 'an object');
       checkBehaviour(r.behaviour, 'behaviour');
+      createBehaviourEngine({ seed: 1, rules: [r as BehaviourRuleInput] });
     } catch (error) {
-      throw new ConfigError(`${g.source}: ${file} /${i}: ${(error as Error).message}.`);
+      if (!(error instanceof MarketStubError)) throw error;
+      throw new ConfigError(`${at(i)}: ${error.message.replace(/^rule( [^.:]+)?\./, '')}.`);
     }
   });
-  return data as BehaviourRuleInput[];
 }

@@ -11,6 +11,8 @@ export { loadMarketSchema, type JsonSchemaDocument } from './schema/market-schem
 export type { Finding } from './schema/finding.js';
 export { MarketStubError, type MarketStubErrorCode, type ErrorFinding } from './core/market-stub-error.js';
 export type { MarketStubClient } from './client/market-stub-client.js';
+export { connectMarketStub, DEFAULT_CLIENT_TIMEOUT_MS, DEFAULT_MAX_RESPONSE_BYTES, type ConnectMarketStubOptions } from './client/connect-market-stub.js';
+export { serveEnvironment, type ServeOptionValue } from './serve-environment.js';
 export type { Market, MarketSummary } from './schema/market-types.js';
 export { createStubRuntime, ADMIN_PREFIX, type StubRuntime, type RuntimeOptions } from './http/stub-runtime.js';
 export { DEFAULT_PROFILE, resolveProfile, type ResponseProfile } from './http/response-profile.js';

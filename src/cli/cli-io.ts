@@ -3,6 +3,8 @@ export interface CliIo {
   stdout(text: string): void;
   stderr(text: string): void;
   env: Readonly<Record<string, string | undefined>>;
+  /** Working directory, where `serve` looks for market-stub.config.json; the process's when absent. */
+  cwd?: string;
   /** Whether stdout is a terminal (colours, text logs). */
   isTTY: boolean;
   /** Whether stderr is a terminal (progress lines). */

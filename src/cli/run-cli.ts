@@ -5,6 +5,7 @@ import { ConfigError, resolveOptions, type ResolvedOptions } from '../options/re
 import { EXIT, type CliIo } from './cli-io.js';
 import { commandUsage, declareOptions, flagNames, unknownFlags, type CommandSpec } from './command-spec.js';
 import { COMMANDS } from './commands.js';
+import { CONFIG_SECTIONS } from '../config-file/config-schema.js';
 
 /** What the command line asks for, before anything runs. */
 type Parsed =
@@ -72,11 +73,27 @@ async function parseCommandLine(argv: readonly string[], io: CliIo, commands: re
   }
   if (extra.length > 0) return { kind: 'refused', message: `${prefix} unexpected argument ${JSON.stringify(extra[0])}; options are given as --name value. ${help}` };
   try {
-    return { kind: 'run', command, options: resolveOptions(command.options, { flags: args, env: io.env }) };
+    return { kind: 'run', command, options: await resolveWithConfigFile(command, args, io) };
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     return { kind: 'refused', message: `${prefix} ${error.problems.map((p) => p.message).join(`\n${prefix} `)}\n${help}` };
   }
+}
+
+/**
+ * Resolves a command's options, with its section of the config file when it reads one (`serve`):
+ * `--config`, `MARKET_STUB_CONFIG`, or market-stub.config.json in the working directory.
+ * @throws ConfigError for a config file that cannot be read or breaks its schema, or bad values.
+ */
+async function resolveWithConfigFile(command: CommandSpec, args: Readonly<Record<string, unknown>>, io: CliIo): Promise<ResolvedOptions> {
+  if (!Object.hasOwn(CONFIG_SECTIONS, command.name)) return resolveOptions(command.options, { flags: args, env: io.env });
+  // Loaded only for a command that reads a config file: other commands and --help never pay for it.
+  const { loadConfigSection, locateConfigFile } = await import('../config-file/load-config-file.js');
+  const location = locateConfigFile(args['config'], io.env, io.cwd ?? '.');
+  if (!location) return resolveOptions(command.options, { flags: args, env: io.env });
+  const resolved = resolveOptions(command.options, { flags: args, env: io.env, config: loadConfigSection(location, command.name) });
+  if (location.origin !== 'working directory') return resolved;
+  return { ...resolved, values: { ...resolved.values, config: location.file }, origins: { ...resolved.origins, config: 'working directory' } };
 }
 
 /** `; did you mean --port?` when a known name is within two edits (a typo), else `.`: the end of a sentence either way. */

@@ -15,6 +15,7 @@ export const serveCommand: CommandSpec = {
     ['$0 serve --port 0 --seed 7 --count 250 --clock 2026-01-01', 'a reproducible catalog on a free port'],
     ['$0 serve --fixtures fixtures --watch', 'the real-sample markets in fixtures/, reloaded on change'],
     ['MARKET_STUB_PAGING=cursor MARKET_STUB_ENVELOPE=markets $0 serve', 'a Kalshi-like list: {"markets": [...], "next_cursor": ...}'],
+    ['$0 serve --config ci/market-stub.config.json --print-config', 'the options a config file gives, with where each value came from'],
   ],
   load: async () => ({ run: runServe }),
 };
@@ -35,6 +36,11 @@ export async function runServe(options: ResolvedOptions, io: CliIo): Promise<num
       return EXIT.couldNotRun;
     }
     throw error;
+  }
+  if (options.values['printConfig'] === true) {
+    const { formatServeConfig } = await import('./format-serve-config.js');
+    io.stdout(formatServeConfig(config, options));
+    return EXIT.ok;
   }
   const [{ createLogger, resolveLogFormat }, { launchStub }, { FixtureError, formatFixtureProblems }] = await Promise.all([
     import('../logger.js'), import('../stub.js'), import('../catalog/load-fixtures.js'),

@@ -65,11 +65,26 @@ export interface MarketStubErrorInit {
   cause?: unknown;
 }
 
+/** The brand every MarketStubError carries, shared by every copy of market-stub in the process. */
+const MARKET_STUB_ERROR_BRAND = Symbol.for('market-stub.MarketStubError');
+
 /**
  * A problem the caller can fix. `message` reads `where: option: expected …, found …`, e.g.
  * `startMarketStub: clock: expected a YYYY-MM-DD calendar date, found "2026-13-01"`.
  */
 export class MarketStubError extends Error {
+  /**
+   * `error instanceof MarketStubError` holds for a MarketStubError from any copy of market-stub
+   * loaded in the process: the ESM and CommonJS builds, and the `market-stub/testcontainers`
+   * bundle, each carry their own class (the dual-package hazard), so the check reads a
+   * process-wide brand (Symbol.for) instead of the prototype chain. Subclasses (FixtureError)
+   * keep the ordinary check.
+   */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    if (this !== MarketStubError) return Function.prototype[Symbol.hasInstance].call(this, value);
+    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[MARKET_STUB_ERROR_BRAND] === true;
+  }
+
   readonly code: MarketStubErrorCode;
   /** The surface that received the input: a function (`startMarketStub`), a method (`stub.tick`) or an admin route. */
   readonly where: string;
@@ -86,6 +101,7 @@ export class MarketStubError extends Error {
     const found = init.foundText ?? (init.found === undefined ? undefined : showValue(init.found));
     super(init.message ?? defaultMessage(init.where, init.option, init.expected, found), init.cause === undefined ? undefined : { cause: init.cause });
     this.name = 'MarketStubError';
+    Object.defineProperty(this, MARKET_STUB_ERROR_BRAND, { value: true });
     this.code = init.code;
     this.where = init.where;
     this.option = init.option;

@@ -25,6 +25,8 @@ export interface OptionSpec {
   positional?: boolean;
   /** A secret (header values, tokens): messages name the option but never show the value. */
   secret?: boolean;
+  /** Given by flag or environment only, never in a config file (`--config` itself, `--print-config`). */
+  cliOnly?: boolean;
 }
 
 /** Where values come from, highest precedence first: flags, environment, config file (typed JSON). */
@@ -33,7 +35,17 @@ export interface OptionSources {
   flags: Readonly<Record<string, unknown>>;
   env: Readonly<Record<string, string | undefined>>;
   /** A config file's section for this command: typed values by key, and how to name where a key sits. */
-  config?: { values: Readonly<Record<string, unknown>>; origin: (key: string) => string };
+  config?: ConfigSection;
+}
+
+/** A command's section of a config file, already checked against its JSON Schema. */
+export interface ConfigSection {
+  /** Typed values by option key (relative paths already resolved against the file's folder). */
+  values: Readonly<Record<string, unknown>>;
+  /** `market-stub.config.json /serve/port`: where a key sits, for messages and `--print-config`. */
+  origin: (key: string) => string;
+  /** The file as named (`market-stub.config.json`, or the `--config` value). */
+  file: string;
 }
 
 /** Every option's value (undefined when not set and without default) and where it came from. */
@@ -41,6 +53,8 @@ export interface ResolvedOptions {
   readonly values: Readonly<Record<string, OptionValue | undefined>>;
   /** `--port`, `MARKET_STUB_PORT`, `market-stub.config.json /serve/port`, `default`. */
   readonly origins: Readonly<Record<string, string>>;
+  /** The config file section the values were resolved with, when there was one (for what has no flag: serve's inline rules). */
+  readonly config?: ConfigSection;
 }
 
 /** One bad value: which option (named as the user gave it), what was expected, what was found. */
@@ -105,7 +119,7 @@ export function resolveOptions(specs: readonly OptionSpec[], sources: OptionSour
     }
   }
   if (problems.length > 0) throw new ConfigError(problems);
-  return { values, origins };
+  return sources.config ? { values, origins, config: sources.config } : { values, origins };
 }
 
 /** A problem about an option value, worded as every surface words it: `ORIGIN: expected …, found "…".` */
@@ -135,6 +149,6 @@ function findGiven(spec: OptionSpec, sources: OptionSources): { value: unknown; 
     if (value !== undefined && value !== '') return { value, origin: name, typed: false };
   }
   const config = sources.config;
-  if (config && config.values[key] !== undefined) return { value: config.values[key], origin: config.origin(key), typed: true };
+  if (config && !spec.cliOnly && config.values[key] !== undefined) return { value: config.values[key], origin: config.origin(key), typed: true };
   return undefined;
 }

@@ -1,5 +1,8 @@
 // `market-stub serve --deviation NAME[=RATE]` (and MARKET_STUB_DEVIATION) as a real process: what it
 // serves, how a bad value is refused before anything starts, and the deprecated --market-fault.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCliProcess, startServeProcess } from '../support/cli-process.js';
 
@@ -43,6 +46,25 @@ describe('serve --deviation', () => {
     const res = await runCliProcess(['serve', '--port', '0'], { env: { MARKET_STUB_DEVIATION: 'item-bom,nope' } });
     expect(res.code).toBe(2);
     expect(res.stderr).toContain('MARKET_STUB_DEVIATION: expected a deviation name');
+  });
+
+  it('takes deviations from the config file (key "deviation") and names the file and pointer of a bad one', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'market-stub-deviation-config-'));
+    const good = path.join(dir, 'good.json');
+    writeFileSync(good, JSON.stringify({ serve: { count: 5, deviation: ['non-active-status', 'list-bom'] } }));
+    const stub = await startServeProcess(['--port', '0', '--config', good]);
+    try {
+      const raw = Buffer.from(await (await fetch(`${stub.url}/markets`)).arrayBuffer());
+      expect(raw[0]).toBe(0xef);
+      expect((JSON.parse(raw.subarray(3).toString()) as { status: string }[]).every((m) => m.status === 'suspended')).toBe(true);
+    } finally {
+      await stub.stop();
+    }
+    const bad = path.join(dir, 'bad.json');
+    writeFileSync(bad, JSON.stringify({ serve: { deviation: ['item-bom', 'strng-price=0.1'] } }));
+    const res = await runCliProcess(['serve', '--port', '0', '--config', bad]);
+    expect(res.code).toBe(2);
+    expect(res.stderr).toMatch(/bad\.json \/serve\/deviation: expected a deviation name \(did you mean string-price\?/);
   });
 
   it('still takes the deprecated --market-fault, with a warning that says what to write instead', async () => {
