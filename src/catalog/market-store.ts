@@ -121,7 +121,7 @@ export function createMarketStore(startCatalog: MarketCatalog, options: MarketSt
   let order: string[] | undefined; // ids in catalog order, once something was removed
   let removed = new Set<string>();
   let shares = startPlan.shares;
-  let targeted = new Map(startPlan.targeted);
+  let targeted: ReadonlyMap<string, readonly MarketDeviation[]> = startPlan.targeted;
   let list = startPlan.list;
   let tickCount = 0;
   let view: MarketCatalog = base;
@@ -204,16 +204,19 @@ export function createMarketStore(startCatalog: MarketCatalog, options: MarketSt
     served = new Map();
     sharedOnly = new Map();
   };
-  const planDeviations = (plan: DeviationPlan) => {
+  const applyPlan = (plan: DeviationPlan) => {
     shares = plan.shares;
-    targeted = new Map(plan.targeted);
+    targeted = plan.targeted;
     list = plan.list;
     served = new Map();
     sharedOnly = new Map();
   };
+  // The targeted map is swapped, never changed in place: a view built before keeps what it saw.
   const setOwn = (marketId: string, deviations: readonly MarketDeviation[]) => {
-    if (deviations.length === 0) targeted.delete(marketId);
-    else targeted.set(marketId, [...deviations].sort((a, b) => catalogueIndex(a) - catalogueIndex(b)));
+    const next = new Map(targeted);
+    if (deviations.length === 0) next.delete(marketId);
+    else next.set(marketId, Object.freeze([...deviations].sort((a, b) => catalogueIndex(a) - catalogueIndex(b))));
+    targeted = next;
     forget(marketId);
     refresh();
   };
@@ -277,14 +280,14 @@ export function createMarketStore(startCatalog: MarketCatalog, options: MarketSt
       ids.splice(ids.indexOf(marketId), 1);
       removed.add(marketId);
       changed.delete(marketId);
-      targeted.delete(marketId);
+      if (targeted.has(marketId)) targeted = new Map([...targeted].filter(([id]) => id !== marketId));
       forget(marketId);
       refresh();
       return true;
     },
     reset() {
       startOver(start);
-      planDeviations(startPlan);
+      applyPlan(startPlan);
       tickCount = 0;
       refresh();
     },
@@ -292,11 +295,11 @@ export function createMarketStore(startCatalog: MarketCatalog, options: MarketSt
       for (const id of plan.targeted.keys()) {
         if (raw(id) === undefined) throw new MarketStubError({ code: 'MARKET_NOT_FOUND', where, marketId: id, message: `${where}: no market with market_id ${JSON.stringify(id)} (marketIds name markets of the catalog)` });
       }
-      planDeviations(plan);
+      applyPlan(plan);
       refresh();
     },
     setMarketDeviations: setOwn,
-    deviations: () => Object.freeze({ shares, targeted: new Map(targeted), list }),
+    deviations: () => Object.freeze({ shares, targeted, list }),
     listDeviations: () => list,
     preferredView(deviation) {
       let preferredCatalog = preferred.get(deviation);

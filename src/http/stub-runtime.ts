@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { CatalogEntry, MarketCatalog } from '../catalog/market-catalog.js';
+import type { MarketCatalog } from '../catalog/market-catalog.js';
 import type { StubLogger } from '../core/stub-logger.js';
 import { createMarketStore, type GlobalDomainFault, type MarketStore } from '../catalog/market-store.js';
 import { createBehaviourEngine, MAX_HOLD_MS, parsePrefer, type AppliedBehaviour, type Behaviour, type BehaviourEngine, type BehaviourRuleInput } from '../behaviour/behaviour.js';
@@ -215,30 +215,12 @@ export function createStubRuntime(options: RuntimeOptions, where = 'createStubRu
       }
       const applied = behaviours.decide({ route: route.kind, method, ...(route.kind === 'item' ? { marketId: route.marketId } : {}) }, prefer);
       // Deviations cost nothing here unless some are in force: a Prefer header, list deviations, or a deviated entry.
-      const catalog = preferred?.scope === 'market' ? store.preferredView(preferred) : store.current();
-      let reply: Reply;
-      let deviationLabels: readonly string[] | undefined;
-      let deviationDelayMs = 0;
-      if (applied.status !== undefined && applied.status >= 400) {
-        reply = injectedError(profile, applied);
-      } else if (route.kind === 'list') {
-        reply = renderList(catalog, new URLSearchParams(query), profile);
-        const edits = preferred?.scope === 'list' ? withPreferred(store.listDeviations(), preferred) : store.listDeviations();
-        if (edits.length > 0) {
-          reply = deviatedListReply(reply, edits, profile, url);
-          deviationLabels = edits.map((d) => `deviation=${d.name}`);
-        }
-        if (preferred?.scope === 'market') deviationLabels = [...(deviationLabels ?? []), `deviation=${preferred.name} (Prefer)`];
-      } else {
-        const entry = catalog.entry(route.marketId);
-        const deviated = entry?.deviated;
-        if (deviated === undefined) reply = entry ? jsonReply(entry.body) : marketNotFound(profile.errors, route.marketId);
-        else {
-          reply = deviatedItemReply(entry as CatalogEntry, profile);
-          deviationLabels = deviated.labels;
-          deviationDelayMs = deviated.delayMs ?? 0;
-        }
-      }
+      const rendered: Rendered = applied.status !== undefined && applied.status >= 400
+        ? { reply: injectedError(profile, applied), delayMs: 0 }
+        : renderMarketRoute(route, query, url, { store, profile, preferred });
+      let reply = rendered.reply;
+      const deviationLabels = rendered.labels;
+      const deviationDelayMs = rendered.delayMs;
       // A 2xx/3xx override keeps the normal body (none for 204/205/304, see writeReply); errors stay errors.
       if (applied.status !== undefined && applied.status < 400 && reply.status === 200) reply.status = applied.status;
       reply = withCors(reply);
@@ -261,6 +243,40 @@ export function createStubRuntime(options: RuntimeOptions, where = 'createStubRu
       return true;
     },
   };
+}
+
+/** A rendered market answer, before behaviours deliver it: the reply, what deviations it carries (journal labels) and the delay they add, ms. */
+interface Rendered {
+  reply: Reply;
+  labels?: readonly string[];
+  delayMs: number;
+}
+
+/**
+ * Stage render: the answer of a market route from the catalog in force, with the deviations in
+ * force. Nothing configured costs two checks: the list's deviations (an empty array) and the
+ * served entry's `deviated` field (absent); a `Prefer: deviation=` reads a view with that
+ * deviation on every market.
+ */
+function renderMarketRoute(route: { kind: 'list' } | { kind: 'item'; marketId: string }, query: string, url: string, on: { store: MarketStore; profile: ResponseProfile; preferred: Deviation | undefined }): Rendered {
+  const { store, profile, preferred } = on;
+  const catalog = preferred?.scope === 'market' ? store.preferredView(preferred) : store.current();
+  if (route.kind === 'list') {
+    let reply = renderList(catalog, new URLSearchParams(query), profile);
+    let labels: string[] | undefined;
+    const edits = preferred?.scope === 'list' ? withPreferred(store.listDeviations(), preferred) : store.listDeviations();
+    if (edits.length > 0) {
+      reply = deviatedListReply(reply, edits, profile, url);
+      labels = edits.map((d) => `deviation=${d.name}`);
+    }
+    if (preferred?.scope === 'market') labels = [...(labels ?? []), `deviation=${preferred.name} (Prefer)`];
+    return labels === undefined ? { reply, delayMs: 0 } : { reply, labels, delayMs: 0 };
+  }
+  const entry = catalog.entry(route.marketId);
+  const deviated = entry?.deviated;
+  if (entry === undefined) return { reply: marketNotFound(profile.errors, route.marketId), delayMs: 0 };
+  if (deviated === undefined) return { reply: jsonReply(entry.body), delayMs: 0 };
+  return { reply: deviatedItemReply(entry, profile), labels: deviated.labels, delayMs: deviated.delayMs ?? 0 };
 }
 
 /** The list deviations in force with one more asked for by `Prefer: deviation=`, each once, in catalogue order. */
