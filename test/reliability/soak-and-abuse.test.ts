@@ -18,13 +18,18 @@ async function timedGet(url: string): Promise<number> {
   return performance.now() - t;
 }
 
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? 0;
+}
+
 describe('soak', () => {
   it(`RSS stays flat over a ${SOAK_S} s soak with 8 KiB headers, the journal full (bytes bound) and journal reads`, async () => {
     const stub = await startServeProcess(['--port', '0', '--count', '200', '--quiet', '--journal-size', '100000', '--journal-bytes', String(16 * 2 ** 20)], { env: { MARKET_STUB_CLOCK: '2026-01-01' } });
     const pid = stub.child.pid ?? 0;
     const id = ((await (await fetch(`${stub.url}/markets`)).json()) as { market_id: string }[])[3]?.market_id ?? '';
     const samples: number[] = [];
-    const sampler = setInterval(() => samples.push(rssOf(pid)), 1_000);
+    const sampler = setInterval(() => samples.push(rssOf(pid)), 500);
     let reads = 0;
     let stopReads = false;
     const reader = (async () => {
@@ -44,20 +49,24 @@ describe('soak', () => {
     clearInterval(sampler);
     const journal = (await (await fetch(`${stub.url}/__stub/requests?limit=0`)).json()) as { total: number; size: number; bytes: number; maxBytes: number };
     await stub.stop();
-    // Flat: after the first quarter (warm-up, journal filling) RSS moves within the GC's sawtooth,
-    // with no upward trend: the last third peaks no higher than the middle third (plus 32 MB).
+    // Flat: after the first quarter (warm-up, journal filling) RSS moves within the GC's sawtooth
+    // (about ±50 MB here), with no upward trend: the median of the last third is no higher than the
+    // median of the middle third plus 32 MB. Medians, not peaks: one late GC peak in a 20 s window
+    // is the sawtooth, not growth (a 120 s run by hand stayed in 248–308 MB).
     const steady = samples.slice(Math.floor(samples.length / 4));
     const band = Math.max(...steady) - Math.min(...steady);
     const third = Math.floor(samples.length / 3);
     const middlePeak = Math.max(...samples.slice(third, 2 * third));
     const lastPeak = Math.max(...samples.slice(2 * third));
+    const middleMedian = median(samples.slice(third, 2 * third));
+    const lastMedian = median(samples.slice(2 * third));
     const mb = (b: number) => (b / 2 ** 20).toFixed(0);
-    figure('soak', `${SOAK_S} s, ${total} requests (${Math.round(total / SOAK_S)} req/s) with 8 KiB headers, ${reads} journal reads of 1,000 entries; journal ${journal.size} entries / ${mb(journal.bytes)} MB of ${mb(journal.maxBytes)} MB; RSS ${mb(samples[0] ?? 0)} → ${mb(samples.at(-1) ?? 0)} MB, steady-state band ${mb(band)} MB (min ${mb(Math.min(...steady))}, max ${mb(Math.max(...steady))}); peak of the middle third ${mb(middlePeak)} MB, of the last third ${mb(lastPeak)} MB`);
+    figure('soak', `${SOAK_S} s, ${total} requests (${Math.round(total / SOAK_S)} req/s) with 8 KiB headers, ${reads} journal reads of 1,000 entries; journal ${journal.size} entries / ${mb(journal.bytes)} MB of ${mb(journal.maxBytes)} MB; RSS ${mb(samples[0] ?? 0)} → ${mb(samples.at(-1) ?? 0)} MB, steady-state band ${mb(band)} MB (min ${mb(Math.min(...steady))}, max ${mb(Math.max(...steady))}); median (peak) of the middle third ${mb(middleMedian)} (${mb(middlePeak)}) MB, of the last third ${mb(lastMedian)} (${mb(lastPeak)}) MB`);
     expect(result.errors).toBe(0);
     expect(result.non2xx).toBe(0);
     expect(journal.bytes).toBeLessThanOrEqual(journal.maxBytes);
     expect(journal.total).toBeGreaterThan(journal.size);
-    expect(lastPeak).toBeLessThanOrEqual(middlePeak + 32 * 2 ** 20);
+    expect(lastMedian).toBeLessThanOrEqual(middleMedian + 32 * 2 ** 20);
     expect(Math.max(...samples)).toBeLessThan(600 * 2 ** 20);
   }, 120_000);
 });
