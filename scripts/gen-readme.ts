@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { COMMANDS } from '../src/cli/commands.js';
 import type { OptionKind } from '../src/options/option-kind.js';
 import type { OptionSpec } from '../src/options/resolve-options.js';
+import { deviationTable, unprovokedTable } from '../src/deviation/deviation-table.js';
 
 const README = fileURLToPath(new URL('../README.md', import.meta.url));
 
@@ -45,7 +46,12 @@ export function optionTable(command: string): string {
 }
 
 /** Every generated section by name. */
-export const SECTIONS: Record<string, () => string> = Object.fromEntries(COMMANDS.map((c) => [`options-${c.name}`, () => optionTable(c.name)]));
+export const SECTIONS: Record<string, () => string> = {
+  ...Object.fromEntries(COMMANDS.map((c) => [`options-${c.name}`, () => optionTable(c.name)])),
+  // The deviation catalogue (src/deviation) and the findings no deviation provokes.
+  deviations: deviationTable,
+  'unprovoked-findings': unprovokedTable,
+};
 
 /**
  * README text with every generated section rendered anew.

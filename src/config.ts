@@ -10,6 +10,7 @@ import { DEFAULT_JOURNAL_BYTES, MAX_JOURNAL_BYTES } from './journal/request-jour
 import { DEFAULT_GRACE_MS, MAX_GRACE_MS } from './server.js';
 import { HOST_NAME } from './http/admin/admin-access.js';
 import type { LogFormat } from './logger.js';
+import { parseDeviationFlags, type DeviationSetting } from './deviation/deviation-settings.js';
 
 /** Resolved, validated options of `market-stub serve`. */
 export interface ServeConfig {
@@ -29,6 +30,9 @@ export interface ServeConfig {
   readonly behaviour: Behaviour;
   /** Rules read from `--behaviours FILE`. */
   readonly rules: readonly BehaviourRuleInput[];
+  /** Deviations from `--deviation NAME[=RATE]` (src/deviation). */
+  readonly deviations: readonly DeviationSetting[];
+  /** From the deprecated `--market-fault NAME=RATE`. */
   readonly globalFaults: readonly GlobalDomainFault[];
   readonly admin: boolean;
   readonly adminToken: string | undefined;
@@ -69,6 +73,7 @@ const DATA = 'Data:';
 const PROFILE = 'Response profile:';
 const BEHAVIOUR = 'Behaviours (every market request):';
 const CONTROL = 'Runtime control:';
+const DEVIATIONS = 'Deviations (contract drift on demand):';
 const int = (min: number, max: number) => ({ type: 'integer', min, max }) as const;
 const choice = (...choices: string[]) => ({ type: 'choice', choices }) as const;
 const BOOLEAN = { type: 'boolean' } as const;
@@ -99,7 +104,8 @@ export const SERVE_OPTIONS: readonly OptionSpec[] = [
   { flag: 'error-rate', env: env('ERROR_RATE'), kind: { type: 'number', min: 0, max: 1 }, defaultText: '0', describe: 'Seeded share of market requests (0–1) answered with --status (default 500)', group: BEHAVIOUR },
   { flag: 'retry-after', env: env('RETRY_AFTER'), kind: int(0, 86_400), defaultText: '1 for 429', describe: 'Retry-After seconds sent with 429/503', group: BEHAVIOUR },
   { flag: 'fault', env: env('FAULT'), kind: choice(...TRANSPORT_FAULTS), defaultText: 'none', describe: 'Transport fault on every market response', group: BEHAVIOUR },
-  { flag: 'market-fault', env: env('MARKET_FAULT'), kind: { type: 'list', separator: ',' }, defaultText: 'none', describe: `Domain fault for a seeded share of markets, NAME=RATE (${DOMAIN_FAULTS.join(', ')}); repeat or comma-separate`, group: BEHAVIOUR },
+  { flag: 'deviation', env: env('DEVIATION'), kind: { type: 'list', separator: ',' }, defaultText: 'none', describe: 'Serve a deviation from the contract: NAME (every market; a list deviation such as list-500 changes the whole list) or NAME=RATE (a seeded share of markets, 0–1), e.g. string-price=0.1; repeat or comma-separate; the README and GET /__stub/deviations list every name', group: DEVIATIONS },
+  { flag: 'market-fault', env: env('MARKET_FAULT'), kind: { type: 'list', separator: ',' }, defaultText: 'none', describe: `Deprecated (use --deviation): domain fault for a seeded share of markets, NAME=RATE (${DOMAIN_FAULTS.join(', ')}); repeat or comma-separate`, group: DEVIATIONS },
   { flag: 'behaviours', env: env('BEHAVIOURS'), kind: { type: 'path' }, defaultText: 'none', describe: 'JSON file: an array of rules {match:{route?,marketId?,method?}, behaviour:{…}, times?}', group: BEHAVIOUR },
   { flag: 'admin', env: env('ADMIN'), kind: choice('on', 'off'), default: 'on', describe: 'The admin API under /__stub', group: CONTROL },
   { flag: 'admin-token', env: env('ADMIN_TOKEN'), kind: { type: 'string' }, secret: true, defaultText: 'none', describe: 'Require Authorization: Bearer TOKEN on the admin API', group: CONTROL },
@@ -155,6 +161,7 @@ export function composeServeConfig(resolved: ResolvedOptions, now: Date = new Da
     profile,
     behaviour,
     rules: rules.value,
+    deviations: parseDeviations(given(resolved, 'deviation')),
     globalFaults: parseMarketFaults(given(resolved, 'marketFault')),
     admin: text('admin') !== 'off',
     adminToken: text('adminToken'),
@@ -181,6 +188,17 @@ function parseHostList(g: { value: unknown; source: string } | undefined): strin
     if (!HOST_NAME.test(item)) throw new ConfigError(`${g.source}: expected host names such as market-stub, .ci.internal or *, found ${JSON.stringify(item)}.`);
   }
   return items;
+}
+
+function parseDeviations(g: { value: unknown; source: string } | undefined): DeviationSetting[] {
+  if (!g) return [];
+  const items = (Array.isArray(g.value) ? g.value : [g.value]).flatMap((v) => String(v).split(',')).map((s) => s.trim()).filter(Boolean);
+  try {
+    return parseDeviationFlags(items, g.source);
+  } catch (error) {
+    if (error instanceof MarketStubError) throw new ConfigError(`${error.message}.`);
+    throw error;
+  }
 }
 
 function parseMarketFaults(g: { value: unknown; source: string } | undefined): GlobalDomainFault[] {

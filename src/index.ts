@@ -1,29 +1,40 @@
-// The public library API of market-stub. No side effects at import time.
+// The public library API of market-stub: what the README and docs/contract-check.md document, and
+// the types of those functions' options and results. No side effects at import time.
+
+// A stub in process, or one in another process or a container, behind one client interface.
 export { startMarketStub, type MarketStub, type MarketStubOptions } from './stub.js';
-export { createApp, type AppOptions, type StubRequestListener } from './http/create-app.js';
+export type { MarketStubClient } from './client/market-stub-client.js';
+export { connectMarketStub, type ConnectMarketStubOptions } from './client/connect-market-stub.js';
+export { serveEnvironment, type ServeOptionValue } from './serve-environment.js';
+export { MarketStubError, type MarketStubErrorCode, type ErrorFinding } from './core/market-stub-error.js';
 export type { StubLogger } from './core/stub-logger.js';
-export { buildCatalog, validateMarkets, type CatalogOptions } from './catalog/build-catalog.js';
-export { createMemoryCatalog, toSummary, type CatalogEntry, type MarketCatalog, type CatalogSource } from './catalog/market-catalog.js';
+
+// The stub's app for supertest, and the catalog it serves.
+export { createApp, type AppOptions, type StubRequestListener } from './http/create-app.js';
+export type { RuntimeOptions } from './http/stub-runtime.js';
+export type { ResponseProfile } from './http/response-profile.js';
+export { buildCatalog, type CatalogOptions } from './catalog/build-catalog.js';
+export type { CatalogEntry, MarketCatalog, CatalogSource } from './catalog/market-catalog.js';
 export { generateMarket, generateMarkets, type GenerateOptions } from './catalog/generate-markets.js';
-export { readFixtures, loadFixtures, FixtureError, formatFixtureProblems, type FixtureProblem, type FixtureLoad } from './catalog/load-fixtures.js';
+export type { DomainFault, GlobalDomainFault } from './catalog/domain-faults.js';
+export type { Behaviour, BehaviourRule, BehaviourRuleInput, RuleMatch, TransportFault } from './behaviour/behaviour.js';
+export type { JournalEntry, JournalFilter } from './journal/request-journal.js';
+
+// Contract drift on demand.
+export { DEVIATIONS } from './deviation/deviation-catalogue.js';
+export type { Deviation, DeviationClass, DeviationEndpoint, DeclaredFinding } from './deviation/deviation-definition.js';
+export type { DeviationSetting } from './deviation/deviation-settings.js';
+
+// The schema and its validators.
+export type { Market, MarketSummary } from './schema/market-types.js';
 export { getMarketValidator, type MarketValidator, type MarketValidatorOptions } from './schema/market-validator.js';
 export { loadMarketSchema, type JsonSchemaDocument } from './schema/market-schema.js';
 export type { Finding } from './schema/finding.js';
-export { MarketStubError, type MarketStubErrorCode, type ErrorFinding } from './core/market-stub-error.js';
-export type { MarketStubClient } from './client/market-stub-client.js';
-export { connectMarketStub, DEFAULT_CLIENT_TIMEOUT_MS, DEFAULT_MAX_RESPONSE_BYTES, type ConnectMarketStubOptions } from './client/connect-market-stub.js';
-export { serveEnvironment, type ServeOptionValue } from './serve-environment.js';
-export type { Market, MarketSummary } from './schema/market-types.js';
-export { createStubRuntime, ADMIN_PREFIX, type StubRuntime, type RuntimeOptions } from './http/stub-runtime.js';
-export { DEFAULT_PROFILE, resolveProfile, type ResponseProfile } from './http/response-profile.js';
-export { buildOpenApiDocument } from './http/openapi-document.js';
-export { createMarketStore, DOMAIN_FAULTS, type DomainFault, type GlobalDomainFault, type MarketStore } from './catalog/market-store.js';
-export { BehaviourError, TRANSPORT_FAULTS, parsePrefer, type Behaviour, type BehaviourRule, type BehaviourRuleInput, type RuleMatch, type TransportFault } from './behaviour/behaviour.js';
-export { createRequestJournal, type JournalEntry, type JournalFilter, type RequestJournal } from './journal/request-journal.js';
-export { checkDeployment, crawlDeployment, CRAWL_DEFAULTS, type CrawlOptions, type CrawlProgress, type CrawlResult, type InvalidResponse } from './contract/crawl-deployment.js';
+
+// Contract checks against a real deployment (docs/contract-check.md, "Library").
+export { checkDeployment, crawlDeployment, type CrawlOptions, type CrawlProgress, type CrawlResult, type InvalidResponse } from './contract/crawl-deployment.js';
+export { formatContractReport, type ReportFormat, type FormatOptions } from './contract/format-contract-report.js';
+export type { ContractReport, ListSummary, ProbeSummary, ReportSummary } from './contract/contract-report.js';
+export type { ContractEndpoint, ContractFinding, FindingExample, Severity } from './contract/contract-finding.js';
 export { startRecordingProxy, type RecordingProxy, type RecordingProxyOptions } from './proxy/recording-proxy.js';
-export { formatContractReport, REPORT_FORMATS, type ReportFormat, type FormatOptions } from './contract/format-contract-report.js';
 export { writeFixtureSet, stageFixtureSet, type FixtureSetWritten, type FixtureSetStaging, type FixtureSetOptions } from './contract/fixture-set.js';
-export { ContractRunError } from './contract/contract-run-error.js';
-export { REPORT_VERSION, type ContractReport, type ListSummary, type ProbeSummary, type ReportSummary } from './contract/contract-report.js';
-export { LIST_ENDPOINT, SINGLE_ENDPOINT, type ContractEndpoint, type ContractFinding, type FindingExample, type Severity } from './contract/contract-finding.js';

@@ -10,6 +10,7 @@ import { checkStubOptions } from './options/stub-options.js';
 import { MarketStubError } from './core/market-stub-error.js';
 import type { Behaviour, BehaviourRuleInput } from './behaviour/behaviour.js';
 import type { DomainFault } from './catalog/market-store.js';
+import type { DeviationSetting } from './deviation/deviation-settings.js';
 import type { JournalFilter } from './journal/request-journal.js';
 import type { MarketStubClient } from './client/market-stub-client.js';
 import { createStubControls, type StubControls } from './control/stub-controls.js';
@@ -87,7 +88,7 @@ export async function launchStub(options: MarketStubOptions = {}, where = 'start
   const catalog = await buildCatalog({ fixtures, markets, seed, count: count ?? 100, clock: clock ?? todayUtc() });
   // A stub bound to a host name answers the admin API under that name too.
   const allowedHosts = isIP(host) === 0 ? [...(runtimeOptions.allowedHosts ?? []), host] : runtimeOptions.allowedHosts;
-  const runtime = createStubRuntime({ ...runtimeOptions, ...(allowedHosts ? { allowedHosts } : {}), catalog, seed });
+  const runtime = createStubRuntime({ ...runtimeOptions, ...(allowedHosts ? { allowedHosts } : {}), catalog, seed }, where);
   const running = await listen(createRequestHandler({ createApp: () => createApp({ runtime }), runtime }), {
     port: port ?? 0,
     host,
@@ -183,6 +184,7 @@ function createHandle(controls: StubControls, url: string): MarketStubClient {
     patchMarket: call('patchMarket', (where, marketId: string, patch: Record<string, unknown>) => controls.patchMarket(where, marketId, patch)),
     removeMarket: call('removeMarket', (where, marketId: string) => controls.removeMarket(where, marketId)),
     setMarketFaults: call('setMarketFaults', (where, marketId: string, faults: readonly DomainFault[]) => controls.setMarketFaults(where, marketId, faults)),
+    setDeviations: call('setDeviations', (where, settings: readonly DeviationSetting[]) => controls.setDeviations(where, settings)),
     tick: call('tick', (where, n?: number) => controls.tick(where, n)),
     reset: call('reset', (where) => controls.reset(where)),
     setBehaviour: call('setBehaviour', (where, behaviour: Behaviour) => {

@@ -1,4 +1,5 @@
 import type { Market, MarketSummary } from '../schema/market-types.js';
+import type { DeviatedReply } from '../deviation/render-deviated-market.js';
 
 /** One market with its pre-serialised response bodies (no serialisation on the request path). */
 export interface CatalogEntry {
@@ -7,6 +8,8 @@ export interface CatalogEntry {
   readonly body: Uint8Array;
   /** JSON text of the list item (the MarketSummary projection). */
   readonly summaryJson: string;
+  /** Set only on a market served with a deviation: how its single answer deviates beyond `body` (404, status, media type, delay). */
+  readonly deviated?: DeviatedReply;
 }
 
 /** Where a catalog's markets came from. */

@@ -2,12 +2,17 @@ import { createRequire } from 'node:module';
 import type * as JsonMergePatch from 'json-merge-patch';
 import type { Market } from '../schema/market-types.js';
 import { validateMarkets } from './build-catalog.js';
-import { createMemoryCatalog, toCatalogEntry, type CatalogEntry, type MarketCatalog } from './market-catalog.js';
+import { createMemoryCatalog, toCatalogEntry, toSummary, type CatalogEntry, type MarketCatalog } from './market-catalog.js';
 import { MarketStubError } from '../core/market-stub-error.js';
 import { checkJsonInput } from './json-input.js';
 import { mixSeed } from '../core/seed-mix.js';
-
-import { DOMAIN_FAULTS, type DomainFault, type GlobalDomainFault } from './domain-faults.js';
+import { fnv1a } from '../core/text-hash.js';
+import { getMarketValidator } from '../schema/market-validator.js';
+import { catalogueIndex } from '../deviation/deviation-catalogue.js';
+import type { ListDeviation, MarketDeviation } from '../deviation/deviation-definition.js';
+import { NO_DEVIATIONS, selectsMarket, type DeviationPlan } from '../deviation/deviation-settings.js';
+import { renderDeviatedMarket } from '../deviation/render-deviated-market.js';
+import { deviationFault, faultDeviation, type DomainFault, type GlobalDomainFault } from './domain-faults.js';
 
 export { DOMAIN_FAULTS, type DomainFault, type GlobalDomainFault } from './domain-faults.js';
 
@@ -21,18 +26,20 @@ export const MAX_EDITABLE = 250_000;
 export const MAX_ADDED_MARKETS = 100_000;
 /** Largest `n × catalog size` of one tick call: a tick visits every market, so one call stays short. */
 export const MAX_TICK_WORK = 100_000;
-/** Entries with only global faults applied that are kept built (a flat-memory cache, emptied when full). */
-const GLOBAL_FAULT_CACHE = 20_000;
+/** Entries with only shared deviations applied that are kept built (a flat-memory cache, emptied when full). */
+const SHARED_CACHE = 20_000;
+/** Views with a `Prefer: deviation=` applied to every market that are kept (emptied when full, and on every change). */
+const PREFERRED_VIEWS = 8;
 
 /** A catalog that changes at runtime; every change swaps in a new catalog view at once. */
 export interface MarketStore {
   /** What both endpoints read now. */
   current(): MarketCatalog;
-  /** Whether the catalog holds this market_id (also when a `missing` fault hides it from the item route). */
+  /** Whether the catalog holds this market_id (also when a deviation hides it from the item route). */
   has(marketId: string): boolean;
-  /** The market as stored (before domain faults), or undefined. */
+  /** The market as stored (before deviations), or undefined. */
   market(marketId: string): Market | undefined;
-  /** The market at a catalog position as stored (before domain faults; no response body is built), or undefined. */
+  /** The market at a catalog position as stored (before deviations; no response body is built), or undefined. */
   marketAt(index: number): Market | undefined;
   /** Replaces every market (validated like fixtures); `where` names the caller in errors. @throws MarketStubError MARKETS_INVALID listing every problem. */
   replace(items: readonly unknown[], where?: string): void;
@@ -47,11 +54,28 @@ export interface MarketStore {
   patch(marketId: string, patch: Record<string, unknown>, where?: string): Market | undefined;
   /** Removes one market. @returns false when the id is unknown. @throws MarketStubError LIMIT_EXCEEDED above MAX_EDITABLE markets. */
   remove(marketId: string, where?: string): boolean;
-  /** Back to the start-up markets; clears runtime faults and the tick. */
+  /** Back to the start-up markets and deviations; clears the tick. */
   reset(): void;
-  /** Sets (or with an empty list clears) the domain faults of one market. */
+  /** Replaces every deviation in force (market ids must be in the catalog). @throws MarketStubError MARKET_NOT_FOUND naming the first unknown id. */
+  setDeviations(plan: DeviationPlan, where?: string): void;
+  /** Sets (or with an empty list clears) the deviations of one market, in catalogue order. */
+  setMarketDeviations(marketId: string, deviations: readonly MarketDeviation[]): void;
+  /** The deviations in force. */
+  deviations(): DeviationPlan;
+  /** The deviations of the whole list in force (the same frozen empty array while there are none). */
+  listDeviations(): readonly ListDeviation[];
+  /**
+   * The catalog as it is now with one more deviation on every market (what `Prefer:
+   * deviation=NAME` answers from); built lazily, kept until the next change.
+   */
+  preferredView(deviation: MarketDeviation): MarketCatalog;
+  /**
+   * Sets (or with an empty list clears) the domain faults of one market: its deviations that were
+   * domain faults are replaced, its others kept.
+   * @deprecated Use setMarketDeviations.
+   */
   setFaults(marketId: string, faults: readonly DomainFault[]): void;
-  /** Every market's runtime domain faults. */
+  /** Every market's deviations that were domain faults, by their fault names. @deprecated Use deviations(). */
   faults(): Record<string, DomainFault[]>;
   /**
    * Moves prices of active, non-stale markets by `n` ticks (seeded ±0–2 cents each). Only the
@@ -70,28 +94,41 @@ function applyMergePatch(target: unknown, patch: unknown): unknown {
   return mergePatch.apply(target, patch);
 }
 
+/** What the store is built with: the seed and the deviations in force at start-up (and after reset). */
+export interface MarketStoreOptions {
+  seed: number;
+  deviations?: DeviationPlan;
+  /** @deprecated Use `deviations`: each fault is its deviation (`missing` is `listed-but-404`) for a seeded share. */
+  globalFaults?: readonly GlobalDomainFault[];
+}
+
 /**
- * Creates the runtime store over the start-up catalog. While nothing is edited or faulted, the
- * start-up catalog itself is served (no copy). Edits are an overlay on the base catalog: a map of
- * changed markets, the ids added after it and, once a market is removed, the id order. Each edit
- * validates and serialises only the markets it changes, then swaps in a new view; the view builds
- * (and keeps) a served entry the first time a changed market is read. `seed` drives tick steps and
- * which markets a global domain fault selects (by market_id, so the same markets whatever edits
- * and request order).
+ * Creates the runtime store over the start-up catalog. While nothing is edited or deviating, the
+ * start-up catalog itself is served (no copy, nothing on the request path). Edits are an overlay
+ * on the base catalog: a map of changed markets, the ids added after it and, once a market is
+ * removed, the id order. Each edit validates and serialises only the markets it changes, then
+ * swaps in a new view; the view builds (and keeps) a served entry the first time a changed or
+ * deviating market is read. `seed` drives tick steps and which markets a shared deviation selects
+ * (by market_id, so the same markets whatever edits and request order).
  */
-export function createMarketStore(startCatalog: MarketCatalog, options: { seed: number; globalFaults?: readonly GlobalDomainFault[] }): MarketStore {
-  const globalFaults = options.globalFaults ?? [];
+export function createMarketStore(startCatalog: MarketCatalog, options: MarketStoreOptions): MarketStore {
+  const seed = options.seed;
+  const startPlan = withFaults(options.deviations ?? NO_DEVIATIONS, options.globalFaults ?? []);
   let start = startCatalog;
   let base = start;
   let changed = new Map<string, Market>();
   let added: string[] = [];
   let order: string[] | undefined; // ids in catalog order, once something was removed
   let removed = new Set<string>();
-  const faults = new Map<string, DomainFault[]>();
+  let shares = startPlan.shares;
+  let targeted: ReadonlyMap<string, readonly MarketDeviation[]> = startPlan.targeted;
+  let list = startPlan.list;
   let tickCount = 0;
   let view: MarketCatalog = base;
-  let served = new Map<string, CatalogEntry>(); // built entries of changed or own-faulted markets
-  let globalOnly = new Map<string, CatalogEntry | null>(); // entries with global faults only (null: none apply)
+  let served = new Map<string, CatalogEntry>(); // built entries of changed or targeted markets
+  let sharedOnly = new Map<string, CatalogEntry | null>(); // entries with shared deviations only (null: none apply)
+  let aliases: Map<string, string> | undefined; // id a deviation serves a market under → its market_id
+  let preferred = new Map<MarketDeviation, MarketCatalog>();
 
   const size = () => (order ? order.length : base.size + added.length);
   const idAt = (index: number): string | undefined => {
@@ -100,46 +137,52 @@ export function createMarketStore(startCatalog: MarketCatalog, options: { seed: 
     return added[index - base.size];
   };
   const raw = (id: string): Market | undefined => (removed.has(id) ? undefined : (changed.get(id) ?? base.entry(id)?.market));
-  const faultsOf = (id: string): DomainFault[] => {
-    const own = faults.get(id) ?? [];
-    if (globalFaults.length === 0) return own;
-    const h = hashId(id);
-    const global = globalFaults.filter((g) => mixSeed(options.seed, h, 7 + DOMAIN_FAULTS.indexOf(g.fault)) / 2 ** 32 < g.rate).map((g) => g.fault);
-    return global.length === 0 ? own : [...new Set([...own, ...global])];
+  const deviationsOf = (id: string): readonly MarketDeviation[] => {
+    const own = targeted.get(id) ?? [];
+    if (shares.length === 0) return own;
+    const h = fnv1a(id);
+    const shared = shares.filter((s) => selectsMarket(seed, h, s.deviation, s.rate)).map((s) => s.deviation);
+    return shared.length === 0 ? own : merged(own, shared);
   };
+  const render = (market: Market, deviations: readonly MarketDeviation[]): CatalogEntry => deviatedEntry(market, deviations, seed);
   const servedEntry = (id: string): CatalogEntry | undefined => {
     const hit = served.get(id);
     if (hit) return hit;
     const market = raw(id);
     if (!market) return undefined;
-    if (changed.has(id) || faults.has(id)) {
-      const fs = faultsOf(id);
-      const entry = toCatalogEntry(fs.length === 0 ? market : applyFaults(market, fs));
+    if (changed.has(id) || targeted.has(id)) {
+      const ds = deviationsOf(id);
+      const entry = ds.length === 0 ? toCatalogEntry(market) : render(market, ds);
       served.set(id, entry);
       return entry;
     }
     const baseEntry = base.entry(id);
-    if (globalFaults.length === 0) return baseEntry;
-    const cached = globalOnly.get(id);
+    if (shares.length === 0) return baseEntry;
+    const cached = sharedOnly.get(id);
     if (cached !== undefined) return cached ?? baseEntry;
-    const fs = faultsOf(id);
-    const entry = fs.length === 0 ? null : toCatalogEntry(applyFaults(market, fs));
-    if (globalOnly.size >= GLOBAL_FAULT_CACHE) globalOnly.clear();
-    globalOnly.set(id, entry);
+    const ds = deviationsOf(id);
+    const entry = ds.length === 0 ? null : render(market, ds);
+    if (sharedOnly.size >= SHARED_CACHE) sharedOnly.clear();
+    sharedOnly.set(id, entry);
     return entry ?? baseEntry;
   };
-  const hidden = (id: string) => faultsOf(id).includes('missing');
+  const aliased = (id: string): string | undefined => {
+    aliases ??= aliasIndex(targeted, shares, { size: size(), idAt }, seed);
+    return aliases.get(id);
+  };
   const forget = (id: string) => {
     served.delete(id);
-    globalOnly.delete(id);
+    sharedOnly.delete(id);
   };
 
   const refresh = () => {
-    if (changed.size === 0 && added.length === 0 && !order && faults.size === 0 && globalFaults.length === 0) {
+    aliases = undefined;
+    preferred = new Map();
+    if (changed.size === 0 && added.length === 0 && !order && targeted.size === 0 && shares.length === 0) {
       view = base;
       return;
     }
-    view = overlayView(base, { size: size(), idAt, entry: servedEntry, hidden });
+    view = overlayView(base, { size: size(), idAt, entry: servedEntry, aliased });
   };
   const materialiseOrder = (where: string): string[] => {
     if (order) return order;
@@ -159,7 +202,23 @@ export function createMarketStore(startCatalog: MarketCatalog, options: { seed: 
     order = undefined;
     removed = new Set();
     served = new Map();
-    globalOnly = new Map();
+    sharedOnly = new Map();
+  };
+  const applyPlan = (plan: DeviationPlan) => {
+    shares = plan.shares;
+    targeted = plan.targeted;
+    list = plan.list;
+    served = new Map();
+    sharedOnly = new Map();
+  };
+  // The targeted map is swapped, never changed in place: a view built before keeps what it saw.
+  const setOwn = (marketId: string, deviations: readonly MarketDeviation[]) => {
+    const next = new Map(targeted);
+    if (deviations.length === 0) next.delete(marketId);
+    else next.set(marketId, Object.freeze([...deviations].sort((a, b) => catalogueIndex(a) - catalogueIndex(b))));
+    targeted = next;
+    forget(marketId);
+    refresh();
   };
   refresh();
 
@@ -221,24 +280,48 @@ export function createMarketStore(startCatalog: MarketCatalog, options: { seed: 
       ids.splice(ids.indexOf(marketId), 1);
       removed.add(marketId);
       changed.delete(marketId);
-      faults.delete(marketId);
+      if (targeted.has(marketId)) targeted = new Map([...targeted].filter(([id]) => id !== marketId));
       forget(marketId);
       refresh();
       return true;
     },
     reset() {
       startOver(start);
-      faults.clear();
+      applyPlan(startPlan);
       tickCount = 0;
       refresh();
     },
-    setFaults(marketId, list) {
-      if (list.length === 0) faults.delete(marketId);
-      else faults.set(marketId, [...new Set(list)]);
-      forget(marketId);
+    setDeviations(plan, where = 'setDeviations') {
+      for (const id of plan.targeted.keys()) {
+        if (raw(id) === undefined) throw new MarketStubError({ code: 'MARKET_NOT_FOUND', where, marketId: id, message: `${where}: no market with market_id ${JSON.stringify(id)} (marketIds name markets of the catalog)` });
+      }
+      applyPlan(plan);
       refresh();
     },
-    faults: () => Object.fromEntries(faults),
+    setMarketDeviations: setOwn,
+    deviations: () => Object.freeze({ shares, targeted, list }),
+    listDeviations: () => list,
+    preferredView(deviation) {
+      let preferredCatalog = preferred.get(deviation);
+      if (!preferredCatalog) {
+        if (preferred.size >= PREFERRED_VIEWS) preferred.clear();
+        preferredCatalog = preferredOverlay(base, { size: size(), seed, deviation, idAt, raw, aliased, deviationsOf, render });
+        preferred.set(deviation, preferredCatalog);
+      }
+      return preferredCatalog;
+    },
+    setFaults(marketId, faults) {
+      const kept = (targeted.get(marketId) ?? []).filter((d) => deviationFault(d) === undefined);
+      setOwn(marketId, [...new Set([...kept, ...faults.map(faultDeviation)])]);
+    },
+    faults() {
+      const out: Record<string, DomainFault[]> = {};
+      for (const [id, deviations] of targeted) {
+        const faults = deviations.map(deviationFault).filter((f): f is DomainFault => f !== undefined);
+        if (faults.length > 0) out[id] = faults;
+      }
+      return out;
+    },
     tick(n = 1, where = 'tick') {
       const count = size();
       requireEditable(count, where, 'tick');
@@ -248,8 +331,8 @@ export function createMarketStore(startCatalog: MarketCatalog, options: { seed: 
       for (let i = 0; i < count; i++) {
         const id = idAt(i);
         const market = id === undefined ? undefined : raw(id);
-        if (!id || !market || market.status !== 'active' || faultsOf(id).includes('stale')) continue;
-        const moved = movePrices(market, options.seed, hashId(id), tickCount, n);
+        if (!id || !market || market.status !== 'active' || deviationsOf(id).some((d) => d.freezesPrices)) continue;
+        const moved = movePrices(market, seed, fnv1a(id), tickCount, n);
         if (moved === market) continue;
         changed.set(id, moved);
         forget(id);
@@ -267,8 +350,63 @@ export function createMarketStore(startCatalog: MarketCatalog, options: { seed: 
   };
 }
 
+/** The start-up plan with the deprecated global domain faults added as shares of their deviations. */
+function withFaults(plan: DeviationPlan, faults: readonly GlobalDomainFault[]): DeviationPlan {
+  if (faults.length === 0) return plan;
+  return { ...plan, shares: [...plan.shares, ...faults.map((f) => ({ deviation: faultDeviation(f.fault), rate: f.rate }))] };
+}
+
+/** Two deviation lists as one, each deviation once, in catalogue order. */
+function merged(a: readonly MarketDeviation[], b: readonly MarketDeviation[]): MarketDeviation[] {
+  return [...new Set([...a, ...b])].sort((x, y) => catalogueIndex(x) - catalogueIndex(y));
+}
+
+/**
+ * A market served with its deviations. The entry's `market` is the single view when it is still
+ * a Market (so `?status=` filters what is served), else the stored market.
+ */
+function deviatedEntry(market: Market, deviations: readonly MarketDeviation[], seed: number): CatalogEntry {
+  const out = renderDeviatedMarket({ item: market, summary: toSummary(market) }, deviations, { seed, idHash: fnv1a(market.market_id) });
+  const servedMarket = getMarketValidator({ allErrors: false }).isMarket(out.item) ? out.item : market;
+  return { market: servedMarket, body: out.body, summaryJson: out.summaryJson, deviated: out.reply };
+}
+
+/**
+ * The ids deviations serve markets under besides their own (an integer market_id), built on the
+ * first request for an unknown id after a change: the targeted markets, and for shared
+ * deviations the catalog's markets up to MAX_EDITABLE (beyond, such ids answer 404).
+ */
+function aliasIndex(
+  targeted: ReadonlyMap<string, readonly MarketDeviation[]>, shares: DeviationPlan['shares'], catalog: { size: number; idAt(index: number): string | undefined }, seed: number,
+): Map<string, string> {
+  const index = new Map<string, string>();
+  const note = (id: string, deviation: MarketDeviation) => {
+    if (deviation.alias) index.set(deviation.alias(id, { seed, idHash: fnv1a(id) }), id);
+  };
+  for (const [id, deviations] of targeted) for (const d of deviations) note(id, d);
+  const aliasing = shares.filter((s) => s.deviation.alias !== undefined);
+  if (aliasing.length > 0 && catalog.size <= MAX_EDITABLE) {
+    for (let i = 0; i < catalog.size; i++) {
+      const id = catalog.idAt(i);
+      if (id === undefined) continue;
+      const h = fnv1a(id);
+      for (const s of aliasing) if (selectsMarket(seed, h, s.deviation, s.rate)) note(id, s.deviation);
+    }
+  }
+  return index;
+}
+
+interface OverlayParts {
+  size: number;
+  idAt(index: number): string | undefined;
+  /** The served entry of a market (hidden ones included: the list shows them). */
+  entry(id: string): CatalogEntry | undefined;
+  /** The market_id a deviation serves under another id, or undefined. */
+  aliased(id: string): string | undefined;
+}
+
 /** A view of the overlay: positions through `idAt`, entries through the store's served entries. */
-function overlayView(base: MarketCatalog, parts: { size: number; idAt(index: number): string | undefined; entry(id: string): CatalogEntry | undefined; hidden(id: string): boolean }): MarketCatalog {
+function overlayView(base: MarketCatalog, parts: OverlayParts): MarketCatalog {
   const { size } = parts;
   let list: Buffer | undefined;
   const entryAt = (index: number): CatalogEntry | undefined => {
@@ -290,7 +428,14 @@ function overlayView(base: MarketCatalog, parts: { size: number; idAt(index: num
     size,
     description: base.description,
     entryAt,
-    entry: (id) => (parts.hidden(id) ? undefined : parts.entry(id)),
+    entry: (id) => {
+      let entry = parts.entry(id);
+      if (entry === undefined) {
+        const real = parts.aliased(id);
+        entry = real === undefined ? undefined : parts.entry(real);
+      }
+      return entry?.deviated?.hidden ? undefined : entry;
+    },
     listBody() {
       if (base.listChunks) throw new RangeError(`a list of ${size} markets is streamed (listChunks), not held in memory`);
       list ??= Buffer.concat([...listChunks()]);
@@ -299,6 +444,37 @@ function overlayView(base: MarketCatalog, parts: { size: number; idAt(index: num
     // A base too large to hold its list whole (a huge generated catalog) streams its view too.
     ...(base.listChunks ? { listChunks } : {}),
   };
+}
+
+/** The overlay with one more deviation on every market (Prefer: deviation=NAME), its entries built on demand and cached (bounded). */
+function preferredOverlay(
+  base: MarketCatalog,
+  parts: {
+    size: number; seed: number; deviation: MarketDeviation;
+    idAt(index: number): string | undefined; raw(id: string): Market | undefined; aliased(id: string): string | undefined;
+    deviationsOf(id: string): readonly MarketDeviation[]; render(market: Market, deviations: readonly MarketDeviation[]): CatalogEntry;
+  },
+): MarketCatalog {
+  const cache = new Map<string, CatalogEntry>();
+  let own: Map<string, string> | undefined;
+  const entry = (id: string): CatalogEntry | undefined => {
+    const hit = cache.get(id);
+    if (hit) return hit;
+    const market = parts.raw(id);
+    if (!market) return undefined;
+    const built = parts.render(market, merged(parts.deviationsOf(id), [parts.deviation]));
+    if (cache.size >= SHARED_CACHE) cache.clear();
+    cache.set(id, built);
+    return built;
+  };
+  return overlayView(base, {
+    size: parts.size, idAt: parts.idAt, entry,
+    aliased: (id) => {
+      if (!parts.deviation.alias) return parts.aliased(id);
+      own ??= aliasIndex(new Map(), [{ deviation: parts.deviation, rate: 1 }], parts, parts.seed);
+      return own.get(id) ?? parts.aliased(id);
+    },
+  });
 }
 
 function requireEditable(size: number, where: string, what: string): void {
@@ -322,24 +498,4 @@ function movePrices(market: Market, seed: number, idHash: number, from: number, 
   if (nextYes === yes) return market;
   const no = Math.round(market.no_price * 10_000);
   return { ...market, yes_price: nextYes / 10_000, no_price: Math.max(0, no - (nextYes - yes)) / 10_000 };
-}
-
-function applyFaults(market: Market, list: readonly DomainFault[]): Market {
-  let m = market;
-  for (const fault of list) {
-    if (fault === 'unknown-status') m = { ...m, status: 'suspended' };
-    else if (fault === 'price-out-of-range') m = { ...m, yes_price: 1.25 };
-    else if (fault === 'price-sum') m = { ...m, no_price: (Math.round(m.no_price * 10_000) + 500) / 10_000 };
-  }
-  return m;
-}
-
-/** FNV-1a 32-bit hash of a market id (a stable per-market seed stream). */
-function hashId(id: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < id.length; i++) {
-    h ^= id.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return h >>> 0;
 }

@@ -28,6 +28,7 @@ export const CRAWL_OPTIONS: readonly OptionSpec[] = [
   { flag: 'all', env: ['MARKET_STUB_ALL'], kind: BOOLEAN, default: false, describe: 'Request every listed market (overrides --max-markets)', group: 'Crawl:' },
   { flag: 'concurrency', env: ['MARKET_STUB_CONCURRENCY'], kind: limit('concurrency'), default: CRAWL_DEFAULTS.concurrency, describe: 'Requests (and keep-alive connections) in flight at once', group: 'Crawl:' },
   { flag: 'max-pages', env: ['MARKET_STUB_MAX_PAGES'], kind: limit('maxPages'), default: CRAWL_DEFAULTS.maxPages, describe: 'List pages followed at most; stopping there is a warning', group: 'Crawl:' },
+  { flag: 'slow-ms', env: ['MARKET_STUB_SLOW_MS'], kind: limit('slowMs'), default: CRAWL_DEFAULTS.slowMs, describe: 'A single-market answer slower than this, ms, is a warning (slow-answer)', group: 'Report:' },
   { flag: 'strict', env: ['MARKET_STUB_STRICT'], kind: BOOLEAN, default: false, describe: 'Warnings fail the check too (exit 1)', group: 'Report:' },
   { flag: 'format', env: ['MARKET_STUB_FORMAT'], kind: { type: 'choice', choices: REPORT_FORMATS }, default: 'text', describe: 'Report format', group: 'Report:' },
   { flag: 'output', env: ['MARKET_STUB_OUTPUT'], kind: { type: 'path' }, defaultText: 'stdout', describe: 'Write the report to this file (atomically) instead of stdout', group: 'Report:' },

@@ -1,5 +1,6 @@
 import { composeServeConfig, ConfigError, SERVE_OPTIONS } from '../config.js';
 import { MarketStubError } from '../core/market-stub-error.js';
+import { faultDeviation } from '../catalog/domain-faults.js';
 import type { ResolvedOptions } from '../options/resolve-options.js';
 import { EXIT, type CliIo } from './cli-io.js';
 import type { CommandSpec } from './command-spec.js';
@@ -44,6 +45,10 @@ export async function runServe(options: ResolvedOptions, io: CliIo): Promise<num
   const [{ createLogger, resolveLogFormat }, { launchStub }, { FixtureError, formatFixtureProblems }] = await Promise.all([
     import('../logger.js'), import('../stub.js'), import('../catalog/load-fixtures.js'),
   ]);
+  if (config.globalFaults.length > 0) {
+    const instead = config.globalFaults.map((f) => `${faultDeviation(f.fault).name}=${f.rate}`).join(',');
+    io.stderr(`market-stub serve: warning: ${config.origins['marketFault'] ?? '--market-fault'} is deprecated: the domain faults are deviations now; use --deviation ${instead} (MARKET_STUB_DEVIATION).\n`);
+  }
   const logFormat = resolveLogFormat(config.logFormat, io.isTTY);
   const logger = createLogger({ format: logFormat, destination: io.stdoutStream === process.stdout ? 1 : io.stdoutStream, colorize: io.isTTY });
   let launched;
@@ -58,6 +63,7 @@ export async function runServe(options: ResolvedOptions, io: CliIo): Promise<num
       profile: config.profile,
       behaviour: config.behaviour,
       rules: config.rules,
+      deviations: config.deviations,
       globalFaults: config.globalFaults,
       journalSize: config.journalSize,
       journalBytes: config.journalBytes,

@@ -1,6 +1,7 @@
 import type { Behaviour, BehaviourRule, BehaviourRuleInput } from '../behaviour/behaviour.js';
 import type { DomainFault } from '../catalog/market-store.js';
 import { checkFilter } from '../control/stub-controls.js';
+import { planDeviations, type DeviationSetting } from '../deviation/deviation-settings.js';
 import { MarketStubError, optionError } from '../core/market-stub-error.js';
 import type { JournalEntry, JournalFilter } from '../journal/request-journal.js';
 import { readTyped, type OptionKind } from '../options/option-kind.js';
@@ -80,6 +81,11 @@ function remoteMethods(base: string, send: AdminTransport): MarketStubClient {
     }),
     setMarketFaults: call('setMarketFaults', async (where, marketId: string, faults: readonly DomainFault[]) => {
       await send(where, { method: 'PUT', path: `${market(where, marketId)}/faults`, body: faults, bodyOption: 'faults' });
+    }),
+    setDeviations: call('setDeviations', async (where, settings: readonly DeviationSetting[]) => {
+      // Checked here first, as in process, so a bad setting fails the same way before anything is sent.
+      planDeviations(settings, where);
+      await send(where, { method: 'PUT', path: '/deviations', body: settings, bodyOption: 'deviations' });
     }),
     tick: call('tick', async (where, n?: number) => {
       const answer = answerOf(where, await send(where, { method: 'POST', path: '/tick', body: n === undefined ? {} : { n }, bodyOption: 'n', argument: n }), isObject);

@@ -1,5 +1,6 @@
 import type { Behaviour, BehaviourRule, BehaviourRuleInput } from '../behaviour/behaviour.js';
 import type { DomainFault } from '../catalog/market-store.js';
+import type { DeviationSetting } from '../deviation/deviation-settings.js';
 import type { JournalEntry, JournalFilter } from '../journal/request-journal.js';
 import type { Market } from '../schema/market-types.js';
 
@@ -32,8 +33,23 @@ export interface MarketStubClient {
   patchMarket(marketId: string, patch: Record<string, unknown>): Promise<Market>;
   /** Removes one market. */
   removeMarket(marketId: string): Promise<void>;
-  /** Sets the domain faults of one market (`[]` clears them). */
+  /**
+   * Sets the domain faults of one market (`[]` clears them).
+   * @deprecated The faults are deviations now: `setDeviations([{ name: 'listed-but-404', marketIds: [id] }])`
+   *   (`missing` is `listed-but-404`, `stale` is `stale-prices`, `unknown-status` is `non-active-status`).
+   */
   setMarketFaults(marketId: string, faults: readonly DomainFault[]): Promise<void>;
+  /**
+   * Replaces every deviation in force (`[]` clears them all; `reset()` restores the start-up ones).
+   * Each setting serves one deviation of the catalogue (`GET /__stub/deviations`, the README) to
+   * every market (`{ name }`), a seeded share (`{ name, rate: 0.1 }`: the same markets on every
+   * run for the same seed) or named markets (`{ name, marketIds: [id] }`); a list deviation
+   * (`list-500`) takes neither. List and item stay one record except where the deviation is the
+   * inconsistency. Rejects with OPTION_INVALID (unknown name, bad rate), MARKET_NOT_FOUND (a
+   * marketIds entry outside the catalog) or LIMIT_EXCEEDED (over 200 settings or 10,000 ids);
+   * nothing changes then.
+   */
+  setDeviations(settings: readonly DeviationSetting[]): Promise<void>;
   /** Moves prices `n` ticks (default 1). @returns the tick count since start or reset. */
   tick(n?: number): Promise<number>;
   /** Back to the start-up markets, behaviours and rules (rules with `times` get their full count again); the journal is kept. */

@@ -1,4 +1,5 @@
 import type { Finding } from '../schema/finding.js';
+import type { FindingCode } from './finding-codes.js';
 
 /** The two documented routes, as they appear in findings and reports. */
 export const LIST_ENDPOINT = 'GET /markets';
@@ -28,8 +29,8 @@ export interface FindingExample {
  */
 export interface Observation {
   severity: Severity;
-  /** Stable code: an ajv keyword for schema findings (`type`, `required`, `format`, …) or a kebab-case check name. */
-  code: string;
+  /** Stable code: an ajv keyword for schema findings (`type`, `required`, `format`, …) or a kebab-case check name; every one is in FINDING_KINDS. */
+  code: FindingCode;
   endpoint: ContractEndpoint;
   /** Pointer with array indices replaced by `*` (for `/markets/17/yes_price`, the template is `/markets/` + `*` + `/yes_price`); the aggregation key. */
   pointerTemplate: string;

@@ -173,6 +173,9 @@ async function checkOneMarket(state: CrawlState, id: string): Promise<{ market?:
     throw error;
   }
   const ms = performance.now() - response.startedAt;
+  if (ms > state.settings.slowMs) {
+    state.sink.add({ severity: 'warning', code: 'slow-answer', endpoint: SINGLE_ENDPOINT, pointerTemplate: '', expected: `an answer within --slow-ms (${state.settings.slowMs} ms)`, example: { marketId: id, pointer: '', found: `${Math.round(ms)} ms`, request } });
+  }
   const invalid = (): InvalidResponse => {
     const parsed = parseJsonBody(body.text);
     return { market_id: id, request, status: response.status, ...(response.contentType ? { content_type: response.contentType } : {}), body: parsed.ok ? parsed.value : body.text };

@@ -27,6 +27,12 @@ export interface CrawlOptions {
   retryAfterMaxMs?: number;
   /** Refuse redirects and paging links to another origin (error) instead of following them without the headers (warning). @default false */
   sameOriginOnly?: boolean;
+  /**
+   * A single-market answer slower than this, ms (first attempt to the end of its body, retries
+   * included), is a warning `slow-answer` naming the market; the contract documents no latency.
+   * @default 2000
+   */
+  slowMs?: number;
   /** Warnings fail the run too. @default false */
   strict?: boolean;
   /** Today's date YYYY-MM-DD (UTC) for the past-resolution-date rule. @default today */
@@ -59,11 +65,11 @@ export type CrawlProgress = { phase: 'list'; pages: number; listed: number } | {
  * chosen by measurement (bench/check-bench.ts): against a local stub, 10,000 markets take about
  * as long at 8 as at 16 or 32, and 8 connections stay polite to a production deployment.
  */
-export const CRAWL_DEFAULTS = { timeoutMs: 10_000, maxMarkets: 50, concurrency: 8, maxPages: 1000, maxBodyMb: 64, retries: 2, retryAfterMaxMs: 10_000 } as const;
+export const CRAWL_DEFAULTS = { timeoutMs: 10_000, maxMarkets: 50, concurrency: 8, maxPages: 1000, maxBodyMb: 64, retries: 2, retryAfterMaxMs: 10_000, slowMs: 2000 } as const;
 
 /** Limits of the numeric crawl options (inclusive). */
 export const CRAWL_LIMITS = {
-  timeoutMs: [1, 600_000], maxMarkets: [0, 10_000_000], concurrency: [1, 256], maxPages: [1, 1_000_000], maxBodyMb: [1, 4096], retries: [0, 10], retryAfterMaxMs: [0, 600_000],
+  timeoutMs: [1, 600_000], maxMarkets: [0, 10_000_000], concurrency: [1, 256], maxPages: [1, 1_000_000], maxBodyMb: [1, 4096], retries: [0, 10], retryAfterMaxMs: [0, 600_000], slowMs: [1, 600_000],
 } as const;
 
 /** Any undici Dispatcher (Agent, ProxyAgent, MockAgent): the one method every dispatcher has. */
@@ -81,6 +87,7 @@ export interface CrawlSettings {
   maxBodyBytes: number;
   retries: number;
   retryAfterMaxMs: number;
+  slowMs: number;
   sameOriginOnly: boolean;
   today: string;
   redactor: Redactor;
@@ -110,6 +117,7 @@ export function resolveCrawlSettings(options: CrawlOptions): CrawlSettings {
     maxBodyBytes: number('maxBodyMb', '--max-body-mb') * 1_048_576,
     retries: number('retries', '--retries'),
     retryAfterMaxMs: number('retryAfterMaxMs', '--retry-after-max-ms'),
+    slowMs: number('slowMs', '--slow-ms'),
     sameOriginOnly: options.sameOriginOnly ?? false,
     today,
     redactor: createRedactor((options.headers ?? []).map(([, value]) => value)),

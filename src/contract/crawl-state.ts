@@ -2,6 +2,7 @@ import type { Dispatcher } from 'undici';
 import { requestTarget, createDeploymentClient, RequestFailure, type DeploymentClient, type DeploymentResponse, type ExchangeEvent } from './deployment-client.js';
 import { collectBodyText } from './body-text.js';
 import type { ContractEndpoint, Observation } from './contract-finding.js';
+import type { FindingCode } from './finding-codes.js';
 import { packageVersion } from '../core/package-info.js';
 import { ContractRunError } from './contract-run-error.js';
 import type { CrawlOptions, CrawlSettings } from './crawl-settings.js';
@@ -93,7 +94,7 @@ export function interrupted(): ContractRunError {
 
 
 /** The finding code of a request that got no complete answer: `body-too-large`, `undecodable-body`, `cross-origin` or `request-failed`. */
-export function failureCode(failure: RequestFailure): string {
+export function failureCode(failure: RequestFailure): FindingCode {
   switch (failure.kind) {
     case 'limit': return 'body-too-large';
     case 'decode': return 'undecodable-body';

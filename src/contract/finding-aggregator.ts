@@ -1,4 +1,5 @@
 import { SEVERITY_ORDER, type ContractFinding, type FindingExample, type Observation } from './contract-finding.js';
+import type { FindingCode } from './finding-codes.js';
 
 /** How many concrete occurrences an aggregated finding keeps. */
 export const MAX_EXAMPLES = 3;
@@ -45,7 +46,8 @@ export function createFindingAggregator(): FindingAggregator {
     merge(finding) {
       const [first, ...rest] = finding.examples;
       if (!first) return;
-      const observation = { severity: finding.severity, code: finding.code, endpoint: finding.endpoint, pointerTemplate: finding.pointer, expected: finding.expected, message: finding.message };
+      // Findings merged here come from another aggregator, so their codes are FindingCodes.
+      const observation = { severity: finding.severity, code: finding.code as FindingCode, endpoint: finding.endpoint, pointerTemplate: finding.pointer, expected: finding.expected, message: finding.message };
       aggregator.add({ ...observation, example: first }, finding.count - rest.length);
       for (const example of rest) aggregator.add({ ...observation, example }, 1);
     },

@@ -1,13 +1,14 @@
 import { createRequire } from 'node:module';
 import type { create as Create } from 'xmlbuilder2';
 import { LIST_ENDPOINT, SINGLE_ENDPOINT, type ContractEndpoint, type ContractFinding } from './contract-finding.js';
+import type { FindingCode } from './finding-codes.js';
 import type { ContractReport } from './contract-report.js';
 
 /** A named check of the contract and the finding codes it produces, per endpoint (JUnit testcases). */
 export interface ContractCheck {
   name: string;
   endpoints: readonly ContractEndpoint[];
-  codes: readonly string[];
+  codes: readonly FindingCode[];
 }
 
 const BOTH = [LIST_ENDPOINT, SINGLE_ENDPOINT] as const;
@@ -25,7 +26,7 @@ function create(options: { version: '1.0'; encoding: string }) {
  * code not listed here (another ajv keyword) belongs to `schema`.
  */
 export const CONTRACT_CHECKS: readonly ContractCheck[] = [
-  { name: 'answers', endpoints: BOTH, codes: ['http-status', 'not-found', 'request-failed', 'retry-exhausted', 'body-too-large'] },
+  { name: 'answers', endpoints: BOTH, codes: ['http-status', 'not-found', 'request-failed', 'retry-exhausted', 'body-too-large', 'slow-answer'] },
   { name: 'json-body', endpoints: BOTH, codes: ['not-json', 'undecodable-body', 'content-type', 'bom', 'charset', 'duplicate-member', 'unsafe-number'] },
   { name: 'list-shape', endpoints: [LIST_ENDPOINT], codes: ['list-shape'] },
   { name: 'paging', endpoints: [LIST_ENDPOINT], codes: ['cursor-loop', 'page-limit'] },
@@ -39,7 +40,7 @@ export const CONTRACT_CHECKS: readonly ContractCheck[] = [
 
 /** The check a finding code belongs to. */
 export function checkOfCode(code: string): string {
-  return CONTRACT_CHECKS.find((c) => c.codes.includes(code))?.name ?? 'schema';
+  return CONTRACT_CHECKS.find((c) => (c.codes as readonly string[]).includes(code))?.name ?? 'schema';
 }
 
 /**

@@ -7,6 +7,7 @@ import { LIST_ENDPOINT, SINGLE_ENDPOINT, type ContractEndpoint, type FindingExam
 import { createFindingAggregator, type FindingAggregator } from './finding-aggregator.js';
 import { readJsonText, StreamedArray, type JsonAnomaly, type JsonReadResult } from './json-body-reader.js';
 import { findMarketArray, type ListShape } from './list-envelope.js';
+import { schemaFindingCode, type FindingCode } from './finding-codes.js';
 import { ListedMarkets, sameText, type ListedMarket } from './listed-markets.js';
 
 /** What the checks need to know about one HTTP answer (never its headers' values beyond these). */
@@ -230,6 +231,9 @@ export function createListPageChecker(facts: ResponseFacts, ctx: CheckContext, l
   let direct: ItemTarget | undefined;
   const candidates = new Map<string, ItemTarget>();
   const isDuplicate = (target: ItemTarget, id: string) => (traversal === 'crawl' && listed.has(id)) || target.listed.has(id);
+  // Anomalies inside a list item arrive before the item is complete: held until its market_id is known, so the finding names the market.
+  const pending: JsonAnomaly[] = [];
+  const report = (anomaly: JsonAnomaly, marketId?: string) => addAnomaly(anomaly, facts, ctx, LIST_ENDPOINT, marketId);
 
   return {
     onArray(key) {
@@ -240,12 +244,19 @@ export function createListPageChecker(facts: ResponseFacts, ctx: CheckContext, l
     onItem(key, index, value) {
       const target = key === null ? direct : candidates.get(key);
       if (target) checkListItem(value, index, target, { ...ctx, sink: target.sink }, facts.request, fast, full, literals, isDuplicate);
+      if (pending.length > 0) {
+        const at = `${key === null ? '' : `/${pointerToken(key)}`}/${index}`;
+        const id = listedId(value);
+        for (const anomaly of pending.splice(0)) report(anomaly, anomaly.pointer === at || anomaly.pointer.startsWith(`${at}/`) ? id : undefined);
+      }
     },
     onAnomaly(anomaly) {
       literals.note(anomaly);
-      addAnomaly(anomaly, facts, ctx, LIST_ENDPOINT);
+      if (pending.length < MAX_PENDING_ANOMALIES && ITEM_POINTER.test(anomaly.pointer)) pending.push(anomaly);
+      else report(anomaly);
     },
     finish(result, laterPage = false, head) {
+      for (const anomaly of pending.splice(0)) report(anomaly);
       if (!result.ok) {
         const found = head ? describeBody(head.text, facts.contentType, head.bytes) : facts.contentType ?? 'no Content-Type';
         add(ctx, 'error', 'not-json', LIST_ENDPOINT, '', 'a JSON body holding the market list', example(facts, `${found} (${result.reason})`));
@@ -264,6 +275,11 @@ export function createListPageChecker(facts: ResponseFacts, ctx: CheckContext, l
     },
   };
 }
+
+/** A pointer inside an item of a market-array candidate: `/3/…` (bare array) or `/markets/3/…` (envelope). */
+const ITEM_POINTER = /^(\/[^/]+)?\/\d+(\/|$)/;
+/** Anomalies held for one item at most; past this they are reported without the market's id (bounded memory for a hostile item). */
+const MAX_PENDING_ANOMALIES = 1000;
 
 /** Moves a market array's findings and listing into the crawl's, and reports its extra fields. */
 function commit(target: ItemTarget, ctx: CheckContext, listed: ListedMarkets, traversal: 'crawl' | 'proxy', request: string, repeats: boolean): void {
@@ -366,7 +382,7 @@ function compareWithList(record: Record<string, unknown>, listed: ListedMarket, 
 
 function addSchemaFinding(ctx: CheckContext, f: Finding, endpoint: ContractEndpoint, template: string, at: string, id: string | undefined, request: string, literals: UnsafeLiterals): void {
   const pointer = `${at}${f.pointer}`;
-  add(ctx, f.severity, f.code, endpoint, `${template}${f.pointer}`, f.expected, { ...(id === undefined ? {} : { marketId: id }), pointer, found: literals.found(pointer, f.found), request });
+  add(ctx, f.severity, schemaFindingCode(f.code), endpoint, `${template}${f.pointer}`, f.expected, { ...(id === undefined ? {} : { marketId: id }), pointer, found: literals.found(pointer, f.found), request });
 }
 
 function addUndocumented(ctx: CheckContext, endpoint: ContractEndpoint, template: string, basePointer: string, extra: Tally, request: string): void {
@@ -394,7 +410,7 @@ function example(facts: ResponseFacts, found: string, marketId?: string, pointer
   return { ...(marketId === undefined ? {} : { marketId }), pointer, found, request: facts.request };
 }
 
-function add(ctx: CheckContext, severity: Severity, code: string, endpoint: ContractEndpoint, pointerTemplate: string, expected: string, ex: FindingExample): void {
+function add(ctx: CheckContext, severity: Severity, code: FindingCode, endpoint: ContractEndpoint, pointerTemplate: string, expected: string, ex: FindingExample): void {
   ctx.sink.add({ severity, code, endpoint, pointerTemplate, expected, example: ex });
 }
 

@@ -4,6 +4,8 @@ import { MarketStubError, optionError, relocate } from '../core/market-stub-erro
 import { MAX_JOURNAL_READ, type JournalEntry, type JournalFilter } from '../journal/request-journal.js';
 import type { StubRuntime } from '../http/stub-runtime.js';
 import type { Market } from '../schema/market-types.js';
+import { describeCatalogue, type DeviationDescription } from '../deviation/describe-catalogue.js';
+import { describePlan, marketDeviations, planDeviations, type DeviationSetting } from '../deviation/deviation-settings.js';
 
 /**
  * The runtime controls of one stub as plain synchronous calls: the single definition behind the
@@ -21,9 +23,16 @@ export interface StubControls {
   putMarket(where: string, market: unknown): 'created' | 'replaced';
   patchMarket(where: string, marketId: string, patch: unknown): Market;
   removeMarket(where: string, marketId: string): void;
+  /** @deprecated The domain faults of one market (now deviations, see setMarketDeviations). */
   setMarketFaults(where: string, marketId: string, faults: unknown): void;
-  /** Every market's runtime domain faults. */
+  /** Every market's deviations that were domain faults, by fault name. @deprecated See deviations. */
   faults(where: string): Record<string, DomainFault[]>;
+  /** Replaces every deviation in force: DeviationSetting[] (`[]` clears them all). */
+  setDeviations(where: string, settings: unknown): void;
+  /** Sets the deviations of one market (names of market deviations; `[]` clears). @returns them as now in force. */
+  setMarketDeviations(where: string, marketId: string, names: unknown): string[];
+  /** The catalogue (every deviation, its class, endpoints, description and findings) and the deviations in force. */
+  deviations(where: string): { catalogue: DeviationDescription[]; active: DeviationSetting[] };
   tick(where: string, n: unknown): number;
   reset(where: string): void;
   /** The behaviours in force: global and rules (with the applications left of rules with `times`). */
@@ -112,6 +121,17 @@ export function createStubControls(runtime: StubRuntime): StubControls {
       guarded(where, () => store.setFaults(marketId, faults as DomainFault[]));
     },
     faults: () => store.faults(),
+    setDeviations(where, settings) {
+      const plan = planDeviations(settings, where);
+      guarded(where, () => store.setDeviations(plan, where));
+    },
+    setMarketDeviations(where, marketId, names) {
+      requireMarket(where, marketId);
+      const deviations = marketDeviations(names, where);
+      store.setMarketDeviations(marketId, deviations);
+      return deviations.map((d) => d.name);
+    },
+    deviations: () => ({ catalogue: describeCatalogue(), active: describePlan(store.deviations()) }),
     tick(where, n) {
       const count = n === undefined ? 1 : n;
       if (typeof count !== 'number' || !Number.isInteger(count) || count < 1 || count > MAX_TICKS_PER_CALL) throw optionError(where, 'n', `an integer from 1 to ${MAX_TICKS_PER_CALL}`, n);

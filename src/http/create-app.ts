@@ -30,7 +30,7 @@ export type StubRequestListener = (req: unknown, res: unknown) => void;
  *   (`createApp: profile.paging: expected one of none, offset, cursor, found "pages"`).
  */
 export function createApp(options: AppOptions): StubRequestListener {
-  const runtime = options !== null && typeof options === 'object' && 'runtime' in options ? options.runtime : createStubRuntime(checked(options));
+  const runtime = options !== null && typeof options === 'object' && 'runtime' in options ? options.runtime : createStubRuntime(checked(options), 'createApp');
   const shape = runtime.profile.errors;
   const app = loadExpress()();
   app.disable('x-powered-by');

@@ -2,7 +2,12 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { MarketCatalog } from '../catalog/market-catalog.js';
 import type { StubLogger } from '../core/stub-logger.js';
 import { createMarketStore, type GlobalDomainFault, type MarketStore } from '../catalog/market-store.js';
-import { BehaviourError, createBehaviourEngine, parsePrefer, type AppliedBehaviour, type Behaviour, type BehaviourEngine, type BehaviourRuleInput } from '../behaviour/behaviour.js';
+import { createBehaviourEngine, MAX_HOLD_MS, parsePrefer, type AppliedBehaviour, type Behaviour, type BehaviourEngine, type BehaviourRuleInput } from '../behaviour/behaviour.js';
+import { MarketStubError } from '../core/market-stub-error.js';
+import { catalogueIndex } from '../deviation/deviation-catalogue.js';
+import type { Deviation, ListDeviation } from '../deviation/deviation-definition.js';
+import { planDeviations, preferredDeviation, type DeviationSetting } from '../deviation/deviation-settings.js';
+import { deviatedItemReply, deviatedListReply } from './deviated-reply.js';
 import { createRequestJournal, DEFAULT_JOURNAL_BYTES, type RequestJournal } from '../journal/request-journal.js';
 import { errorReply, marketNotFound, methodNotAllowed } from './error-reply.js';
 import { renderList } from './market-list.js';
@@ -19,6 +24,12 @@ export interface RuntimeOptions {
   behaviour?: Behaviour;
   /** Start-up rules per route or market (CLI `--behaviours FILE`). */
   rules?: readonly BehaviourRuleInput[];
+  /**
+   * Deviations from the contract to serve (src/deviation, the README's deviation table): each to
+   * every market, a seeded share (`rate`), or named markets (`marketIds`); list deviations to the list.
+   */
+  deviations?: readonly DeviationSetting[];
+  /** @deprecated Use `deviations`: `[{ name: 'listed-but-404', rate: 0.1 }]` for `{ fault: 'missing', rate: 0.1 }`. */
   globalFaults?: readonly GlobalDomainFault[];
   /** Ring-buffer size of the request journal, 0–100,000 entries. @default 1000 */
   journalSize?: number;
@@ -86,13 +97,19 @@ type Observed = IncomingMessage & { [OBSERVED]?: true };
 type WithBehaviour = ServerResponse & { [APPLIED]?: string[] };
 
 /**
- * Builds a runtime (its options already checked by checkRuntimeOptions or checkStubOptions).
- * @throws RangeError for a bad profile or journal bound; BehaviourError for a bad behaviour or rule.
+ * Builds a runtime (its options already checked by checkRuntimeOptions or checkStubOptions);
+ * `where` names the caller in errors.
+ * @throws RangeError for a bad profile or journal bound; BehaviourError for a bad behaviour or rule;
+ *   MarketStubError for bad deviations (MARKET_NOT_FOUND for a `marketIds` entry outside the catalog).
  */
-export function createStubRuntime(options: RuntimeOptions): StubRuntime {
+export function createStubRuntime(options: RuntimeOptions, where = 'createStubRuntime'): StubRuntime {
   const seed = options.seed ?? 1;
   const profile = resolveProfile(options.profile);
-  const store = createMarketStore(options.catalog, { seed, ...(options.globalFaults ? { globalFaults: options.globalFaults } : {}) });
+  const plan = planDeviations(options.deviations ?? [], where);
+  const store = createMarketStore(options.catalog, { seed, deviations: plan, ...(options.globalFaults ? { globalFaults: options.globalFaults } : {}) });
+  for (const id of plan.targeted.keys()) {
+    if (!store.has(id)) throw new MarketStubError({ code: 'MARKET_NOT_FOUND', where, option: 'deviations', marketId: id, message: `${where}: deviations: no market with market_id ${JSON.stringify(id)} (marketIds name markets of the catalog)` });
+  }
   const behaviours = createBehaviourEngine({ seed, ...(options.behaviour ? { global: options.behaviour } : {}), ...(options.rules ? { rules: options.rules } : {}) });
   const journal = createRequestJournal({ capacity: options.journalSize ?? 1000, maxBytes: options.journalBytes ?? DEFAULT_JOURNAL_BYTES, headers: options.journalHeaders ?? 'redacted' });
   const allowedHosts = Object.freeze([...(options.allowedHosts ?? [])]);
@@ -191,30 +208,33 @@ export function createStubRuntime(options: RuntimeOptions): StubRuntime {
         writeReply(res, withCors(methodNotAllowed(profile.errors, method, path, cors ? [...ALLOWED, 'OPTIONS'] : ALLOWED)));
         return true;
       }
+      // Node joins repeated unknown header fields into one string (RFC 9110 §5.3).
+      const preferHeader = req.headers['prefer'] as string | undefined;
       let prefer: Behaviour | undefined;
+      let preferred: Deviation | undefined;
       try {
-        prefer = parsePrefer(req.headers['prefer'] as string | undefined);
+        prefer = parsePrefer(preferHeader);
+        if (preferHeader !== undefined) preferred = preferredDeviation(preferHeader);
       } catch (error) {
-        if (!(error instanceof BehaviourError)) throw error;
-        writeReply(res, withCors(errorReply(profile.errors, 400, 'bad_request', `${error.message}. Supported Prefer preferences: code, delay, jitter, retry-after, error-rate, fault, dribble.`)));
+        if (!(error instanceof MarketStubError)) throw error;
+        writeReply(res, withCors(errorReply(profile.errors, 400, 'bad_request', `${error.message}. Supported Prefer preferences: code, delay, jitter, retry-after, error-rate, fault, dribble, deviation.`)));
         return true;
       }
       const applied = behaviours.decide({ route: route.kind, method, ...(route.kind === 'item' ? { marketId: route.marketId } : {}) }, prefer);
-      const catalog = store.current();
-      let reply: Reply;
-      if (applied.status !== undefined && applied.status >= 400) {
-        reply = injectedError(profile, applied);
-      } else if (route.kind === 'list') {
-        reply = renderList(catalog, new URLSearchParams(query), profile);
-      } else {
-        const entry = catalog.entry(route.marketId);
-        reply = entry ? jsonReply(entry.body) : marketNotFound(profile.errors, route.marketId);
-      }
+      // Deviations cost nothing here unless some are in force: a Prefer header, list deviations, or a deviated entry.
+      const rendered: Rendered = applied.status !== undefined && applied.status >= 400
+        ? { reply: injectedError(profile, applied), delayMs: 0 }
+        : renderMarketRoute(route, query, url, { store, profile, preferred });
+      let reply = rendered.reply;
+      const deviationLabels = rendered.labels;
+      const deviationDelayMs = rendered.delayMs;
       // A 2xx/3xx override keeps the normal body (none for 204/205/304, see writeReply); errors stay errors.
       if (applied.status !== undefined && applied.status < 400 && reply.status === 200) reply.status = applied.status;
       reply = withCors(reply);
-      if (applied.labels.length > 0) (res as WithBehaviour)[APPLIED] = applied.labels;
-      if (applied.delayMs > 0) {
+      const labels = deviationLabels === undefined ? applied.labels : [...applied.labels, ...deviationLabels];
+      if (labels.length > 0) (res as WithBehaviour)[APPLIED] = labels;
+      const delayMs = deviationDelayMs === 0 ? applied.delayMs : Math.min(MAX_HOLD_MS, applied.delayMs + deviationDelayMs);
+      if (delayMs > 0) {
         const timer = setTimeout(() => {
           try {
             deliver(res, reply, applied);
@@ -222,7 +242,7 @@ export function createStubRuntime(options: RuntimeOptions): StubRuntime {
             reportError(error, `${method} ${path} (delayed reply)`);
             res.destroy();
           }
-        }, applied.delayMs);
+        }, delayMs);
         res.once('close', () => clearTimeout(timer));
       } else {
         deliver(res, reply, applied);
@@ -230,6 +250,45 @@ export function createStubRuntime(options: RuntimeOptions): StubRuntime {
       return true;
     },
   };
+}
+
+/** A rendered market answer, before behaviours deliver it: the reply, what deviations it carries (journal labels) and the delay they add, ms. */
+interface Rendered {
+  reply: Reply;
+  labels?: readonly string[];
+  delayMs: number;
+}
+
+/**
+ * Stage render: the answer of a market route from the catalog in force, with the deviations in
+ * force. Nothing configured costs two checks: the list's deviations (an empty array) and the
+ * served entry's `deviated` field (absent); a `Prefer: deviation=` reads a view with that
+ * deviation on every market.
+ */
+function renderMarketRoute(route: { kind: 'list' } | { kind: 'item'; marketId: string }, query: string, url: string, on: { store: MarketStore; profile: ResponseProfile; preferred: Deviation | undefined }): Rendered {
+  const { store, profile, preferred } = on;
+  const catalog = preferred?.scope === 'market' ? store.preferredView(preferred) : store.current();
+  if (route.kind === 'list') {
+    let reply = renderList(catalog, new URLSearchParams(query), profile);
+    let labels: string[] | undefined;
+    const edits = preferred?.scope === 'list' ? withPreferred(store.listDeviations(), preferred) : store.listDeviations();
+    if (edits.length > 0) {
+      reply = deviatedListReply(reply, edits, profile, url);
+      labels = edits.map((d) => `deviation=${d.name}`);
+    }
+    if (preferred?.scope === 'market') labels = [...(labels ?? []), `deviation=${preferred.name} (Prefer)`];
+    return labels === undefined ? { reply, delayMs: 0 } : { reply, labels, delayMs: 0 };
+  }
+  const entry = catalog.entry(route.marketId);
+  const deviated = entry?.deviated;
+  if (entry === undefined) return { reply: marketNotFound(profile.errors, route.marketId), delayMs: 0 };
+  if (deviated === undefined) return { reply: jsonReply(entry.body), delayMs: 0 };
+  return { reply: deviatedItemReply(entry, profile), labels: deviated.labels, delayMs: deviated.delayMs ?? 0 };
+}
+
+/** The list deviations in force with one more asked for by `Prefer: deviation=`, each once, in catalogue order. */
+function withPreferred(inForce: readonly ListDeviation[], preferred: ListDeviation): readonly ListDeviation[] {
+  return inForce.includes(preferred) ? inForce : [...inForce, preferred].sort((a, b) => catalogueIndex(a) - catalogueIndex(b));
 }
 
 type MarketRoute = { kind: 'list' } | { kind: 'item'; marketId: string } | { kind: 'bad' };

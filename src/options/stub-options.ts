@@ -1,5 +1,6 @@
 import { checkBehaviour, createBehaviourEngine, type BehaviourRuleInput } from '../behaviour/behaviour.js';
 import { DOMAIN_FAULTS } from '../catalog/domain-faults.js';
+import { planDeviations } from '../deviation/deviation-settings.js';
 import { MarketStubError, optionError, relocate } from '../core/market-stub-error.js';
 import { ERROR_SHAPES, PAGING_MODES } from '../http/response-profile.js';
 import { expectedText, readTyped, type OptionKind } from './option-kind.js';
@@ -25,6 +26,9 @@ const RUNTIME_FIELDS: Record<string, FieldRule> = {
   profile: checkProfile,
   behaviour: (value, where, option) => relocateBehaviour(() => checkBehaviour(value, option), where),
   rules: checkRules,
+  deviations: (value, where, option) => {
+    planDeviations(value, where, option);
+  },
   globalFaults: checkGlobalFaults,
   journalSize: int(0, MAX_JOURNAL_SIZE),
   journalBytes: int(1024, MAX_JOURNAL_BYTES),

@@ -2,7 +2,8 @@
 // memory, no server at all), concurrency on a real server, its errors, and cancellation.
 import { MockAgent } from 'undici';
 import { describe, expect, it } from 'vitest';
-import { checkDeployment, ContractRunError } from '../../src/index.js';
+import { checkDeployment } from '../../src/index.js';
+import { ContractRunError } from '../../src/contract/contract-run-error.js';
 import { MarketStubError } from '../../src/core/market-stub-error.js';
 import { closedPort, conformingMarkets, json, summaryOf, withServer } from './deviant-server.js';
 

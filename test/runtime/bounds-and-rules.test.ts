@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { rawExchange } from '../support/raw-http.js';
-import { buildCatalog, createApp, createRequestJournal, startMarketStub, type MarketCatalog, type MarketStub } from '../../src/index.js';
+import { buildCatalog, createApp, startMarketStub, type MarketCatalog, type MarketStub } from '../../src/index.js';
+import { createRequestJournal } from '../../src/journal/request-journal.js';
 import { createBehaviourEngine, MAX_HOLD_MS } from '../../src/behaviour/behaviour.js';
 import { createGeneratedCatalog } from '../../src/catalog/generated-catalog.js';
 import { createMarketStore } from '../../src/catalog/market-store.js';

@@ -136,6 +136,20 @@ export function describeMarketStubClient(name: string, start: () => Promise<Clie
       expect(await sameError((c) => c.setMarketFaults('no-such-market', []))).toMatchObject({ code: 'MARKET_NOT_FOUND' });
     });
 
+    it('setDeviations() serves deviations to named markets, a seeded share and the list, byte for byte as in process; bad settings reject as in process', async () => {
+      const id = startCatalog[3]?.market_id ?? '';
+      const settings = [{ name: 'listed-but-404', marketIds: [id] }, { name: 'non-active-status', rate: 0.5 }, { name: 'list-bom' }];
+      await Promise.all([client().setDeviations(settings), ref().setDeviations(settings)]);
+      expect((await fetch(`${client().url}/markets/${encodeURIComponent(id)}`)).status).toBe(404);
+      const [mine, theirs] = await Promise.all([client(), ref()].map(async (c) => Buffer.from(await (await fetch(`${c.url}/markets`)).arrayBuffer())));
+      expect([...(mine ?? Buffer.alloc(0)).subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+      expect(mine?.toString()).toBe(theirs?.toString());
+      await client().setDeviations([]);
+      expect((await fetch(`${client().url}/markets/${encodeURIComponent(id)}`)).status).toBe(200);
+      expect(await sameError((c) => c.setDeviations([{ name: 'strng-price' }]))).toMatchObject({ code: 'OPTION_INVALID', option: 'deviations[0].name' });
+      expect(await sameError((c) => c.setDeviations([{ name: 'item-bom', marketIds: ['no-such-market'] }]))).toMatchObject({ code: 'MARKET_NOT_FOUND', marketId: 'no-such-market' });
+    });
+
     it('tick() counts ticks and moves prices like the in-process stub; a bad n rejects', async () => {
       expect(await client().tick()).toBe(1);
       expect(await client().tick(3)).toBe(4);

@@ -6,6 +6,7 @@ import { createStubControls, MAX_MARKETS_PER_CALL, MAX_TICKS_PER_CALL, type Stub
 import { MAX_ADDED_MARKETS, MAX_EDITABLE, MAX_TICK_WORK } from '../../catalog/market-store.js';
 import { MAX_JSON_DEPTH } from '../../catalog/json-input.js';
 import { MAX_JOURNAL_READ } from '../../journal/request-journal.js';
+import { MAX_DEVIATED_MARKET_IDS, MAX_DEVIATION_SETTINGS } from '../../deviation/deviation-settings.js';
 import { packageVersion } from '../../core/package-info.js';
 import { jsonReply, writeReply, type Reply } from '../reply.js';
 import type { StubRuntime } from '../stub-runtime.js';
@@ -14,6 +15,7 @@ import { MAX_ADMIN_BODY_BYTES, parseAdminBody, readAdminBody } from './admin-bod
 import { AdminFailure, adminErrorReply, adminFailure } from './admin-error.js';
 import type { AdminAnswer, AdminRoute } from './admin-route.js';
 import { BEHAVIOUR_ROUTES } from './behaviour-routes.js';
+import { DEVIATION_ROUTES } from './deviation-routes.js';
 import { JOURNAL_ROUTES } from './journal-routes.js';
 import { MARKET_ROUTES } from './market-routes.js';
 
@@ -33,6 +35,8 @@ export const ADMIN_LIMITS = Object.freeze({
   ticksPerRequest: MAX_TICKS_PER_CALL,
   tickWork: MAX_TICK_WORK,
   journalEntriesPerRead: MAX_JOURNAL_READ,
+  deviationSettingsPerRequest: MAX_DEVIATION_SETTINGS,
+  deviatedMarketIdsPerRequest: MAX_DEVIATED_MARKET_IDS,
   requestsInFlight: MAX_ADMIN_IN_FLIGHT,
 });
 
@@ -41,7 +45,7 @@ const INDEX_ROUTE: AdminRoute = {
   method: 'GET', path: '/', describe: 'this index: routes and limits',
   run: () => ({ status: 200, body: { name: 'market-stub admin API', version: packageVersion(), routes: ROUTES.map((r) => ({ method: r.method, path: `/__stub${r.path === '/' ? '' : r.path}`, describe: r.describe })), limits: ADMIN_LIMITS } }),
 };
-const ROUTES: readonly AdminRoute[] = [INDEX_ROUTE, ...MARKET_ROUTES, ...BEHAVIOUR_ROUTES, ...JOURNAL_ROUTES];
+const ROUTES: readonly AdminRoute[] = [INDEX_ROUTE, ...MARKET_ROUTES, ...DEVIATION_ROUTES, ...BEHAVIOUR_ROUTES, ...JOURNAL_ROUTES];
 
 /**
  * The admin API under `/__stub` (WireMock's `/__admin` idea), as a request handler for the part of

@@ -1,7 +1,7 @@
 import { adminFailure } from './admin-error.js';
 import { jsonArrayChunks, type AdminRoute } from './admin-route.js';
 
-/** The catalog resource: markets, one market, its faults, ticks and reset (ARCHITECTURE next shape #4: one small router per resource). */
+/** The catalog resource: markets, one market, its (deprecated) faults, ticks and reset (ARCHITECTURE next shape #4: one small router per resource). */
 export const MARKET_ROUTES: readonly AdminRoute[] = [
   { method: 'GET', path: '/markets', describe: 'every market as stored, in catalog order', run: ({ controls, where }) => ({ status: 200, chunks: jsonArrayChunks(controls.catalog(where)) }) },
   {
@@ -22,7 +22,7 @@ export const MARKET_ROUTES: readonly AdminRoute[] = [
       return { status: 201, body };
     },
   },
-  { method: 'GET', path: '/markets/{id}', describe: 'one market as stored (before domain faults)', run: ({ controls, where, params }) => ({ status: 200, body: controls.market(where, params['id'] ?? '') }) },
+  { method: 'GET', path: '/markets/{id}', describe: 'one market as stored (before deviations)', run: ({ controls, where, params }) => ({ status: 200, body: controls.market(where, params['id'] ?? '') }) },
   {
     method: 'PUT', path: '/markets/{id}', body: true, describe: 'add or replace one market (its market_id must be the path id)',
     run: ({ controls, where, body, params }) => {
@@ -41,13 +41,13 @@ export const MARKET_ROUTES: readonly AdminRoute[] = [
     },
   },
   {
-    method: 'PUT', path: '/markets/{id}/faults', body: true, describe: 'domain faults of one market (["missing","stale",…]; [] clears)',
+    method: 'PUT', path: '/markets/{id}/faults', body: true, describe: 'deprecated: domain faults of one market (["missing","stale",…]; [] clears); PUT /__stub/markets/{id}/deviations replaces it',
     run: ({ controls, where, body, params }) => {
       controls.setMarketFaults(where, params['id'] ?? '', body);
       return { status: 200, body: { market_id: params['id'], faults: body } };
     },
   },
-  { method: 'GET', path: '/faults', describe: 'every market\'s runtime domain faults', run: ({ controls, where }) => ({ status: 200, body: controls.faults(where) }) },
+  { method: 'GET', path: '/faults', describe: 'deprecated: every market\'s domain faults; GET /__stub/deviations replaces it', run: ({ controls, where }) => ({ status: 200, body: controls.faults(where) }) },
   {
     method: 'POST', path: '/tick', body: true, describe: 'move prices n ticks ({"n":3}; default 1)',
     run: ({ controls, where, body }) => {
@@ -56,7 +56,7 @@ export const MARKET_ROUTES: readonly AdminRoute[] = [
     },
   },
   {
-    method: 'POST', path: '/reset', describe: 'start-up markets, faults, tick and behaviours again (the journal is kept)',
+    method: 'POST', path: '/reset', describe: 'start-up markets, deviations, tick and behaviours again (the journal is kept)',
     run: ({ controls, where }) => {
       controls.reset(where);
       return { status: 204 };

@@ -1,0 +1,67 @@
+import type { Severity } from '../contract/contract-finding.js';
+import type { FindingCode } from '../contract/finding-codes.js';
+import type { Deviation } from './deviation-definition.js';
+import { LIST_DEVIATIONS } from './list-deviations.js';
+import { MARKET_DEVIATIONS } from './market-deviations.js';
+
+/**
+ * Every deviation market-stub serves, in catalogue order: the deviations of chosen markets, then
+ * those of the whole list. Each is one definition: name, class (contract-breaking or
+ * assumption-only), endpoints, the rewrite, and exactly what `check` reports for it. The README's
+ * deviation table is generated from it (formatDeviationTable), and a test runs `check` and
+ * `record` against a stub serving each one.
+ */
+export const DEVIATIONS: readonly Deviation[] = Object.freeze([...MARKET_DEVIATIONS, ...LIST_DEVIATIONS]);
+
+let byName: Map<string, Deviation> | undefined;
+
+/** The deviation of a name or former name (`missing` is `listed-but-404`), or undefined. */
+export function findDeviation(name: string): Deviation | undefined {
+  if (!byName) {
+    byName = new Map();
+    for (const deviation of DEVIATIONS) {
+      for (const known of [deviation.name, ...(deviation.aliases ?? [])]) {
+        if (byName.has(known)) throw new Error(`deviation name ${JSON.stringify(known)} is defined twice in the catalogue`);
+        byName.set(known, deviation);
+      }
+    }
+  }
+  return byName.get(name);
+}
+
+let positions: Map<Deviation, number> | undefined;
+
+/** A deviation's position in the catalogue: the order rewrites apply in and lists show. */
+export function catalogueIndex(deviation: Deviation): number {
+  positions ??= new Map(DEVIATIONS.map((d, i) => [d, i]));
+  return positions.get(deviation) ?? DEVIATIONS.length;
+}
+
+/** Every name the catalogue answers to, canonical names first. */
+export function deviationNames(): string[] {
+  return [...DEVIATIONS.map((d) => d.name), ...DEVIATIONS.flatMap((d) => d.aliases ?? [])];
+}
+
+/** A finding the checker can emit that no deviation provokes, and why. */
+export interface UnprovokedFinding {
+  readonly code: FindingCode;
+  readonly severity: Severity;
+  readonly why: string;
+}
+
+/**
+ * The errors and warnings of the checker (FINDING_KINDS) that no deviation provokes, each with the
+ * reason. They are about the transport or the crawl itself, not about what a market or a list
+ * says, so a deviation of the served content cannot cause them; the stub's behaviours provoke
+ * some of them, and test/contract/check-deviant.test.ts covers each against a deviant server.
+ */
+export const UNPROVOKED_FINDINGS: readonly UnprovokedFinding[] = Object.freeze([
+  { code: 'request-failed', severity: 'error', why: 'no complete HTTP answer (reset, timeout): transport, provoked by the behaviours `fault=reset`/`truncate` or a delay past `--timeout-ms`' },
+  { code: 'retry-exhausted', severity: 'error', why: '429/503 after every retry: provoked by the behaviours `status` 429 or 503 with `retryAfter`' },
+  { code: 'body-too-large', severity: 'error', why: 'a body over `--max-body-mb` (64 MiB): a limit of the checker, not a drift of the content' },
+  { code: 'undecodable-body', severity: 'error', why: 'a body that does not decode from its `Content-Encoding`: the stub sends no content coding' },
+  { code: 'cross-origin', severity: 'error', why: 'a redirect or paging link to another origin with `--same-origin-only`: needs a second origin' },
+  { code: 'cross-origin', severity: 'warning', why: 'a redirect or paging link to another origin: needs a second origin' },
+  { code: 'page-limit', severity: 'warning', why: 'the crawl stopped at `--max-pages`: a budget of the checker, provoked by paging (`--paging`) with a small `--max-pages`' },
+  { code: 'header-echo', severity: 'warning', why: 'a market echoing a `--header` value: depends on the headers the checker sends, not on the stub' },
+]);

@@ -1,0 +1,108 @@
+import { LIST_ENDPOINT, SINGLE_ENDPOINT } from '../contract/contract-finding.js';
+import type { FindingCode } from '../contract/finding-codes.js';
+
+/** `contract`: breaks the documented contract (`check` reports an error, exit 1); `assumption`: breaks only an assumption (a warning, exit 0). */
+export type DeviationClass = 'contract' | 'assumption';
+
+/** The routes a deviation shows on: `list` is `GET /markets`, `item` is `GET /markets/{market_id}`. */
+export type DeviationEndpoint = 'list' | 'item';
+
+/** A finding `check` reports for a deviation (as in the JSON report: severity, code, endpoint, pointer template). */
+export interface DeclaredFinding {
+  readonly severity: 'error' | 'warning';
+  readonly code: FindingCode;
+  readonly endpoint: typeof LIST_ENDPOINT | typeof SINGLE_ENDPOINT;
+  /** RFC 6901 pointer with array indices as `*`, as for the default bare-array list (inside an envelope the list's gain its key); `''` is the whole body. */
+  readonly pointer: string;
+}
+
+/** A JSON object as served (fields may be deliberately wrong). */
+export type JsonObject = Readonly<Record<string, unknown>>;
+
+/** The two views of one market as served: the single-market body and the list item. */
+export interface MarketViews {
+  readonly item: JsonObject;
+  readonly summary: JsonObject;
+}
+
+/** What a rewrite may depend on besides the market itself: the stub's seed and the market's own seed stream. */
+export interface DeviationContext {
+  readonly seed: number;
+  /** FNV-1a of the market_id (with the seed, a stream of the market's own). */
+  readonly idHash: number;
+}
+
+/** How an answer deviates beyond its JSON value: status, media type, bytes, time. Data only; src/http applies it. */
+export interface ReplyEdit {
+  /** Answer with this status and a JSON error body in the profile's error shape. */
+  readonly status?: number;
+  readonly contentType?: string;
+  /** Put the UTF-8 byte-order mark EF BB BF before the body. */
+  readonly bom?: boolean;
+  /** Replace the body: `html` an HTML page, `truncated` its first half, `nested` the list one level deeper (`{"data":{"markets":[…]}}`). */
+  readonly body?: 'html' | 'truncated' | 'nested';
+  /** Answer this much later, ms. */
+  readonly delayMs?: number;
+  /** List only: a `Link: <this list's URL>; rel="next"` header, so the next page is this one again. */
+  readonly loopLink?: boolean;
+}
+
+/** What a market with a deviation does to `record`: its answer is still a valid market (`kept`) or not (`dropped`). A list deviation: every market `kept`, none (`dropped`), or those before the cut (`cut`). */
+export type RecordOutcome = 'kept' | 'dropped' | 'cut';
+
+interface DeviationBase {
+  /** Kebab-case name, as `--deviation`, `Prefer: deviation=` and the admin API take it. */
+  readonly name: string;
+  readonly class: DeviationClass;
+  readonly endpoints: readonly DeviationEndpoint[];
+  /** What is served, in one sentence for the README table and `GET /__stub/deviations`. */
+  readonly describe: string;
+  /** Exactly what `check --all` reports for it against an otherwise conforming stub (besides information). */
+  readonly findings: readonly DeclaredFinding[];
+  /** Why `check` reports nothing, for the one kind of deviation no single crawl can see. */
+  readonly unseen?: string;
+  /** Former names (the domain faults before the catalogue), still accepted, deprecated. */
+  readonly aliases?: readonly string[];
+  readonly record: RecordOutcome;
+}
+
+/**
+ * A deviation of chosen markets (all, a seeded share, or named ones). Rewrites are pure functions
+ * of the market's views (or serialised text) and the context, applied in catalogue order.
+ */
+export interface MarketDeviation extends DeviationBase {
+  readonly scope: 'market';
+  /** Rewrites the market's JSON views (list item and single body). */
+  views?(views: MarketViews, ctx: DeviationContext): MarketViews;
+  /** Rewrites the list item's JSON text (after the views are serialised). */
+  summaryText?(text: string, ctx: DeviationContext): string;
+  /** Rewrites the single body's JSON text. */
+  itemText?(text: string, ctx: DeviationContext): string;
+  /** How the single-market answer deviates beyond its JSON. */
+  readonly reply?: ReplyEdit;
+  /** Listed, but `GET /markets/{market_id}` answers 404. */
+  readonly hidesItem?: boolean;
+  /** Prices stop moving on tick. */
+  readonly freezesPrices?: boolean;
+  /** The id the single market also answers at (the id the list now shows), when a rewrite changes it. */
+  alias?(marketId: string, ctx: DeviationContext): string;
+}
+
+/** A deviation of the whole `GET /markets` answer. */
+export interface ListDeviation extends DeviationBase {
+  readonly scope: 'list';
+  readonly reply: ReplyEdit;
+}
+
+/** One entry of the deviation catalogue. */
+export type Deviation = MarketDeviation | ListDeviation;
+
+/** A finding on `GET /markets`. */
+export function onList(severity: DeclaredFinding['severity'], code: FindingCode, pointer = ''): DeclaredFinding {
+  return { severity, code, endpoint: LIST_ENDPOINT, pointer };
+}
+
+/** A finding on `GET /markets/{market_id}`. */
+export function onItem(severity: DeclaredFinding['severity'], code: FindingCode, pointer = ''): DeclaredFinding {
+  return { severity, code, endpoint: SINGLE_ENDPOINT, pointer };
+}

@@ -1,0 +1,184 @@
+import { closest, distance } from 'fastest-levenshtein';
+import { MarketStubError, optionError } from '../core/market-stub-error.js';
+import { mixSeed } from '../core/seed-mix.js';
+import { fnv1a } from '../core/text-hash.js';
+import { catalogueIndex, deviationNames, findDeviation } from './deviation-catalogue.js';
+import type { Deviation, ListDeviation, MarketDeviation } from './deviation-definition.js';
+
+/**
+ * Which markets serve a deviation: every market (no `rate`, or 1), a seeded share (`rate` in
+ * [0, 1]: the same markets on every run for the same seed), or the markets named in `marketIds`.
+ * A deviation of the whole list takes neither.
+ */
+export interface DeviationSetting {
+  /** A name of the catalogue (`GET /__stub/deviations`, the README table); a former domain-fault name is accepted. */
+  name: string;
+  /** Share of markets in [0, 1], chosen by a hash of (seed, market_id, deviation). @default 1 */
+  rate?: number;
+  /** These markets only (instead of a rate); each must be in the catalog. */
+  marketIds?: readonly string[];
+}
+
+/** Deviations in force, checked against the catalogue: what the store serves. */
+export interface DeviationPlan {
+  /** Deviations of every market (rate 1) or a seeded share. */
+  readonly shares: readonly { readonly deviation: MarketDeviation; readonly rate: number }[];
+  /** Deviations of named markets, in catalogue order per market. */
+  readonly targeted: ReadonlyMap<string, readonly MarketDeviation[]>;
+  /** Deviations of the whole list, in catalogue order. */
+  readonly list: readonly ListDeviation[];
+}
+
+/** Most settings one call takes. */
+export const MAX_DEVIATION_SETTINGS = 200;
+/** Most market ids the settings of one call name in total. */
+export const MAX_DEVIATED_MARKET_IDS = 10_000;
+
+/** No deviation at all. */
+export const NO_DEVIATIONS: DeviationPlan = Object.freeze({ shares: Object.freeze([]), targeted: new Map(), list: Object.freeze([]) });
+
+const SETTING_FIELDS = ['name', 'rate', 'marketIds'];
+
+/**
+ * Checks deviation settings (library option `deviations`, `setDeviations`, `PUT /__stub/deviations`)
+ * and plans them: names in the catalogue (former names mapped), a rate in [0, 1] or market ids,
+ * not both, and neither for a deviation of the whole list. Whether the market ids exist is the
+ * store's to say (MARKET_NOT_FOUND).
+ * @throws MarketStubError OPTION_INVALID naming the field (`deviations[2].rate`), LIMIT_EXCEEDED past the limits above.
+ */
+export function planDeviations(value: unknown, where: string, option = 'deviations'): DeviationPlan {
+  if (!Array.isArray(value)) throw optionError(where, option, 'an array of {name, rate?, marketIds?}', value);
+  if (value.length > MAX_DEVIATION_SETTINGS) throw new MarketStubError({ code: 'LIMIT_EXCEEDED', where, option, expected: `at most ${MAX_DEVIATION_SETTINGS} deviation settings`, found: value.length });
+  const shares: { deviation: MarketDeviation; rate: number }[] = [];
+  const targeted = new Map<string, Set<MarketDeviation>>();
+  const list = new Set<ListDeviation>();
+  let ids = 0;
+  value.forEach((entry: unknown, i) => {
+    const at = `${option}[${i}]`;
+    if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) throw optionError(where, at, 'an object {name, rate?, marketIds?}', entry);
+    const setting = entry as Record<string, unknown>;
+    for (const key of Object.keys(setting)) if (!SETTING_FIELDS.includes(key)) throw optionError(where, `${at}.${key}`, `a known field (${SETTING_FIELDS.join(', ')})`, key);
+    const deviation = requireDeviation(setting['name'], where, `${at}.name`);
+    const { rate, marketIds } = setting;
+    if (rate !== undefined && (typeof rate !== 'number' || !Number.isFinite(rate) || rate < 0 || rate > 1)) throw optionError(where, `${at}.rate`, 'a number from 0 to 1 (the share of markets)', rate);
+    if (marketIds !== undefined && (!Array.isArray(marketIds) || marketIds.length === 0 || !marketIds.every((id) => typeof id === 'string' && id !== ''))) throw optionError(where, `${at}.marketIds`, 'a non-empty array of market_ids', marketIds);
+    if (rate !== undefined && marketIds !== undefined) throw optionError(where, at, 'either rate or marketIds, not both', 'both given');
+    if (deviation.scope === 'list') {
+      if ((rate !== undefined && rate !== 1) || marketIds !== undefined) throw optionError(where, at, `no rate and no marketIds: ${deviation.name} changes the whole list`, rate ?? marketIds);
+      list.add(deviation);
+      return;
+    }
+    if (Array.isArray(marketIds)) {
+      ids += marketIds.length;
+      if (ids > MAX_DEVIATED_MARKET_IDS) throw new MarketStubError({ code: 'LIMIT_EXCEEDED', where, option: `${at}.marketIds`, expected: `at most ${MAX_DEVIATED_MARKET_IDS} market ids in all`, found: ids });
+      for (const id of marketIds as string[]) {
+        let own = targeted.get(id);
+        if (!own) targeted.set(id, (own = new Set()));
+        own.add(deviation);
+      }
+      return;
+    }
+    shares.push({ deviation, rate: (rate as number | undefined) ?? 1 });
+  });
+  return Object.freeze({
+    shares: Object.freeze(shares),
+    targeted: new Map([...targeted].map(([id, set]) => [id, inCatalogueOrder([...set])])),
+    list: Object.freeze(inCatalogueOrder([...list])),
+  });
+}
+
+/**
+ * Checks the deviation names of one market (`PUT /__stub/markets/{id}/deviations`), in catalogue order.
+ * @throws MarketStubError OPTION_INVALID for a name outside the catalogue or a deviation of the whole list.
+ */
+export function marketDeviations(value: unknown, where: string, option = 'deviations'): MarketDeviation[] {
+  if (!Array.isArray(value) || value.length > MAX_DEVIATION_SETTINGS) throw optionError(where, option, `an array of at most ${MAX_DEVIATION_SETTINGS} deviation names such as ["string-price"] ([] clears)`, value);
+  const found = new Set<MarketDeviation>();
+  value.forEach((name: unknown, i) => {
+    const deviation = requireDeviation(name, where, `${option}[${i}]`);
+    if (deviation.scope === 'list') throw optionError(where, `${option}[${i}]`, `a deviation of one market (${deviation.name} changes the whole list: PUT /__stub/deviations or setDeviations)`, name);
+    found.add(deviation);
+  });
+  return inCatalogueOrder([...found]);
+}
+
+/** The settings a plan stands for (what `GET /__stub/deviations` shows as `active`): shares, then per deviation the markets it targets. */
+export function describePlan(plan: DeviationPlan): DeviationSetting[] {
+  const byDeviation = new Map<MarketDeviation, string[]>();
+  for (const [id, deviations] of plan.targeted) {
+    for (const deviation of deviations) {
+      let ids = byDeviation.get(deviation);
+      if (!ids) byDeviation.set(deviation, (ids = []));
+      ids.push(id);
+    }
+  }
+  return [
+    ...plan.shares.map((s) => (s.rate === 1 ? { name: s.deviation.name } : { name: s.deviation.name, rate: s.rate })),
+    ...inCatalogueOrder([...byDeviation.keys()]).map((d) => ({ name: d.name, marketIds: byDeviation.get(d) ?? [] })),
+    ...plan.list.map((d) => ({ name: d.name })),
+  ];
+}
+
+/**
+ * Reads `--deviation NAME[=RATE]` values (a repeated flag, or comma-separated in
+ * MARKET_STUB_DEVIATION): NAME alone is every market, RATE a share from 0 to 1.
+ * @throws MarketStubError OPTION_INVALID whose `where` is `source` (the flag or variable as given).
+ */
+export function parseDeviationFlags(items: readonly string[], source: string): DeviationSetting[] {
+  return items.map((item) => {
+    const [name = '', rateText, ...rest] = item.split('=').map((part) => part.trim());
+    const rate = rateText === undefined ? undefined : Number(rateText);
+    const deviation = requireDeviation(name, source, undefined, item);
+    if (rest.length > 0 || (rateText !== undefined && (!/^\d*\.?\d+$/.test(rateText) || (rate as number) > 1))) {
+      throw new MarketStubError({ code: 'OPTION_INVALID', where: source, expected: 'NAME or NAME=RATE with RATE a share of markets from 0 to 1', found: item });
+    }
+    if (deviation.scope === 'list' && rate !== undefined && rate !== 1) {
+      throw new MarketStubError({ code: 'OPTION_INVALID', where: source, expected: `${deviation.name} without =RATE (it changes the whole list)`, found: item });
+    }
+    return rate === undefined ? { name } : { name, rate };
+  });
+}
+
+/**
+ * The deviation a request asks for with `Prefer: deviation=NAME` (RFC 7240: the first instance
+ * of a preference counts; a quoted value is unquoted), or undefined when it asks for none.
+ * @throws MarketStubError OPTION_INVALID (where `Prefer`) for a name outside the catalogue.
+ */
+export function preferredDeviation(header: string): Deviation | undefined {
+  for (const part of header.split(',')) {
+    const [name, ...rest] = part.split(';')[0]?.split('=') ?? [];
+    if (name?.trim().toLowerCase() !== 'deviation') continue;
+    return requireDeviation(rest.join('=').trim().replace(/^"(.*)"$/, '$1'), 'Prefer', 'deviation');
+  }
+  return undefined;
+}
+
+/**
+ * Whether a market serves a deviation given to a share of markets: a hash of (seed, market_id,
+ * the deviation's name) below the rate. Independent of request order, catalog order and edits;
+ * different deviations choose independently.
+ */
+export function selectsMarket(seed: number, idHash: number, deviation: MarketDeviation, rate: number): boolean {
+  if (rate >= 1) return true;
+  if (rate <= 0) return false;
+  return mixSeed(seed, idHash, fnv1a(deviation.name)) / 2 ** 32 < rate;
+}
+
+function requireDeviation(name: unknown, where: string, option: string | undefined, given: unknown = name): Deviation {
+  const deviation = typeof name === 'string' ? findDeviation(name) : undefined;
+  if (deviation) return deviation;
+  const near = typeof name === 'string' ? nearName(name) : undefined;
+  const expected = near === undefined ? 'a deviation name (GET /__stub/deviations and the README list them)' : `a deviation name (did you mean ${near}? GET /__stub/deviations and the README list them)`;
+  if (option === undefined) throw new MarketStubError({ code: 'OPTION_INVALID', where, expected, found: given });
+  throw optionError(where, option, expected, given);
+}
+
+/** The catalogue name nearest a near miss (`strng-price` → `string-price`), or undefined. */
+function nearName(given: string): string | undefined {
+  const best = closest(given, deviationNames());
+  return distance(given, best) <= Math.max(2, Math.floor(best.length / 4)) ? best : undefined;
+}
+
+function inCatalogueOrder<T extends Deviation>(deviations: T[]): T[] {
+  return deviations.sort((a, b) => catalogueIndex(a) - catalogueIndex(b));
+}

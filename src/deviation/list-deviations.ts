@@ -1,0 +1,64 @@
+import { onList, type ListDeviation } from './deviation-definition.js';
+
+/**
+ * The deviations of the whole `GET /markets` answer, in catalogue order. Each edits the list as
+ * the response profile renders it (bare array or envelope, any page), at request time.
+ */
+export const LIST_DEVIATIONS: readonly ListDeviation[] = [
+  {
+    name: 'list-500', class: 'contract', scope: 'list', endpoints: ['list'],
+    describe: 'the list answers 500 with a JSON error body (in the profile\'s error shape)',
+    findings: [onList('error', 'http-status')],
+    record: 'dropped',
+    reply: { status: 500 },
+  },
+  {
+    name: 'list-not-json', class: 'contract', scope: 'list', endpoints: ['list'],
+    describe: 'the list answers 200 with an HTML page (`text/html`), as a proxy or maintenance page would',
+    findings: [onList('error', 'not-json')],
+    record: 'dropped',
+    reply: { body: 'html', contentType: 'text/html; charset=utf-8' },
+  },
+  {
+    name: 'list-truncated-json', class: 'contract', scope: 'list', endpoints: ['list'],
+    describe: 'the list answers a complete 200 whose JSON stops half-way (a streamed list: within its first chunk)',
+    findings: [onList('error', 'not-json')],
+    record: 'cut',
+    reply: { body: 'truncated' },
+  },
+  {
+    name: 'list-envelope-change', class: 'contract', scope: 'list', endpoints: ['list'],
+    describe: 'the list moves one level deeper, `{"data":{"markets":[…]}}` (an envelope `{…}` becomes `{"data":{…}}`): no market array where a client or `check` looks (a plain `{"markets":[…]}` envelope is the `--envelope` profile, information only)',
+    findings: [onList('error', 'list-shape')],
+    record: 'dropped',
+    reply: { body: 'nested' },
+  },
+  {
+    name: 'list-wrong-content-type', class: 'assumption', scope: 'list', endpoints: ['list'],
+    describe: 'the list\'s JSON comes as `text/plain; charset=utf-8`',
+    findings: [onList('warning', 'content-type')],
+    record: 'kept',
+    reply: { contentType: 'text/plain; charset=utf-8' },
+  },
+  {
+    name: 'list-charset', class: 'assumption', scope: 'list', endpoints: ['list'],
+    describe: 'the list\'s JSON is labelled `application/json; charset=iso-8859-1`',
+    findings: [onList('warning', 'charset')],
+    record: 'kept',
+    reply: { contentType: 'application/json; charset=iso-8859-1' },
+  },
+  {
+    name: 'list-bom', class: 'assumption', scope: 'list', endpoints: ['list'],
+    describe: 'the list\'s body starts with a UTF-8 byte-order mark (EF BB BF)',
+    findings: [onList('warning', 'bom')],
+    record: 'kept',
+    reply: { bom: true },
+  },
+  {
+    name: 'list-paging-loop', class: 'assumption', scope: 'list', endpoints: ['list'],
+    describe: 'every list answer announces itself as its next page (`Link: <…>; rel="next"`), so a client that follows links loops',
+    findings: [onList('warning', 'cursor-loop')],
+    record: 'kept',
+    reply: { loopLink: true },
+  },
+];
