@@ -106,10 +106,13 @@ async function run(options: BenchOptions): Promise<BenchResults> {
   const removeTmp = () => rmSync(tmp, { recursive: true, force: true });
   const forgetCleanup = options.keepTemp ? () => false : onHarnessExit(removeTmp);
   const short = (text: string) => text.split(tmp).join('$TMP').split(`${ROOT}${path.sep}`).join('');
-  const wholeSeconds = Number.isInteger(options.durationS) && Number.isInteger(options.warmupS);
+  // wrk runs whole seconds: the measured runs use it when their duration is one; a fractional
+  // warm-up (unmeasured) then runs with autocannon.
+  const wholeSeconds = Number.isInteger(options.durationS);
   if (options.loadGenerator === 'wrk' && !wrkAvailable()) throw new Error('--load-generator wrk: wrk is not installed (Debian: apt-get install wrk).');
-  if (options.loadGenerator === 'wrk' && !wholeSeconds) throw new Error('--load-generator wrk: wrk runs whole seconds; give --duration and --warmup in whole seconds.');
+  if (options.loadGenerator === 'wrk' && !wholeSeconds) throw new Error('--load-generator wrk: wrk runs whole seconds; give --duration in whole seconds.');
   const generator: 'wrk' | 'autocannon' = options.loadGenerator === 'autocannon' || (options.loadGenerator === 'auto' && (!wholeSeconds || !wrkAvailable())) ? 'autocannon' : 'wrk';
+  const warmupGenerator = generator === 'wrk' && Number.isInteger(options.warmupS) ? 'wrk' : 'autocannon';
   const results: BenchResults = {
     schemaVersion: 2,
     mode: options.microOnly ? 'micro-only' : options.mode,
@@ -172,7 +175,7 @@ async function run(options: BenchOptions): Promise<BenchResults> {
         log(`bench: warm-up ${options.warmupS} s per server and endpoint…`);
         for (const server of servers) {
           for (const endpoint of Object.keys(ENDPOINTS) as EndpointName[]) {
-            answered[server.name] = (answered[server.name] ?? 0) + (await runLoad(plan(server, endpoint, options.warmupS), generator)).requests;
+            answered[server.name] = (answered[server.name] ?? 0) + (await runLoad(plan(server, endpoint, options.warmupS), warmupGenerator)).requests;
           }
         }
       }

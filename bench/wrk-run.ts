@@ -10,25 +10,25 @@ import { spawnTracked, stopChild } from './tracked-children.js';
 
 let available: boolean | undefined;
 
-/** Whether `wrk` is on the PATH (it answers `wrk -v`, exiting 1 after printing its version). */
+/** Whether `wrk` is on the PATH (`wrk -v` prints `wrk <version> …` on stdout and exits 1). */
 export function wrkAvailable(): boolean {
   if (available === undefined) {
     try {
       execFileSync('wrk', ['-v'], { stdio: 'pipe' });
       available = true;
     } catch (error) {
-      available = /wrk \d/.test(String((error as { stdout?: Buffer }).stdout ?? ''));
+      available = /^wrk \S/m.test(String((error as { stdout?: Buffer }).stdout ?? ''));
     }
   }
   return available;
 }
 
-/** wrk's version line, e.g. `wrk 4.1.0`. */
+/** wrk's version, e.g. `wrk 4.1.0` or `wrk debian/4.1.0-3+b2`. */
 export function wrkVersion(): string {
   try {
     execFileSync('wrk', ['-v'], { stdio: 'pipe' });
   } catch (error) {
-    const m = /wrk [\d.]+/.exec(String((error as { stdout?: Buffer }).stdout ?? ''));
+    const m = /^wrk \S+/m.exec(String((error as { stdout?: Buffer }).stdout ?? ''));
     if (m) return m[0];
   }
   return 'wrk';
