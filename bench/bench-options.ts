@@ -24,6 +24,14 @@ export interface BenchOptions {
   /** Generated catalog size of the scale check; 0 skips it. */
   scaleCount: number;
   scaleTimeoutS: number;
+  /** Whole `node -e 0` / `market-stub --help` pairs timed; 0 skips them. */
+  helpSamples: number;
+  /** Markets of the first-complete-list check (issue 13: 100,000); 0 skips it. */
+  firstListCount: number;
+  /** Markets of the streamed-list check (issue 13: 1,000,000); 0 skips it. */
+  streamCount: number;
+  /** `wrk` (Debian's C load generator), `autocannon` (in the harness process), or `auto`: wrk when it is installed and the runs last whole seconds. */
+  loadGenerator: 'auto' | 'wrk' | 'autocannon';
   micro: boolean;
   /** Only the micro-benchmarks (`npm run bench:micro`). */
   microOnly: boolean;
@@ -45,22 +53,22 @@ export interface BenchOptions {
   keepTemp: boolean;
 }
 
-const PRESETS: Record<BenchMode, Omit<BenchOptions, 'mode' | 'jsonPath' | 'resultsPath' | 'forceBuild' | 'keepTemp' | 'microOnly'>> = {
+const PRESETS: Record<BenchMode, Omit<BenchOptions, 'mode' | 'jsonPath' | 'resultsPath' | 'forceBuild' | 'keepTemp' | 'microOnly' | 'loadGenerator'>> = {
   full: {
     count: 1000, seed: 1, clock: '2026-01-01', rounds: 5, durationS: 3, warmupS: 1, connections: 20, pipelining: 1, checkEvery: 1,
-    coldStartSamples: 7, scaleCount: 10_000_000, scaleTimeoutS: 20, micro: true,
-    generationCount: 2_000, validationCount: 10_000, startProcesses: 5, warmStarts: 10, importSamples: 7,
+    coldStartSamples: 7, scaleCount: 10_000_000, scaleTimeoutS: 20, helpSamples: 7, firstListCount: 100_000, streamCount: 1_000_000, micro: true,
+    generationCount: 100_000, validationCount: 10_000, startProcesses: 5, warmStarts: 10, importSamples: 7,
     writeResults: true, allowBuild: true,
   },
   quick: {
     count: 1000, seed: 1, clock: '2026-01-01', rounds: 2, durationS: 1, warmupS: 0.3, connections: 20, pipelining: 1, checkEvery: 5,
-    coldStartSamples: 3, scaleCount: 10_000_000, scaleTimeoutS: 3, micro: true,
-    generationCount: 300, validationCount: 1_000, startProcesses: 1, warmStarts: 5, importSamples: 3,
+    coldStartSamples: 3, scaleCount: 10_000_000, scaleTimeoutS: 3, helpSamples: 3, firstListCount: 100_000, streamCount: 1_000_000, micro: true,
+    generationCount: 100_000, validationCount: 1_000, startProcesses: 1, warmStarts: 5, importSamples: 3,
     writeResults: false, allowBuild: true,
   },
   smoke: {
     count: 100, seed: 1, clock: '2026-01-01', rounds: 1, durationS: 0.2, warmupS: 0, connections: 4, pipelining: 1, checkEvery: 10,
-    coldStartSamples: 1, scaleCount: 0, scaleTimeoutS: 5, micro: true,
+    coldStartSamples: 1, scaleCount: 0, scaleTimeoutS: 5, helpSamples: 0, firstListCount: 0, streamCount: 0, micro: true,
     generationCount: 20, validationCount: 100, startProcesses: 1, warmStarts: 1, importSamples: 1,
     writeResults: false, allowBuild: false,
   },
@@ -70,14 +78,16 @@ export const BENCH_USAGE = `Usage: npm run bench [-- options]
 
   (no option)         full run: 5 interleaved rounds of 3 s, cold starts ×7, scale check, micro-benchmarks;
                       writes bench/results/latest.json and regenerates bench/RESULTS.md (< 3 min)
-  --quick             2 rounds of 1 s, cold starts ×3, scale check bounded at 3 s (< 30 s);
+  --quick             2 rounds of 1 s, cold starts ×3, scale checks, the checker's budgets at small sizes (< 1 min);
                       RESULTS.md is left alone unless --write-results
-  --smoke             harness self-test: 100 markets, 0.2 s runs, 1 round, no scale check, never builds
+  --smoke             harness self-test: 100 markets, 0.2 s runs, 1 round, no scale or checker runs, never builds
                       (test/bench/harness-smoke.test.ts)
   --micro-only        only the micro-benchmarks (npm run bench:micro)
 
   --rounds N  --duration S  --warmup S  --connections N  --pipelining N  --count N
   --cold-starts N     --scale-count N (0 skips)  --scale-timeout S  --no-micro
+  --help-samples N    --first-list-count N (0 skips)  --stream-count N (0 skips)
+  --load-generator auto|wrk|autocannon   (auto: wrk when installed and runs last whole seconds)
   --write-results     regenerate RESULTS.md in any mode      --no-write-results
   --json FILE         JSON output (default bench/results/latest.json)
   --results FILE      Markdown output (default bench/RESULTS.md)
@@ -108,6 +118,10 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
       'cold-starts': { type: 'string' },
       'scale-count': { type: 'string' },
       'scale-timeout': { type: 'string' },
+      'help-samples': { type: 'string' },
+      'first-list-count': { type: 'string' },
+      'stream-count': { type: 'string' },
+      'load-generator': { type: 'string' },
       'no-micro': { type: 'boolean' },
       'write-results': { type: 'boolean' },
       'no-write-results': { type: 'boolean' },
@@ -144,6 +158,10 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
     coldStartSamples: number('cold-starts', values['cold-starts'], preset.coldStartSamples, 1, true),
     scaleCount: number('scale-count', values['scale-count'], preset.scaleCount, 0, true),
     scaleTimeoutS: number('scale-timeout', values['scale-timeout'], preset.scaleTimeoutS, 1, false),
+    helpSamples: number('help-samples', values['help-samples'], preset.helpSamples, 0, true),
+    firstListCount: number('first-list-count', values['first-list-count'], preset.firstListCount, 0, true),
+    streamCount: number('stream-count', values['stream-count'], preset.streamCount, 0, true),
+    loadGenerator: loadGenerator(values['load-generator'] ?? (mode === 'smoke' ? 'autocannon' : 'auto')),
     micro: values['no-micro'] ? false : preset.micro,
     writeResults: values['no-write-results'] ? false : (values['write-results'] ?? preset.writeResults),
     jsonPath: values.json,
@@ -152,4 +170,9 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
     forceBuild: values.build ?? false,
     keepTemp: values['keep-temp'] ?? false,
   };
+}
+
+function loadGenerator(text: string): BenchOptions['loadGenerator'] {
+  if (text === 'auto' || text === 'wrk' || text === 'autocannon') return text;
+  throw new Error(`--load-generator: expected auto, wrk or autocannon, found ${JSON.stringify(text)}.\n\n${BENCH_USAGE}`);
 }

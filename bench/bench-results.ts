@@ -7,10 +7,13 @@ import type { MachineInfo } from './machine-info.js';
 import type { MicroFigures } from './micro-benchmarks.js';
 import type { ProcessMemory } from './process-usage.js';
 import type { ScaleCheckResult } from './scale-check.js';
+import type { HelpStartResult } from './help-start.js';
+import type { FirstListResult, StreamResult } from './list-scale.js';
+import type { CheckerFigure } from './check-bench.js';
 
-export const SERVER_NAMES = ['baseline', 'stub-generated', 'stub-fixtures'] as const;
+export const SERVER_NAMES = ['baseline', 'stub-generated', 'stub-fixtures', 'stub-quiet'] as const;
 export type ServerName = (typeof SERVER_NAMES)[number];
-export const STUB_NAMES = ['stub-generated', 'stub-fixtures'] as const;
+export const STUB_NAMES = ['stub-generated', 'stub-fixtures', 'stub-quiet'] as const;
 export type StubName = (typeof STUB_NAMES)[number];
 
 export const ENDPOINTS = {
@@ -83,7 +86,8 @@ export interface AbsoluteGoal {
 }
 
 export interface BenchResults {
-  schemaVersion: 1;
+  /** 2 since issue 13 (stub-quiet, peak RSS, --help, list scale, checker figures). */
+  schemaVersion: 2;
   /** The preset run, or `micro-only` for `npm run bench:micro`. */
   mode: BenchMode | 'micro-only';
   startedAt: string;
@@ -100,18 +104,31 @@ export interface BenchResults {
   rssAfterLoad: Partial<Record<ServerName, ProcessMemory>>;
   coldStart: Partial<Record<ServerName, ColdStartFigures & { medianMs: number | null }>>;
   scale: ScaleCheckResult | null;
+  /** `market-stub --help` against `node -e 0` (issue 13); null when skipped (smoke). */
+  helpStart: HelpStartResult | null;
+  /** `serve --count 100000`: spawn to its first complete GET /markets (issue 13); null when skipped. */
+  firstList: FirstListResult | null;
+  /** A 1,000,000-market GET /markets streamed whole (issue 13); null when skipped. */
+  stream: StreamResult | null;
+  /** The checker's budgets (issue 10, bench/check-bench.ts); empty when skipped (smoke). */
+  checker: CheckerFigure[];
   micro: MicroFigures | null;
   figures: Figure[];
   goals: AbsoluteGoal[];
 }
 
-/** Issue 6's goals on ratios to the baseline, by figure id; figures without an entry have none. */
-const RATIO_GOALS: Record<string, { op: '>=' | '<='; limit: number; only?: StubName }> = {
-  'market.reqPerSec': { op: '>=', limit: 0.5 },
-  'market.p99Ms': { op: '<=', limit: 2 },
-  'list.reqPerSec': { op: '>=', limit: 0.8 },
-  coldStartMs: { op: '<=', limit: 1.5, only: 'stub-generated' },
-  rssAfterLoadMb: { op: '<=', limit: 2 },
+/**
+ * The goals on ratios to the baseline, by figure id (issue 13, which tightens issue 6): the
+ * default stubs (request log on) serve one market at ≥ 0.5× the baseline's rate, `--quiet` at
+ * ≥ 0.8×; every stub's p99 ≤ 1.5×, list rate ≥ 0.8× and peak RSS ≤ 1.5×; the default stubs
+ * start to their first 200 within 1.5× the baseline's start. Figures without an entry have none.
+ */
+const RATIO_GOALS: Record<string, readonly { op: '>=' | '<='; limit: number; stubs?: readonly StubName[] }[]> = {
+  'market.reqPerSec': [{ op: '>=', limit: 0.5, stubs: ['stub-generated', 'stub-fixtures'] }, { op: '>=', limit: 0.8, stubs: ['stub-quiet'] }],
+  'market.p99Ms': [{ op: '<=', limit: 1.5 }],
+  'list.reqPerSec': [{ op: '>=', limit: 0.8 }],
+  coldStartMs: [{ op: '<=', limit: 1.5, stubs: ['stub-generated', 'stub-fixtures'] }],
+  peakRssMb: [{ op: '<=', limit: 1.5 }],
 };
 
 function figure(id: string, label: string, unit: string, better: Figure['better'], pick: (server: ServerName) => number | null): Figure {
@@ -120,8 +137,8 @@ function figure(id: string, label: string, unit: string, better: Figure['better'
   for (const name of STUB_NAMES) {
     const value = pick(name);
     const ratio = value !== null && baseline !== null && baseline > 0 ? value / baseline : null;
-    const spec = RATIO_GOALS[id];
-    const goal = spec && (!spec.only || spec.only === name) ? { op: spec.op, limit: spec.limit, pass: ratio === null ? null : spec.op === '>=' ? ratio >= spec.limit : ratio <= spec.limit } : null;
+    const spec = RATIO_GOALS[id]?.find((g) => !g.stubs || g.stubs.includes(name));
+    const goal = spec ? { op: spec.op, limit: spec.limit, pass: ratio === null ? null : spec.op === '>=' ? ratio >= spec.limit : ratio <= spec.limit } : null;
     stubs[name] = { value, ratio, goal };
   }
   return { id, label, unit, better, baseline, stubs };
@@ -143,12 +160,13 @@ export function computeFigures(results: Pick<BenchResults, 'load' | 'coldStart' 
   figures.push(
     figure('coldStartMs', 'cold start to first 200', 'ms', 'lower', (s) => results.coldStart[s]?.medianMs ?? null),
     figure('rssAfterLoadMb', 'RSS after load', 'MB', 'lower', (s) => results.rssAfterLoad[s]?.rssMb ?? null),
+    figure('peakRssMb', 'peak RSS (VmHWM)', 'MB', 'lower', (s) => results.rssAfterLoad[s]?.peakRssMb ?? null),
   );
   return figures;
 }
 
 /** Issue 6's absolute goals: in-process start, import time, and the 10,000,000-market scale check. */
-export function computeGoals(results: Pick<BenchResults, 'micro' | 'scale' | 'settings'>): AbsoluteGoal[] {
+export function computeGoals(results: Pick<BenchResults, 'micro' | 'scale' | 'settings' | 'helpStart' | 'firstList' | 'stream' | 'checker'>): AbsoluteGoal[] {
   const goals: AbsoluteGoal[] = [];
   const ms = (v: number) => `${v < 10 ? v.toFixed(2) : v.toFixed(1)} ms`;
   const micro = results.micro;
@@ -180,6 +198,35 @@ export function computeGoals(results: Pick<BenchResults, 'micro' | 'scale' | 'se
         pass: scale.rssMb !== null && !scale.failure && scale.rssMb < 200,
       },
     );
+  }
+  goals.push(...startupAndScaleGoals(results));
+  return goals;
+}
+
+const skipped = 'skipped in this mode';
+
+/** Issue 13's absolute goals: --help, generation rate, the 100,000-market first list, the 1,000,000-market stream; and the checker's (issue 10). */
+function startupAndScaleGoals(results: Pick<BenchResults, 'micro' | 'helpStart' | 'firstList' | 'stream' | 'checker'>): AbsoluteGoal[] {
+  const goals: AbsoluteGoal[] = [];
+  const h = results.helpStart;
+  goals.push(h
+    ? { id: 'helpRatio', label: `market-stub --help ÷ node -e 0, whole processes (medians of ${h.helpMs.length})`, value: h.ratio, unit: '×', display: `${h.ratio.toFixed(2)}× (${h.helpMedianMs.toFixed(0)} vs ${h.nodeMedianMs.toFixed(0)} ms)`, target: '< 2×', pass: h.ratio < 2 }
+    : { id: 'helpRatio', label: 'market-stub --help ÷ node -e 0', value: null, unit: '×', display: skipped, target: '< 2×', pass: null });
+  const g = results.micro?.generation;
+  goals.push(g
+    ? { id: 'generationRate', label: `generateMarkets(${g.count.toLocaleString('en-US')}) in a fresh process, value pools drawn inside the timing`, value: g.marketsPerSecond, unit: 'markets/s', display: `${Math.round(g.marketsPerSecond).toLocaleString('en-US')} markets/s`, target: '≥ 100,000 markets/s', pass: g.marketsPerSecond >= 100_000 }
+    : { id: 'generationRate', label: 'generateMarkets(n) in a fresh process', value: null, unit: 'markets/s', display: 'not measured (--no-micro)', target: '≥ 100,000 markets/s', pass: null });
+  const f = results.firstList;
+  goals.push(f
+    ? { id: 'firstListMs', label: `serve --count ${f.count.toLocaleString('en-US')}: spawn to its first complete GET /markets${f.bytes ? ` (${(f.bytes / 1e6).toFixed(1)} MB)` : ''}`, value: f.ms, unit: 'ms', display: f.ms === null ? (f.failure ?? 'failed') : `${f.ms.toFixed(0)} ms`, target: '< 1 s', pass: f.ms !== null && f.ms < 1000 }
+    : { id: 'firstListMs', label: 'serve --count 100,000: spawn to its first complete GET /markets', value: null, unit: 'ms', display: skipped, target: '< 1 s', pass: null });
+  const st = results.stream;
+  goals.push(st
+    ? { id: 'streamMbPerSecond', label: `serve --count ${st.count.toLocaleString('en-US')}: GET /markets streamed whole${st.bytes ? ` (${(st.bytes / 1e6).toFixed(0)} MB in ${((st.ms ?? 0) / 1000).toFixed(2)} s, server peak RSS ${st.peakRssMb?.toFixed(0) ?? '—'} MB)` : ''}`, value: st.mbPerSecond, unit: 'MB/s', display: st.mbPerSecond === null ? (st.failure ?? 'failed') : `${st.mbPerSecond.toFixed(1)} MB/s`, target: '≥ 50 MB/s', pass: st.mbPerSecond !== null && st.mbPerSecond >= 50 }
+    : { id: 'streamMbPerSecond', label: 'serve --count 1,000,000: GET /markets streamed whole', value: null, unit: 'MB/s', display: skipped, target: '≥ 50 MB/s', pass: null });
+  for (const c of results.checker) {
+    const value = c.unit === 'ms' ? `${c.value.toFixed(0)} ms` : `${c.value.toFixed(2)} ${c.unit}`;
+    goals.push({ id: `checker: ${c.name}`, label: `checker: ${c.name} (${c.detail})`, value: c.value, unit: c.unit, display: value, target: c.unit === 'ms' ? `< ${c.budget.toLocaleString('en-US')} ms` : `< ${c.budget} ${c.unit}`, pass: c.met });
   }
   return goals;
 }

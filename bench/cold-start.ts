@@ -16,7 +16,7 @@ export interface ColdStartSpec {
 
 /** Outcome of one timed start. */
 export type ColdStartOutcome =
-  | { ok: true; ms: number; child: ChildProcess; pid: number }
+  | { ok: true; ms: number; child: ChildProcess; pid: number; bytes: number }
   | { ok: false; reason: string };
 
 /** How often a start is polled, in ms: the resolution of every cold-start figure. */
@@ -50,7 +50,7 @@ export async function timeColdStart(spec: ColdStartSpec, timeoutMs: number): Pro
     try {
       const res = await httpGet(url, { timeoutMs: Math.max(1, timeoutMs - elapsed), agent: false });
       const ms = performance.now() - t0;
-      if (res.status === 200 && child.pid !== undefined) return { ok: true, ms, child, pid: child.pid };
+      if (res.status === 200 && child.pid !== undefined) return { ok: true, ms, child, pid: child.pid, bytes: res.body.length };
       await stopChild(child, 0);
       return { ok: false, reason: `answered ${res.status} on ${spec.path}: ${res.body.toString('utf8', 0, 200)}` };
     } catch {

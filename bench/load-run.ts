@@ -1,6 +1,7 @@
 // One bounded autocannon run against one server, with latencies kept at sub-millisecond precision.
 import autocannon, { type AutocannonResult } from 'autocannon';
 import { percentileOfSorted } from './bench-stats.js';
+import { runWrk } from './wrk-run.js';
 
 /** What one run sends. */
 export interface LoadPlan {
@@ -29,7 +30,7 @@ export interface LoadSample {
 }
 
 /**
- * Loads `plan.url` with autocannon (programmatic API) for `plan.durationS` seconds.
+ * Loads `plan.url` for `plan.durationS` seconds with wrk (wrk-run.ts) or autocannon (programmatic API).
  *
  * autocannon records latencies in a histogram of whole milliseconds, which reads 0 ms for every
  * response of a fast server on loopback; the harness therefore keeps each response's time from
@@ -40,7 +41,8 @@ export interface LoadSample {
  * @throws Error when any request failed, timed out or got a non-2xx status: a rate that counts
  *   errors or 404s would not measure serving markets.
  */
-export async function runLoad(plan: LoadPlan): Promise<LoadSample> {
+export async function runLoad(plan: LoadPlan, generator: 'wrk' | 'autocannon' = 'autocannon'): Promise<LoadSample> {
+  if (generator === 'wrk') return runWrk(plan);
   let latencies = new Float64Array(1 << 16);
   let n = 0;
   const result = await new Promise<AutocannonResult>((resolve, reject) => {

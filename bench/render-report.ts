@@ -23,10 +23,29 @@ function goalText(goal: RatioGoal | null): string {
 }
 
 function figureGoal(f: Figure): string {
-  const goals = STUB_NAMES.map((s) => f.stubs[s].goal).filter((g): g is RatioGoal => g !== null);
-  if (goals.length === 0) return '—';
-  const only = STUB_NAMES.filter((s) => f.stubs[s].goal !== null);
-  return `${goalText(goals[0] ?? null)}${only.length < STUB_NAMES.length ? ` (${only.join(', ')})` : ''}`;
+  const texts: string[] = [];
+  for (const name of STUB_NAMES) {
+    const goal = f.stubs[name].goal;
+    if (!goal) continue;
+    const text = goalText(goal);
+    if (!texts.some((t) => t.startsWith(text))) texts.push(text);
+  }
+  if (texts.length === 0) return '—';
+  // One limit for every stub reads as is; different limits name the stubs they apply to.
+  if (texts.length === 1 && STUB_NAMES.every((name) => f.stubs[name].goal)) return texts[0] as string;
+  return STUB_NAMES.filter((name) => f.stubs[name].goal).map((name) => `${goalText(f.stubs[name].goal)} (${name})`).join(', ');
+}
+
+/** The figure table: each figure, the baseline, each stub configuration with its ratio and verdict, the goals. */
+function figureRows(figures: readonly Figure[], first: string): string[][] {
+  const rows: string[][] = [[first, 'unit', 'baseline', ...STUB_NAMES.flatMap((name) => [name, 'ratio']), 'goal']];
+  for (const f of figures) {
+    rows.push([f.label, f.unit, formatValue(f.baseline, f.unit), ...STUB_NAMES.flatMap((name) => {
+      const cell = stubCell(f, name);
+      return [cell.value, cell.ratio];
+    }), figureGoal(f)]);
+  }
+  return rows;
 }
 
 function stubCell(f: Figure, stub: (typeof STUB_NAMES)[number]): { value: string; ratio: string } {
@@ -50,13 +69,7 @@ export function renderTable(results: BenchResults): string {
   if (results.figures.length > 0) {
     lines.push(`${s.count} markets · ${s.rounds} interleaved round(s) × ${s.durationS} s per server and endpoint · ${s.connections} connections, pipelining ${s.pipelining} · medians over rounds · ratio = stub ÷ baseline`);
     lines.push('');
-    const rows: string[][] = [['figure', 'unit', 'baseline', 'stub-generated', 'ratio', 'stub-fixtures', 'ratio', 'goal']];
-    for (const f of results.figures) {
-      const g = stubCell(f, 'stub-generated');
-      const x = stubCell(f, 'stub-fixtures');
-      rows.push([f.label, f.unit, formatValue(f.baseline, f.unit), g.value, g.ratio, x.value, x.ratio, figureGoal(f)]);
-    }
-    lines.push(pad(rows, (c) => c >= 2 && c <= 6));
+    lines.push(pad(figureRows(results.figures, 'figure'), (c) => c >= 2 && c <= 2 + 2 * STUB_NAMES.length));
   }
   lines.push('');
   const goalRows: string[][] = [['goal', 'measured', 'target', '']];
@@ -66,8 +79,8 @@ export function renderTable(results: BenchResults): string {
     const mi = results.micro;
     lines.push('');
     lines.push(
-      `micro: generation ${formatValue(mi.generation.marketsPerSecond, 'markets/s')} markets/s (${mi.generation.count}) · ` +
-        `validation isMarket ${formatValue(mi.validation.isMarketPerSecond, 'markets/s')} markets/s, market() ${formatValue(mi.validation.marketPerSecond, 'markets/s')} markets/s (${mi.validation.count}; compile ${formatValue(mi.validation.compileMs, 'ms')} ms) · ` +
+      `micro: generation ${formatValue(mi.generation.marketsPerSecond, 'markets/s')} markets/s (${mi.generation.count}, fresh process) · ` +
+        `validation isMarket ${formatValue(mi.validation.isMarketPerSecond, 'markets/s')} markets/s, market() ${formatValue(mi.validation.marketPerSecond, 'markets/s')} markets/s (${mi.validation.count}; first call ${formatValue(mi.validation.compileMs, 'ms')} ms) · ` +
         `startMarketStub warm ${formatValue(mi.startStub.warmReadyMedianMs, 'ms')} ms`,
     );
   }
@@ -125,28 +138,24 @@ export function renderResultsMarkdown(results: BenchResults, command: string): s
   out.push('## Method');
   out.push('');
   const cmd = (name: string) => `\`${results.servers[name as keyof typeof results.servers]?.command ?? 'not started'}\``;
-  out.push(`- Servers, each a separate child process on 127.0.0.1, port 0, all serving the same ${s.count} markets (seed ${s.seed}, clock ${s.clock}); before loading, the harness checks that all three answer \`GET /markets\` and \`GET /markets/{id}\` with byte-identical bodies:`);
+  out.push(`- Servers, each a separate child process on 127.0.0.1, port 0, all serving the same ${s.count} markets (seed ${s.seed}, clock ${s.clock}); before loading, the harness checks that all of them answer \`GET /markets\` and \`GET /markets/{id}\` with byte-identical bodies:`);
   out.push(`  - **baseline**: ${cmd('baseline')}: bare \`node:http\`, bodies serialised once at start, one Map lookup per request (the physical limit).`);
   out.push(`  - **stub-generated**: ${cmd('stub-generated')}.`);
   out.push(`  - **stub-fixtures**: ${cmd('stub-fixtures')}, the file written by \`market-stub generate --count ${s.count} --seed ${s.seed} --clock ${s.clock}\`.`);
+  out.push(`  - **stub-quiet**: ${cmd('stub-quiet')}: no request log.`);
   const sampleLine = results.servers['stub-generated']?.sampleLogLine ?? null;
   const format = sampleLine === null ? 'unknown' : sampleLine.startsWith('{') ? 'JSON' : 'text';
   out.push(`  - Default options otherwise: request logging on, in the format the stub picks by default for a stdout that is not a terminal (${format}; sample line below).` + ' Each server\'s stdout (ready line and request log) was appended to a file in the run\'s temp dir, as `serve > file` would; the harness read it only for the ready line and, after the server stopped, to count its lines (table below). The load generator never reads it.');
-  out.push(`- Load: ${s.loadGenerator}, in the harness process, ${s.connections} connections, pipelining ${s.pipelining}. \`GET /markets/{id}\`: each connection cycles through all ${s.count} ids; \`GET /markets\`: the whole list. ${s.warmupS > 0 ? `${s.warmupS} s unmeasured warm-up per server and endpoint, then ` : ''}${s.rounds} round(s); each round runs every endpoint on every server for ${s.durationS} s, the server order rotating each round. Figures are medians over rounds. A run with any error, timeout or non-2xx response aborts the benchmark.`);
-  out.push('- Latency: every 2xx response time (autocannon `response` event, sub-millisecond), nearest-rank p50/p99 per run. Server CPU/req: the server process\'s user + system CPU time during the run (/proc/PID/stat) over the responses counted; it does not depend on how fast the load generator is.');
+  out.push(`- Load: ${s.loadGenerator}, ${s.connections} connections, pipelining ${s.pipelining}. \`GET /markets/{id}\`: each connection cycles through all ${s.count} ids; \`GET /markets\`: the whole list. ${s.warmupS > 0 ? `${s.warmupS} s unmeasured warm-up per server and endpoint, then ` : ''}${s.rounds} round(s); each round runs every endpoint on every server for ${s.durationS} s, the server order rotating each round. Figures are medians over rounds. A run with any error, timeout or non-2xx response aborts the benchmark.`);
+  out.push(`- Latency: ${s.loadGenerator.startsWith('wrk') ? "wrk's latency distribution (µs resolution), p50/p99 per run" : 'every 2xx response time (autocannon `response` event, sub-millisecond), nearest-rank p50/p99 per run'}. Server CPU/req: the server process's user + system CPU time during the run (/proc/PID/stat) over the responses counted; it does not depend on how fast the load generator is.`);
   out.push(`- Cold start: spawn \`node …\` to the first complete 200 on \`GET /markets\`, polled on fresh connections every ${s.coldStartPollMs} ms, ${s.coldStartSamples} start(s) per server interleaved, median; the baseline's start includes reading and serialising the fixtures file. stdout of these starts is discarded.`);
-  out.push('- RSS after load: VmRSS of each server process (/proc/PID/status) after all its load runs, while still running.');
+  out.push('- RSS after load: VmRSS of each server process (/proc/PID/status) after all its load runs, while still running; peak RSS: its VmHWM then (the most it ever held).');
+  out.push('- `--help`: spawn to exit of `node dist/cli.js --help` and of `node -e 0`, interleaved, medians. `serve --count 100000`: spawn to the last byte of its first `GET /markets` (polled like a cold start). `serve --count 1000000`: one whole `GET /markets` after `/healthz` answers, request to last byte. Checker: bench/check-bench.ts (issue 10), each `check` a process of its own.');
   out.push('');
   if (results.figures.length > 0) {
     out.push('## Figures and goals (ratio = stub ÷ baseline, same run)');
     out.push('');
-    const rows: string[][] = [['Figure', 'Unit', 'baseline', 'stub-generated', 'ratio', 'stub-fixtures', 'ratio', 'Goal']];
-    for (const f of results.figures) {
-      const g = stubCell(f, 'stub-generated');
-      const x = stubCell(f, 'stub-fixtures');
-      rows.push([f.label, f.unit, formatValue(f.baseline, f.unit), g.value, g.ratio, x.value, x.ratio, figureGoal(f)]);
-    }
-    out.push(mdTable(rows));
+    out.push(mdTable(figureRows(results.figures, 'Figure')));
     out.push('');
   }
   out.push('## Absolute goals');
@@ -164,10 +173,10 @@ export function renderResultsMarkdown(results: BenchResults, command: string): s
     out.push('');
     out.push(mdTable([
       ['Benchmark', 'Result'],
-      ['Generation: `generateMarkets(n)` after 50 warm-up markets', `${formatValue(mi.generation.marketsPerSecond, 'markets/s')} markets/s (n = ${mi.generation.count}, ${mi.generation.ms.toFixed(0)} ms)`],
+      ['Generation: `generateMarkets(n)` in a fresh process (value pools drawn inside the timing)', `${formatValue(mi.generation.marketsPerSecond, 'markets/s')} markets/s (n = ${mi.generation.count}, ${mi.generation.ms.toFixed(0)} ms)`],
       ['Validation: `getMarketValidator().isMarket`', `${formatValue(mi.validation.isMarketPerSecond, 'markets/s')} markets/s (${mi.validation.count} generated markets)`],
       ['Validation: `getMarketValidator().market` (findings)', `${formatValue(mi.validation.marketPerSecond, 'markets/s')} markets/s`],
-      ['Validator compile (first `getMarketValidator()`)', `${formatValue(mi.validation.compileMs, 'ms')} ms`],
+      ['First `getMarketValidator()` (standalone code, compiled at build time)', `${formatValue(mi.validation.compileMs, 'ms')} ms`],
       [`\`startMarketStub({ count: ${mi.startStub.count} })\` first call after import`, `median ${formatValue(mi.startStub.firstReadyMedianMs, 'ms')} ms; samples ${mi.startStub.firstReadyMs.map((v) => v.toFixed(1)).join(', ')} ms`],
       ['`startMarketStub` later calls in the same process', mi.startStub.warmReadyMedianMs === null ? '—' : `median ${formatValue(mi.startStub.warmReadyMedianMs, 'ms')} ms`],
       [`\`await import('${mi.entry}')\` in a fresh process`, `median ${formatValue(mi.importTime.medianMs, 'ms')} ms; samples ${mi.importTime.samplesMs.map((v) => v.toFixed(1)).join(', ')} ms`],

@@ -22,7 +22,10 @@ import { readProcessMemory } from './process-usage.js';
 import { renderResultsMarkdown, renderTable } from './render-report.js';
 import { runScaleCheck, type ExpectedMarket } from './scale-check.js';
 import { startServerProcess, type ServerProcess } from './server-process.js';
-import { renderCheckerFigures, runCheckerBench, type CheckerFigure } from './check-bench.js';
+import { renderCheckerFigures, runCheckerBench } from './check-bench.js';
+import { timeHelp } from './help-start.js';
+import { runFirstList, runStream } from './list-scale.js';
+import { wrkAvailable, wrkVersion } from './wrk-run.js';
 import { killTrackedChildren, onHarnessExit, spawnTracked } from './tracked-children.js';
 
 const ROOT = path.resolve(fileURLToPath(new URL('..', import.meta.url)));
@@ -103,8 +106,15 @@ async function run(options: BenchOptions): Promise<BenchResults> {
   const removeTmp = () => rmSync(tmp, { recursive: true, force: true });
   const forgetCleanup = options.keepTemp ? () => false : onHarnessExit(removeTmp);
   const short = (text: string) => text.split(tmp).join('$TMP').split(`${ROOT}${path.sep}`).join('');
+  // wrk runs whole seconds: the measured runs use it when their duration is one; a fractional
+  // warm-up (unmeasured) then runs with autocannon.
+  const wholeSeconds = Number.isInteger(options.durationS);
+  if (options.loadGenerator === 'wrk' && !wrkAvailable()) throw new Error('--load-generator wrk: wrk is not installed (Debian: apt-get install wrk).');
+  if (options.loadGenerator === 'wrk' && !wholeSeconds) throw new Error('--load-generator wrk: wrk runs whole seconds; give --duration in whole seconds.');
+  const generator: 'wrk' | 'autocannon' = options.loadGenerator === 'autocannon' || (options.loadGenerator === 'auto' && (!wholeSeconds || !wrkAvailable())) ? 'autocannon' : 'wrk';
+  const warmupGenerator = generator === 'wrk' && Number.isInteger(options.warmupS) ? 'wrk' : 'autocannon';
   const results: BenchResults = {
-    schemaVersion: 1,
+    schemaVersion: 2,
     mode: options.microOnly ? 'micro-only' : options.mode,
     startedAt,
     elapsedS: 0,
@@ -113,13 +123,18 @@ async function run(options: BenchOptions): Promise<BenchResults> {
     settings: {
       count: options.count, seed: options.seed, clock: options.clock, rounds: options.rounds, durationS: options.durationS, warmupS: options.warmupS,
       connections: options.connections, pipelining: options.pipelining, coldStartSamples: options.coldStartSamples, coldStartPollMs: POLL_INTERVAL_MS,
-      scaleCount: options.scaleCount, scaleTimeoutS: options.scaleTimeoutS, loadGenerator: 'autocannon 8 (programmatic API)',
+      scaleCount: options.scaleCount, scaleTimeoutS: options.scaleTimeoutS,
+      loadGenerator: generator === 'wrk' ? `${wrkVersion()} (one thread, a separate process)` : 'autocannon 8 (programmatic API, in the harness process)',
     },
     servers: {},
     load: {},
     rssAfterLoad: {},
     coldStart: {},
     scale: null,
+    helpStart: null,
+    firstList: null,
+    stream: null,
+    checker: [],
     micro: null,
     figures: [],
     goals: [],
@@ -133,6 +148,7 @@ async function run(options: BenchOptions): Promise<BenchResults> {
         baseline: (port) => [BASELINE, '--port', port, '--fixtures', fixtures],
         'stub-generated': (port) => [CLI, 'serve', '--port', port, ...catalogArgs],
         'stub-fixtures': (port) => [CLI, 'serve', '--port', port, '--fixtures', fixtures],
+        'stub-quiet': (port) => [CLI, 'serve', '--port', port, ...catalogArgs, '--quiet'],
       };
 
       // Load: all three servers run side by side (idle ones cost nothing) and are loaded in turn.
@@ -143,8 +159,8 @@ async function run(options: BenchOptions): Promise<BenchResults> {
       const generated = start('stub-generated');
       generated.catch(() => undefined); // awaited below; this only keeps an early failure from being unhandled
       await runNodeOnce([CLI, 'generate', ...catalogArgs, '--out', fixtures]);
-      const [baseline, fromFixtures] = await Promise.all([start('baseline'), start('stub-fixtures')]);
-      servers.push(baseline, await generated, fromFixtures);
+      const [baseline, fromFixtures, quiet] = await Promise.all([start('baseline'), start('stub-fixtures'), start('stub-quiet')]);
+      servers.push(baseline, await generated, fromFixtures, quiet);
       const answered: Record<string, number> = Object.fromEntries(SERVER_NAMES.map((n) => [n, 0]));
       const check = await checkSameMarkets(servers, options.checkEvery);
       for (const s of servers) answered[s.name] = check.requests / servers.length;
@@ -159,7 +175,7 @@ async function run(options: BenchOptions): Promise<BenchResults> {
         log(`bench: warm-up ${options.warmupS} s per server and endpoint…`);
         for (const server of servers) {
           for (const endpoint of Object.keys(ENDPOINTS) as EndpointName[]) {
-            answered[server.name] = (answered[server.name] ?? 0) + (await runLoad(plan(server, endpoint, options.warmupS))).requests;
+            answered[server.name] = (answered[server.name] ?? 0) + (await runLoad(plan(server, endpoint, options.warmupS), warmupGenerator)).requests;
           }
         }
       }
@@ -170,7 +186,7 @@ async function run(options: BenchOptions): Promise<BenchResults> {
         for (const endpoint of Object.keys(ENDPOINTS) as EndpointName[]) {
           for (const server of order) {
             const cpuBefore = server.cpuSeconds();
-            const sample = await runLoad(plan(server, endpoint, options.durationS));
+            const sample = await runLoad(plan(server, endpoint, options.durationS), generator);
             const cpuAfter = server.cpuSeconds();
             const cpu = cpuBefore !== null && cpuAfter !== null ? cpuAfter - cpuBefore : null;
             answered[server.name] = (answered[server.name] ?? 0) + sample.requests;
@@ -257,9 +273,25 @@ async function run(options: BenchOptions): Promise<BenchResults> {
       }
     }
 
+    if (!options.microOnly) {
+      const listPlan = { node: NODE, cliPath: CLI, cwd: ROOT, seed: options.seed, clock: options.clock, firstListCount: options.firstListCount, streamCount: options.streamCount, timeoutMs: 60_000 };
+      if (options.helpSamples > 0) {
+        log(`bench: market-stub --help against node -e 0 ×${options.helpSamples}…`);
+        results.helpStart = await timeHelp({ node: NODE, cliPath: CLI, cwd: ROOT, samples: options.helpSamples, timeoutMs: 30_000 });
+      }
+      if (options.firstListCount > 0) {
+        log(`bench: serve --count ${options.firstListCount}, spawn to the first complete GET /markets…`);
+        results.firstList = await runFirstList(listPlan);
+      }
+      if (options.streamCount > 0) {
+        log(`bench: serve --count ${options.streamCount}, GET /markets streamed whole…`);
+        results.stream = await runStream(listPlan);
+      }
+    }
+
     // The checker's budgets (issue 10): full sizes in a full run, small ones with --quick; not in --smoke.
     if (!options.microOnly && options.mode !== 'smoke') {
-      (results as BenchResults & { checker?: CheckerFigure[] }).checker = await runCheckerBench({ root: ROOT, quick: options.mode === 'quick', log });
+      results.checker = await runCheckerBench({ root: ROOT, quick: options.mode === 'quick', log });
     }
 
     if (options.micro || options.microOnly) {
@@ -277,7 +309,7 @@ async function run(options: BenchOptions): Promise<BenchResults> {
     else removeTmp();
   }
   if (!options.microOnly) results.figures = computeFigures(results);
-  results.goals = computeGoals(results).filter((g) => !options.microOnly || g.id === 'startStubMs' || g.id === 'importMs');
+  results.goals = computeGoals(results).filter((g) => !options.microOnly || g.id === 'startStubMs' || g.id === 'importMs' || g.id === 'generationRate');
   results.elapsedS = (performance.now() - t0) / 1000;
   return results;
 }
@@ -298,8 +330,7 @@ async function main(argv: readonly string[]): Promise<number> {
     return 1;
   }
   process.stdout.write(renderTable(results));
-  const checker = (results as BenchResults & { checker?: CheckerFigure[] }).checker;
-  if (checker) process.stdout.write(renderCheckerFigures(checker));
+  if (results.checker.length > 0) process.stdout.write(renderCheckerFigures(results.checker));
   const jsonPath = path.resolve(ROOT, options.jsonPath ?? 'bench/results/latest.json');
   mkdirSync(path.dirname(jsonPath), { recursive: true });
   writeFileSync(jsonPath, `${JSON.stringify(results, null, 2)}\n`);

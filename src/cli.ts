@@ -1,6 +1,12 @@
 #!/usr/bin/env node
 // The process edge: the only module that reads process.argv/env, installs signal handlers and sets the exit code.
-import { runCli } from './cli/run-cli.js';
+import * as nodeModule from 'node:module';
+
+// Node 22.1+ keeps V8's compiled code on disk (NODE_COMPILE_CACHE, or the system's temp folder),
+// so a later start skips compiling the CLI's modules; Node 20 has no compile cache and skips this.
+// Everything else is imported after it, so every module of the CLI can be served from the cache.
+(nodeModule as { enableCompileCache?: () => unknown }).enableCompileCache?.();
+const { runCli } = await import('./cli/run-cli.js');
 
 const controller = new AbortController();
 // The first SIGINT/SIGTERM stops gracefully; both handlers go at once, so a second signal of

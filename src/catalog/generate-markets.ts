@@ -1,8 +1,7 @@
-import { generateSync, type JsonSchema } from 'json-schema-faker';
-import { loadMarketSchema } from '../schema/market-schema.js';
 import type { Market } from '../schema/market-types.js';
 import { addDays, complementaryPrices, isCalendarDate } from '../core/market-rules.js';
 import { mixSeed } from '../core/seed-mix.js';
+import { poolSpan, valuePools, type PooledField } from './value-pools.js';
 
 /** Inputs that fully determine a generated market. */
 export interface GenerateOptions {
@@ -15,49 +14,69 @@ export interface GenerateOptions {
 /** Largest resolution horizon in days: within two calendar years of the clock date. */
 export const MAX_HORIZON_DAYS = 730;
 
-let generatorSchema: JsonSchema | undefined;
+/** The mixSeed streams of the per-market mix: one per field, so fields vary independently. */
+const STREAM: Readonly<Record<PooledField | 'days', number>> = { days: 1, market_id: 2, title: 3, status: 4, yes_price: 5 };
 
-function schemaForGenerator(): JsonSchema {
-  // GeneratedMarket is self-contained (no $ref), so jsf gets it alone and resolves nothing per call.
-  const schema = loadMarketSchema();
-  generatorSchema ??= structuredClone(schema.$defs['GeneratedMarket']) as JsonSchema;
-  return generatorSchema;
+/** Resolution dates 1…MAX_HORIZON_DAYS days after each clock seen (index = days), computed once per clock. */
+const horizons = new Map<string, readonly string[]>();
+
+function horizonOf(clock: string): readonly string[] {
+  let dates = horizons.get(clock);
+  if (!dates) {
+    if (!isCalendarDate(clock)) throw new RangeError(`clock must be a YYYY-MM-DD calendar date, got ${JSON.stringify(clock)}`);
+    dates = Array.from({ length: MAX_HORIZON_DAYS + 1 }, (_, days) => addDays(clock, days));
+    if (horizons.size >= 64) horizons.clear();
+    horizons.set(clock, dates);
+  }
+  return dates;
 }
 
 /**
  * Generates market number `index` (0-based) of the catalog defined by (seed, clock).
  *
- * json-schema-faker draws the id stem, title, status and yes_price from `$defs/GeneratedMarket`
- * with a seed mixed from (seed, index); seeded domain rules then complete what JSON Schema cannot
- * state: `yes_price` rounded onto the 0.01 tick in [0.01, 0.99] with `no_price` its exact
- * complement (jsf 0.6 emits float noise such as 0.5700000000000001, FIELD-NOTES §3),
- * `resolution_date` 1–730 days after the clock date, and a `-{index+1}` suffix that makes
- * `market_id` unique.
- * Pure: the result depends only on (seed, index, clock).
+ * Every value comes from json-schema-faker drawing the fields of `$defs/GeneratedMarket`, but not
+ * once per market: each seed has a pool of drawn values per field (value-pools.ts), and market k
+ * takes each field from its pool at a slot picked by a hash of (seed, k, field), among the first
+ * poolSpan(field, k) values. Seeded domain rules then complete what JSON Schema cannot state:
+ * `yes_price` on the 0.01 tick in [0.01, 0.99] with `no_price` its exact complement (jsf 0.6 emits
+ * float noise such as 0.5700000000000001, FIELD-NOTES §3), `resolution_date` 1–730 days after the
+ * clock date, and a `-{index+1}` suffix that makes `market_id` unique.
+ * Pure: the result depends only on (seed, index, clock), in any order and any catalog size.
  * @throws RangeError when `clock` is not a YYYY-MM-DD calendar date or `index` is not a non-negative integer.
  */
 export function generateMarket(index: number, options: GenerateOptions): Market {
   if (!Number.isSafeInteger(index) || index < 0) throw new RangeError(`market index must be a non-negative integer, got ${index}`);
-  if (!isCalendarDate(options.clock)) throw new RangeError(`clock must be a YYYY-MM-DD calendar date, got ${JSON.stringify(options.clock)}`);
-  const draft = generateSync(schemaForGenerator(), { seed: mixSeed(options.seed, index) }) as Market;
-  const days = 1 + (mixSeed(options.seed, index, 1) % MAX_HORIZON_DAYS);
-  const { yes_price, no_price } = complementaryPrices(draft.yes_price);
+  const horizon = horizonOf(options.clock);
+  const { seed } = options;
+  const pools = valuePools(seed);
+  const slot = (field: PooledField) => mixSeed(seed, index, STREAM[field]) % poolSpan(field, index);
+  const { yes_price, no_price } = complementaryPrices(pools.value('yes_price', slot('yes_price')));
   return {
-    market_id: `${draft.market_id}-${index + 1}`,
-    title: draft.title,
-    status: draft.status,
+    market_id: `${pools.value('market_id', slot('market_id'))}-${index + 1}`,
+    title: pools.value('title', slot('title')),
+    status: pools.value('status', slot('status')),
     yes_price,
     no_price,
-    resolution_date: addDays(options.clock, days),
+    resolution_date: horizon[1 + (mixSeed(seed, index, STREAM.days) % MAX_HORIZON_DAYS)] as string,
   };
 }
 
-/** The catalog index encoded in a generated `market_id` (`ABCD-12JUN34-17` → 16), or undefined. */
+/**
+ * The catalog index encoded in a generated `market_id` (`ABCD-12JUN34-17` → 16): the number after
+ * the last `-`, 1 to 16 digits without a leading zero, minus one; undefined otherwise. Runs on
+ * every `GET /markets/{id}` of a generated catalog, so it reads the digits without a RegExp.
+ */
 export function indexFromGeneratedId(marketId: string): number | undefined {
-  const m = /-([1-9][0-9]{0,15})$/.exec(marketId);
-  if (!m) return undefined;
-  const n = Number(m[1]) - 1;
-  return Number.isSafeInteger(n) ? n : undefined;
+  const dash = marketId.lastIndexOf('-');
+  const digits = marketId.length - dash - 1;
+  if (dash === -1 || digits < 1 || digits > 16 || marketId.charCodeAt(dash + 1) === 48) return undefined;
+  let n = 0;
+  for (let i = dash + 1; i < marketId.length; i++) {
+    const digit = marketId.charCodeAt(i) - 48;
+    if (digit < 0 || digit > 9) return undefined;
+    n = n * 10 + digit;
+  }
+  return Number.isSafeInteger(n - 1) ? n - 1 : undefined;
 }
 
 /** Generates markets 0…count−1 of the catalog defined by (seed, clock), in catalog order. */

@@ -1,5 +1,5 @@
 import { generateMarket, indexFromGeneratedId, type GenerateOptions } from './generate-markets.js';
-import { toCatalogEntry, type CatalogEntry, type MarketCatalog } from './market-catalog.js';
+import { toCatalogEntry, toSummary, type CatalogEntry, type MarketCatalog } from './market-catalog.js';
 
 /** Catalogs up to this size keep every generated entry and the whole list body in memory. */
 export const MEMO_LIMIT = 250_000;
@@ -44,8 +44,8 @@ export function createGeneratedCatalog(count: number, options: GenerateOptions):
     for (let from = 0; from < count; from += CHUNK) {
       const parts: string[] = [];
       for (let i = from; i < Math.min(count, from + CHUNK); i++) {
-        // Streamed markets skip the cache: a full crawl must not churn it.
-        parts.push(memo ? (entryAt(i)?.summaryJson ?? '') : toCatalogEntry(generateMarket(i, options)).summaryJson);
+        // Streamed markets skip the cache (a full crawl must not churn it) and serialise only the list item.
+        parts.push(memo ? (entryAt(i)?.summaryJson ?? '') : JSON.stringify(toSummary(generateMarket(i, options))));
       }
       yield Buffer.from(`${from === 0 ? '' : ','}${parts.join(',')}`);
     }

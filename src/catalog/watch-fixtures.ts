@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { FSWatcher } from 'chokidar';
@@ -67,7 +66,7 @@ export async function watchFixtures(location: string, handlers: FixtureWatchHand
     const load = await readFixtures(target);
     if (load.problems.length > 0) handlers.onInvalid(load.problems);
     else {
-      const digest = createHash('sha256').update(JSON.stringify(load.markets)).digest('hex');
+      const digest = await digestOf(load.markets);
       if (digest !== lastLoaded) {
         lastLoaded = digest;
         handlers.onValid(load.markets);
@@ -91,7 +90,7 @@ export async function watchFixtures(location: string, handlers: FixtureWatchHand
 
   // The set served at start is the one loaded now; only a change differs from it.
   const first = await readFixtures(target);
-  if (first.problems.length === 0) lastLoaded = createHash('sha256').update(JSON.stringify(first.markets)).digest('hex');
+  if (first.problems.length === 0) lastLoaded = await digestOf(first.markets);
   await arm();
   return {
     async close() {
@@ -112,4 +111,10 @@ async function identityOf(location: string): Promise<string> {
   } catch {
     return 'missing';
   }
+}
+
+/** SHA-256 of the markets' JSON, to tell a real change from a rewrite of the same data; node:crypto loads only for stubs that watch. */
+async function digestOf(markets: readonly Market[]): Promise<string> {
+  const { createHash } = await import('node:crypto');
+  return createHash('sha256').update(JSON.stringify(markets)).digest('hex');
 }

@@ -1,7 +1,5 @@
-import { crawlDeployment } from '../contract/crawl-deployment.js';
-import { stageFixtureSet } from '../contract/fixture-set.js';
-import type { OptionSpec, ResolvedOptions } from '../options/resolve-options.js';
-import { couldNotRun, CRAWL_OPTIONS, emitReport, progressLine, redactingIo, resolveCrawlFlags, type ContractCliIo } from './check-command.js';
+import type { OptionSpec } from '../options/resolve-options.js';
+import { CRAWL_OPTIONS } from './check-command.js';
 import type { CommandSpec } from './command-spec.js';
 
 /** `record`'s options: the crawl options of `check`, plus where to write. */
@@ -19,47 +17,5 @@ export const recordCommand: CommandSpec = {
     ['$0 record --base-url http://127.0.0.1:4010 --all --out fixtures/recorded', 'then: $0 serve --fixtures fixtures/recorded'],
     ['$0 record --base-url https://api.example.com/v1 --max-markets 200 --out fixtures/staging --keep-invalid', 'a sample of 200, invalid answers kept apart for a look'],
   ],
-  load: async () => ({ run: runRecord }),
+  load: async () => ({ run: (await import('./run-record.js')).runRecord }),
 };
-
-/**
- * `market-stub record`: crawls like `check`, then writes every valid single-market answer, as
- * received and in list order, to `--out DIR` as a fixture set `serve --fixtures DIR` reads. DIR is
- * checked before the crawl starts; markets are spooled to disk as they come and the set is
- * switched in one atomic step (contract/fixture-set.ts). Invalid answers are reported and left
- * out (or written apart with --keep-invalid). When no market is valid, DIR is left unchanged.
- * @returns the exit code of `check` (0, 1), or 2 when the crawl or the write could not run.
- */
-export async function runRecord(options: ResolvedOptions, cliIo: ContractCliIo): Promise<number> {
-  let io = cliIo;
-  try {
-    const settings = resolveCrawlFlags(options);
-    io = redactingIo(cliIo, settings.secrets);
-    const out = options.values['out'] as string;
-    const keepInvalid = options.values['keepInvalid'] === true;
-    const staging = await stageFixtureSet(out, { where: options.origins['out'] ?? '--out' });
-    const progress = progressLine('record', io);
-    let result;
-    try {
-      result = await crawlDeployment({ ...settings.crawl, command: 'record', spool: staging.spool, collectInvalid: keepInvalid, signal: io.signal, onProgress: progress.update });
-    } catch (error) {
-      await staging.abandon();
-      throw error;
-    } finally {
-      progress.clear();
-    }
-    if (result.spooled.length === 0) {
-      await staging.abandon();
-      io.stderr(`market-stub record: no valid market to record; ${out} was left unchanged.\n`);
-    } else {
-      const written = await staging.commit({ order: result.spooled, ...(keepInvalid ? { invalid: result.invalid } : {}) });
-      const apart = written.invalidFile ? `; ${result.invalid.length} invalid answer${result.invalid.length === 1 ? '' : 's'} kept apart in ${written.invalidFile}` : '';
-      const left = result.report.summary.marketsChecked - written.markets;
-      io.stderr(`market-stub record: wrote ${written.markets} market${written.markets === 1 ? '' : 's'} to ${written.file}${left > 0 && !written.invalidFile ? ` (${left} invalid or missing, not written)` : ''}${apart}\n`);
-    }
-    await emitReport('record', result.report, settings, io);
-    return result.report.exitCode;
-  } catch (error) {
-    return couldNotRun('record', error, io);
-  }
-}

@@ -1,10 +1,9 @@
 import { closest, distance } from 'fastest-levenshtein';
-import yargs from 'yargs';
-import { packageVersion } from '../core/package-info.js';
 import { ConfigError, resolveOptions, type ResolvedOptions } from '../options/resolve-options.js';
 import { EXIT, type CliIo } from './cli-io.js';
-import { commandUsage, declareOptions, flagNames, unknownFlags, type CommandSpec } from './command-spec.js';
+import { flagNames, unknownFlags, type CommandSpec } from './command-spec.js';
 import { COMMANDS } from './commands.js';
+import { readSimpleCommandLine } from './simple-command-line.js';
 import { CONFIG_SECTIONS } from '../config-file/config-schema.js';
 
 /** What the command line asks for, before anything runs. */
@@ -15,10 +14,11 @@ type Parsed =
 
 /**
  * Runs the market-stub command line and resolves to its exit code (0 ok, 1 failed check, 2 could
- * not run). Stages: parse (yargs, help and version) → refuse unknown commands, flags and extra
- * arguments → resolve and validate every option (flag > environment > default) → load and run
- * the command. A refusal prints one message on stderr, nothing on stdout, and returns 2 before
- * any port is bound, file written or request made. Never exits the process; `src/cli.ts` does
+ * not run). Stages: parse (plain lines with util.parseArgs; help, version and the rest with
+ * yargs) → refuse unknown commands, flags and extra arguments → resolve and validate every
+ * option (flag > environment > config file > default) → load and run the command. A refusal
+ * prints one message on stderr, nothing on stdout, and returns 2 before any port is bound, file
+ * written or request made. Never exits the process; `src/cli.ts` does
  * that with the returned code.
  */
 export async function runCli(argv: readonly string[], io: CliIo, commands: readonly CommandSpec[] = COMMANDS): Promise<number> {
@@ -38,25 +38,14 @@ export async function runCli(argv: readonly string[], io: CliIo, commands: reado
 }
 
 async function parseCommandLine(argv: readonly string[], io: CliIo, commands: readonly CommandSpec[]): Promise<Parsed> {
-  let failure: string | undefined;
-  let output = '';
-  let parser = yargs([...argv])
-    .scriptName('market-stub')
-    .usage('$0 <command> [options]\n\nStub server and contract checker for the Prediction Market Data Service.')
-    .env(false)
-    .help()
-    .version(packageVersion())
-    .wrap(Math.min(110, process.stdout.columns ?? 100))
-    .exitProcess(false)
-    .fail((message, error) => {
-      failure = error?.message ?? message;
-    });
-  for (const command of commands) parser = parser.command(commandUsage(command), command.describe, (y) => declareOptions(y, command));
-  const args = (await parser.parseAsync([...argv], {}, (_error, _argv, out) => {
-    output = out;
-  })) as Record<string, unknown> & { _: (string | number)[] };
-  if (failure !== undefined) return { kind: 'refused', message: `market-stub: ${failure}. Run 'market-stub --help' for the commands.` };
-  if (output) return { kind: 'output', text: `${output}\n` };
+  let args = readSimpleCommandLine(argv, commands);
+  if (!args) {
+    // yargs (help, version, every refusal's wording) loads only for the lines the simple reader leaves to it.
+    const { readWithYargs } = await import('./yargs-command-line.js');
+    const read = await readWithYargs(argv, commands);
+    if (read.kind !== 'args') return read;
+    args = read.args;
+  }
 
   const [name, ...extra] = args._.map(String);
   const names = commands.map((c) => c.name);

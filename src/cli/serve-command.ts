@@ -94,8 +94,11 @@ export async function runServe(options: ResolvedOptions, io: CliIo): Promise<num
   const { stub, runtime } = launched;
   const catalog = runtime.store.current();
   const ready = `market-stub listening on ${stub.url} serving ${catalog.description}`;
-  if (logFormat === 'json') logger.info({ url: stub.url, source: catalog.source, count: catalog.size, seed: config.fixtures ? undefined : config.seed, clock: config.clock }, ready);
-  else io.stdout(`${ready}\n`);
+  if (logFormat === 'json') {
+    logger.info({ url: stub.url, source: catalog.source, count: catalog.size, seed: config.fixtures ? undefined : config.seed, clock: config.clock }, ready);
+    // Request lines are written in batches; the ready line goes out now (scripts wait for it).
+    logger.flush();
+  } else io.stdout(`${ready}\n`);
   await new Promise<void>((resolve) => {
     if (io.signal.aborted) resolve();
     else io.signal.addEventListener('abort', () => resolve(), { once: true });

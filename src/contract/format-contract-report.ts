@@ -1,11 +1,10 @@
 import { createRedactor } from '../core/redact-secrets.js';
 import type { ContractReport } from './contract-report.js';
+import type { ReportFormat } from './report-formats.js';
 import { formatJunitReport } from './format-junit-report.js';
 import { formatTextReport } from './format-text-report.js';
 
-/** Report formats of check, record and proxy. */
-export const REPORT_FORMATS = ['text', 'json', 'junit'] as const;
-export type ReportFormat = (typeof REPORT_FORMATS)[number];
+export { REPORT_FORMATS, type ReportFormat } from './report-formats.js';
 
 /** How a report is rendered. */
 export interface FormatOptions {

@@ -86,6 +86,8 @@ const HEALTH_BODY = Buffer.from('{"status":"ok"}');
 const OBSERVED = Symbol('market-stub.observed');
 const APPLIED = Symbol('market-stub.behaviour');
 const ALLOWED = ['GET', 'HEAD'] as const;
+/** The journal's `behaviour` of a request none applied to: one shared array, not one per request. */
+const NO_LABELS: string[] = Object.freeze([]) as unknown as string[];
 const CORS_HEADERS: Readonly<Record<string, string>> = Object.freeze({
   'access-control-allow-origin': '*',
   'access-control-expose-headers': 'Link, Retry-After, X-Total-Count',
@@ -123,18 +125,23 @@ export function createStubRuntime(options: RuntimeOptions, where = 'createStubRu
   const observe = (req: Observed, res: WithBehaviour, path: string, query: string) => {
     if (req[OBSERVED]) return;
     req[OBSERVED] = true;
-    const start = process.hrtime.bigint();
+    const start = performance.now();
     const timeMs = Date.now();
     const done = () => {
-      const ms = Number(process.hrtime.bigint() - start) / 1e6;
+      const ms = performance.now() - start;
+      const durationMs = Math.round(ms * 100) / 100;
       const status = res.headersSent ? res.statusCode : null;
+      const method = req.method ?? 'GET';
+      const labels = res[APPLIED];
       // req.headers is a fresh object per request that nothing else mutates: kept, not copied.
-      journal.record({ timeMs, method: req.method ?? 'GET', path, query, headers: req.headers, status, durationMs: Math.round(ms * 100) / 100, behaviour: res[APPLIED] ?? [] });
-      logger?.info({ method: req.method, path: req.url, status, ms: Math.round(ms * 100) / 100, ...(res[APPLIED] ? { behaviour: res[APPLIED] } : {}) },
-        `${req.method} ${req.url} ${status ?? 'reset'} ${ms.toFixed(1)} ms${res[APPLIED]?.length ? ` [${res[APPLIED].join(', ')}]` : ''}`);
+      journal.record({ timeMs, method, path, query, headers: req.headers, status, durationMs, behaviour: labels ?? NO_LABELS });
+      if (!logger) return;
+      const line = `${method} ${req.url} ${status ?? 'reset'} ${ms.toFixed(1)} ms`;
+      if (labels) logger.info({ method, path: req.url, status, ms: durationMs, behaviour: labels }, `${line} [${labels.join(', ')}]`);
+      else logger.info({ method, path: req.url, status, ms: durationMs }, line);
     };
-    // 'close' fires for completed and for aborted/reset responses alike.
-    res.once('close', done);
+    // 'close' fires once, for completed and for aborted/reset responses alike (`on`, not `once`: no wrapper per request).
+    res.on('close', done);
   };
 
   const reportError = (error: unknown, at: string): void => {

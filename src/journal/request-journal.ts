@@ -1,3 +1,5 @@
+import { createTextSlots } from './journal-slots.js';
+
 /** One request as the stub saw it. */
 export interface JournalEntry {
   /** 1-based sequence number since start (or the last clear). */
@@ -48,6 +50,8 @@ export const MAX_JOURNAL_READ = 1_000;
 export const REDACTED_HEADERS: readonly string[] = ['authorization', 'proxy-authorization', 'cookie'];
 /** What a journal entry costs besides its strings (the object, numbers, arrays), in bytes, for the byte bound. */
 const ENTRY_OVERHEAD = 200;
+/** The behaviour list of entries none applied to. */
+const NO_LABELS: string[] = [];
 
 /** How a journal is bounded and what it keeps. */
 export interface JournalOptions {
@@ -69,7 +73,7 @@ export interface RequestJournal {
   bytes(): number;
   /** Requests recorded since start or clear, including those the ring has dropped. */
   total(): number;
-  /** Records one request. Cheap on purpose (it runs per request): the time is epoch ms and the query the raw string; both are turned into JournalEntry fields only when read. Headers are copied only when one is redacted or dropped. */
+  /** Records one request. Cheap on purpose (it runs per request): nothing of it stays on the V8 heap (numbers in typed arrays, path, query and headers copied into a reused byte buffer per slot: journal-slots.ts); the time is epoch ms and the query the raw string, both turned into JournalEntry fields only when read. The entry given is not kept. */
   record(entry: RawJournalEntry): void;
   /** Matching entries, oldest first: the newest `filter.limit` (default and at most MAX_JOURNAL_READ). Scans at most `capacity` entries. */
   list(filter?: JournalFilter): JournalEntry[];
@@ -87,29 +91,39 @@ export function createRequestJournal(options: number | JournalOptions): RequestJ
   if (!Number.isSafeInteger(capacity) || capacity < 0 || capacity > MAX_JOURNAL_ENTRIES) throw new RangeError(`journal size must be an integer from 0 to ${MAX_JOURNAL_ENTRIES}, got ${capacity}`);
   if (!Number.isSafeInteger(maxBytes) || maxBytes < 1024 || maxBytes > MAX_JOURNAL_BYTES) throw new RangeError(`journal bytes must be an integer from 1024 to ${MAX_JOURNAL_BYTES}, got ${maxBytes}`);
   if (headerMode !== 'redacted' && headerMode !== 'full') throw new RangeError(`journal headers must be "redacted" or "full", got ${JSON.stringify(headerMode)}`);
-  type Held = RawJournalEntry & { seq: number; cost: number };
-  let ring: (Held | undefined)[] = new Array<Held | undefined>(capacity);
+  // Columns of a ring of `capacity` slots (journal-slots.ts: why no entry object is kept).
+  const seqs = new Float64Array(capacity);
+  const times = new Float64Array(capacity);
+  const durations = new Float64Array(capacity);
+  const costs = new Float64Array(capacity);
+  const statuses = new Int32Array(capacity); // -1: reset before a response
+  const dropped = new Int32Array(capacity);
+  const methods = new Array<string>(capacity);
+  const labels = new Array<string[]>(capacity);
+  const text = createTextSlots(capacity);
   let head = 0; // slot of the oldest entry
   let held = 0;
   let bytes = 0;
   let seq = 0;
-  const matches = (e: Held, f: JournalFilter) =>
-    (f.method === undefined || e.method === f.method.toUpperCase()) &&
-    (f.path === undefined || e.path === f.path) &&
-    (f.pathPrefix === undefined || e.path.startsWith(f.pathPrefix)) &&
-    (f.status === undefined || e.status === f.status);
+  const matches = (slot: number, f: JournalFilter) =>
+    (f.method === undefined || methods[slot] === f.method.toUpperCase()) &&
+    (f.status === undefined || statuses[slot] === f.status) &&
+    (f.path === undefined || text.path(slot) === f.path) &&
+    (f.pathPrefix === undefined || text.path(slot).startsWith(f.pathPrefix));
   const dropOldest = () => {
-    const e = ring[head];
-    ring[head] = undefined;
-    bytes -= e?.cost ?? 0;
+    bytes -= costs[head] ?? 0;
     head = (head + 1) % capacity;
     held -= 1;
   };
-  const scan = (filter: JournalFilter, visit: (e: Held) => void) => {
-    for (let i = 0; i < held; i++) {
-      const e = ring[(head + i) % capacity];
-      if (e && matches(e, filter)) visit(e);
-    }
+  const toEntry = (slot: number): JournalEntry => {
+    const { path, query, headers } = text.read(slot);
+    const status = statuses[slot] ?? -1;
+    const headersDropped = dropped[slot] ?? 0;
+    return {
+      seq: seqs[slot] ?? 0, time: new Date(times[slot] ?? 0).toISOString(), method: methods[slot] ?? '', path, query: parseQuery(query), headers,
+      status: status < 0 ? null : status, durationMs: durations[slot] ?? 0, behaviour: [...(labels[slot] ?? [])],
+      ...(headersDropped > 0 ? { headersDropped } : {}),
+    };
   };
   return {
     capacity,
@@ -120,33 +134,48 @@ export function createRequestJournal(options: number | JournalOptions): RequestJ
     record(entry) {
       seq += 1;
       if (capacity === 0) return;
-      const kept = keepHeaders(entry.headers, headerMode);
-      let cost = ENTRY_OVERHEAD + kept.bytes + entry.path.length + entry.query.length + entry.method.length;
+      let headers = entry.headers;
+      let headerBytes = plainHeaderBytes(headers, headerMode);
+      let headersDropped = 0;
+      if (headerBytes < 0) {
+        // A credential to redact or more than MAX_ENTRY_HEADER_BYTES: the only case that copies headers.
+        const kept = keptHeaders(headers, headerMode);
+        ({ headers, bytes: headerBytes, dropped: headersDropped } = kept);
+      }
+      let cost = ENTRY_OVERHEAD + headerBytes + entry.path.length + entry.query.length + entry.method.length;
       for (const label of entry.behaviour) cost += label.length;
       while (held > 0 && (held === capacity || bytes + cost > maxBytes)) dropOldest();
-      const e: Held = { ...entry, headers: kept.headers, seq, cost };
-      if (kept.dropped > 0) e.headersDropped = kept.dropped;
-      ring[(head + held) % capacity] = e;
+      const slot = (head + held) % capacity;
+      seqs[slot] = seq;
+      times[slot] = entry.timeMs;
+      durations[slot] = entry.durationMs;
+      costs[slot] = cost;
+      statuses[slot] = entry.status ?? -1;
+      dropped[slot] = headersDropped;
+      methods[slot] = entry.method;
+      labels[slot] = entry.behaviour;
+      text.write(slot, entry.path, entry.query, headers);
       held += 1;
       bytes += cost;
     },
     list(filter = {}) {
       const limit = Math.min(filter.limit ?? MAX_JOURNAL_READ, MAX_JOURNAL_READ);
       if (limit === 0) return [];
-      const newest: Held[] = [];
+      const newest: number[] = [];
       for (let i = held - 1; i >= 0 && newest.length < limit; i--) {
-        const e = ring[(head + i) % capacity];
-        if (e && matches(e, filter)) newest.push(e);
+        const slot = (head + i) % capacity;
+        if (matches(slot, filter)) newest.push(slot);
       }
       return newest.reverse().map(toEntry);
     },
     count(filter = {}) {
       let n = 0;
-      scan(filter, () => (n += 1));
+      for (let i = 0; i < held; i++) if (matches((head + i) % capacity, filter)) n += 1;
       return n;
     },
     clear() {
-      ring = new Array<Held | undefined>(capacity);
+      text.clear();
+      labels.fill(NO_LABELS);
       head = 0;
       held = 0;
       bytes = 0;
@@ -155,20 +184,23 @@ export function createRequestJournal(options: number | JournalOptions): RequestJ
   };
 }
 
-/**
- * The headers an entry keeps: redacted (RFC 9110 §11.6.2 credentials, RFC 6265 §5.4 cookies) and at
- * most MAX_ENTRY_HEADER_BYTES of names and values, in arrival order. The request's own object is
- * kept as is when nothing changes (no copy on the hot path).
- */
-function keepHeaders(headers: RawJournalEntry['headers'], mode: 'redacted' | 'full'): { headers: RawJournalEntry['headers']; bytes: number; dropped: number } {
+/** Bytes of names and values of the request's headers, or -1 when the entry cannot keep them as they are (one to redact, or more than MAX_ENTRY_HEADER_BYTES). Allocates nothing. */
+function plainHeaderBytes(headers: RawJournalEntry['headers'], mode: 'redacted' | 'full'): number {
   let total = 0;
-  let sensitive = false;
   for (const name in headers) {
+    if (mode === 'redacted' && REDACTED_HEADERS.includes(name)) return -1;
     const value = headers[name];
     total += name.length + (typeof value === 'string' ? value.length : Array.isArray(value) ? value.join('').length : 0);
-    if (mode === 'redacted' && REDACTED_HEADERS.includes(name)) sensitive = true;
   }
-  if (!sensitive && total <= MAX_ENTRY_HEADER_BYTES) return { headers, bytes: total, dropped: 0 };
+  return total <= MAX_ENTRY_HEADER_BYTES ? total : -1;
+}
+
+/**
+ * The headers an entry keeps when they cannot be kept as received: redacted (RFC 9110 §11.6.2
+ * credentials, RFC 6265 §5.4 cookies) and at most MAX_ENTRY_HEADER_BYTES of names and values, in
+ * arrival order.
+ */
+function keptHeaders(headers: RawJournalEntry['headers'], mode: 'redacted' | 'full'): { headers: RawJournalEntry['headers']; bytes: number; dropped: number } {
   const out: RawJournalEntry['headers'] = {};
   let bytes = 0;
   let dropped = 0;
@@ -193,14 +225,12 @@ function redact(name: string, value: string): string {
   return space === -1 ? '[redacted]' : `${value.slice(0, space)} [redacted]`;
 }
 
-function toEntry(e: RawJournalEntry & { seq: number }): JournalEntry {
+/** The raw query string as JournalEntry's `query`: each name once, repeated names as arrays. */
+function parseQuery(raw: string): Record<string, string | string[]> {
   const query: Record<string, string | string[]> = {};
-  for (const [k, v] of new URLSearchParams(e.query)) {
+  for (const [k, v] of new URLSearchParams(raw)) {
     const prev = query[k];
     query[k] = prev === undefined ? v : Array.isArray(prev) ? [...prev, v] : [prev, v];
   }
-  return {
-    seq: e.seq, time: new Date(e.timeMs).toISOString(), method: e.method, path: e.path, query, headers: e.headers, status: e.status, durationMs: e.durationMs, behaviour: e.behaviour,
-    ...(e.headersDropped ? { headersDropped: e.headersDropped } : {}),
-  };
+  return query;
 }

@@ -1,7 +1,5 @@
-import { createRequire } from 'node:module';
-import type { Ajv2020 as Ajv2020Class, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
-import type AjvFormats from 'ajv-formats';
-import { loadMarketSchema } from './market-schema.js';
+import type { ErrorObject } from 'ajv/dist/2020.js';
+import { allErrorsValidators, firstErrorValidators } from './compiled-validators.js';
 import type { Market, MarketSummary } from './market-types.js';
 import { describeFound, pointerToken, valueAtPointer, type Finding } from './finding.js';
 
@@ -30,35 +28,27 @@ export interface MarketValidatorOptions {
 
 const validators = new Map<boolean, MarketValidator>();
 
-// ajv and ajv-formats are CommonJS: required on first use, so importing market-stub (or serving
-// generated markets, which never validates) does not pay their load time.
-const require = createRequire(import.meta.url);
+/** One of ajv's compiled validate functions: true when valid; otherwise `errors` says why. */
+type ValidateFunction = ((doc: unknown) => boolean) & { errors?: ErrorObject[] | null };
+type CompiledLayers = Record<'Market' | 'MarketSummary' | 'MarketAssumptions', ValidateFunction>;
 
 /**
- * Returns the compiled validators, compiling the schema once per process and option set
- * (Ajv docs, managing-schemas: compile at start-up, outside request handling).
+ * Returns the validators of the schema's three layers, built once per process and option set.
+ * They are ajv's standalone code, compiled from the schema when the package is built
+ * (scripts/gen-validators.mjs writes src/schema/compiled-validators.ts; a test fails when it is
+ * stale), so no process compiles the schema at start-up (Ajv docs, standalone.md; issue 13).
  *
- * `multipleOfPrecision` is set because with default options ajv rejects 0.57 against
+ * `multipleOfPrecision` is 9 because with default options ajv rejects 0.57 against
  * `multipleOf: 0.01` (ajv issues #928, #2329); the GeneratedMarket tick depends on it.
  */
 export function getMarketValidator(options: MarketValidatorOptions = {}): MarketValidator {
   const allErrors = options.allErrors ?? true;
   const existing = validators.get(allErrors);
   if (existing) return existing;
-  const schema = loadMarketSchema();
-  const { Ajv2020 } = require('ajv/dist/2020.js') as { Ajv2020: typeof Ajv2020Class };
-  const addFormats = (require('ajv-formats') as typeof AjvFormats).default;
-  const ajv = new Ajv2020({ allErrors, multipleOfPrecision: 9 });
-  addFormats(ajv, ['date']);
-  ajv.addSchema(structuredClone(schema));
-  const compiled = (name: string): ValidateFunction => {
-    const fn = ajv.getSchema(`${schema.$id}#/$defs/${name}`);
-    if (!fn) throw new Error(`schemas/market.schema.json has no $defs/${name}: the schema file is damaged.`);
-    return fn;
-  };
-  const market = compiled('Market');
-  const summary = compiled('MarketSummary');
-  const assumptions = compiled('MarketAssumptions');
+  const layers = (allErrors ? allErrorsValidators() : firstErrorValidators()) as CompiledLayers;
+  const market = layers.Market;
+  const summary = layers.MarketSummary;
+  const assumptions = layers.MarketAssumptions;
   const run = (fn: ValidateFunction, severity: Finding['severity']) => (doc: unknown, base = ''): Finding[] =>
     fn(doc) ? [] : (fn.errors ?? []).map((e) => toFinding(e, doc, base, severity));
   const validator: MarketValidator = {

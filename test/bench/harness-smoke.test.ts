@@ -31,9 +31,10 @@ function runHarness(args: string[]): Promise<{ code: number | null; stdout: stri
 }
 
 const positive = (v: number | null | undefined) => typeof v === 'number' && Number.isFinite(v) && v > 0;
+const STUBS = ['stub-generated', 'stub-fixtures', 'stub-quiet'] as const;
 
 describe('bench harness (npm run bench -- --smoke)', () => {
-  it('runs baseline and both stub configurations and reports every figure with its ratio', { timeout: 60_000 }, async () => {
+  it('runs the baseline and the three stub configurations and reports every figure with its ratio', { timeout: 60_000 }, async () => {
     const json = path.join(tmp, 'smoke.json');
     const resultsMd = path.join(ROOT, 'bench/RESULTS.md');
     const mdBefore = (() => {
@@ -51,7 +52,7 @@ describe('bench harness (npm run bench -- --smoke)', () => {
     expect(results.mode).toBe('smoke');
     expect(results.settings.count).toBe(100);
     for (const endpoint of ['market', 'list'] as const) {
-      for (const server of ['baseline', 'stub-generated', 'stub-fixtures'] as const) {
+      for (const server of ['baseline', 'stub-generated', 'stub-fixtures', 'stub-quiet'] as const) {
         const m = results.load[endpoint]?.[server];
         expect(m?.rounds, `${endpoint} ${server}`).toHaveLength(1);
         expect(positive(m?.median.reqPerSec), `${endpoint} ${server} req/s`).toBe(true);
@@ -63,27 +64,31 @@ describe('bench harness (npm run bench -- --smoke)', () => {
     expect(results.figures.map((f) => f.id)).toEqual([
       'market.reqPerSec', 'market.p50Ms', 'market.p99Ms', 'market.cpuUsPerReq',
       'list.reqPerSec', 'list.p50Ms', 'list.p99Ms', 'list.cpuUsPerReq',
-      'coldStartMs', 'rssAfterLoadMb',
+      'coldStartMs', 'rssAfterLoadMb', 'peakRssMb',
     ]);
     for (const f of results.figures) {
       // CPU per request needs procfs (Linux); everything else must be there on any system.
       if (f.id.endsWith('cpuUsPerReq') && process.platform !== 'linux') continue;
       expect(positive(f.baseline), `${f.id} baseline`).toBe(true);
-      for (const stub of ['stub-generated', 'stub-fixtures'] as const) {
+      for (const stub of STUBS) {
         expect(positive(f.stubs[stub].ratio), `${f.id} ${stub} ratio`).toBe(true);
         expect(f.stubs[stub].ratio).toBeCloseTo((f.stubs[stub].value ?? 0) / (f.baseline ?? 1), 9);
       }
     }
     // Each of the issue's ratio goals carries a verdict; the figure values decide which.
-    const goalOf = (id: string, stub: 'stub-generated' | 'stub-fixtures') => results.figures.find((f) => f.id === id)?.stubs[stub].goal;
+    const goalOf = (id: string, stub: (typeof STUBS)[number]) => results.figures.find((f) => f.id === id)?.stubs[stub].goal;
     expect(goalOf('market.reqPerSec', 'stub-generated')).toMatchObject({ op: '>=', limit: 0.5 });
-    expect(goalOf('market.p99Ms', 'stub-fixtures')).toMatchObject({ op: '<=', limit: 2 });
+    expect(goalOf('market.reqPerSec', 'stub-fixtures')).toMatchObject({ op: '>=', limit: 0.5 });
+    expect(goalOf('market.reqPerSec', 'stub-quiet')).toMatchObject({ op: '>=', limit: 0.8 });
+    expect(goalOf('market.p99Ms', 'stub-fixtures')).toMatchObject({ op: '<=', limit: 1.5 });
     expect(goalOf('list.reqPerSec', 'stub-generated')).toMatchObject({ op: '>=', limit: 0.8 });
     expect(goalOf('coldStartMs', 'stub-generated')).toMatchObject({ op: '<=', limit: 1.5 });
-    expect(goalOf('coldStartMs', 'stub-fixtures')).toBeNull();
-    expect(goalOf('rssAfterLoadMb', 'stub-fixtures')).toMatchObject({ op: '<=', limit: 2 });
+    expect(goalOf('coldStartMs', 'stub-fixtures')).toMatchObject({ op: '<=', limit: 1.5 });
+    expect(goalOf('coldStartMs', 'stub-quiet')).toBeNull();
+    expect(goalOf('rssAfterLoadMb', 'stub-fixtures')).toBeNull();
+    expect(goalOf('peakRssMb', 'stub-quiet')).toMatchObject({ op: '<=', limit: 1.5 });
     for (const f of results.figures) {
-      for (const stub of ['stub-generated', 'stub-fixtures'] as const) {
+      for (const stub of STUBS) {
         const g = f.stubs[stub].goal;
         const r = f.stubs[stub].ratio;
         if (g && r !== null) expect(g.pass).toBe(g.op === '>=' ? r >= g.limit : r <= g.limit);
@@ -94,17 +99,25 @@ describe('bench harness (npm run bench -- --smoke)', () => {
     expect(results.servers['stub-generated']?.logLines).toBeGreaterThan(results.load.market?.['stub-generated']?.rounds[0]?.requests ?? Infinity);
     expect(results.servers['stub-generated']?.sampleLogLine).toMatch(/GET \/markets/);
 
-    // Micro-benchmarks ran; the scale check is skipped in smoke mode and says so.
+    // The quiet stub logged nothing but its ready line.
+    expect(results.servers['stub-quiet']?.logLines).toBe(1);
+
+    // Micro-benchmarks ran; the scale checks and the checker are skipped in smoke mode and say so.
     expect(positive(results.micro?.generation.marketsPerSecond)).toBe(true);
     expect(positive(results.micro?.validation.isMarketPerSecond)).toBe(true);
     expect(positive(results.micro?.startStub.firstReadyMedianMs)).toBe(true);
     expect(positive(results.micro?.importTime.medianMs)).toBe(true);
     expect(results.scale).toBeNull();
-    expect(results.goals.find((g) => g.id === 'scaleStartMs')).toMatchObject({ pass: null, display: 'skipped in this mode' });
+    for (const id of ['scaleStartMs', 'helpRatio', 'firstListMs', 'streamMbPerSecond']) {
+      expect(results.goals.find((g) => g.id === id), id).toMatchObject({ pass: null, display: 'skipped in this mode' });
+    }
+    expect(results.goals.find((g) => g.id === 'generationRate')?.pass).not.toBeNull();
+    expect(results.checker).toEqual([]);
 
     // The table went to stdout; a smoke run never rewrites the committed RESULTS.md.
     expect(stdout).toMatch(/GET \/markets\/\{id\} req\/s\s+req\/s\s+[\d,]+\s+[\d,]+\s+[\d.]+×/);
     expect(stdout).toContain('stub-fixtures');
+    expect(stdout).toContain('stub-quiet');
     const mdAfter = (() => {
       try {
         return statSync(resultsMd).mtimeMs;

@@ -1,0 +1,137 @@
+// `market-stub check` once it runs, and the steps record and proxy share with it (crawl flags, redacted io, the report, exit 2): loaded only when one of the three commands runs.
+import { MarketStubError } from '../core/market-stub-error.js';
+import { createRedactor } from '../core/redact-secrets.js';
+import { writeFileAtomic } from '../core/write-file-atomic.js';
+import { ContractRunError } from '../contract/contract-run-error.js';
+import type { ContractReport } from '../contract/contract-report.js';
+import { crawlDeployment, CRAWL_LIMITS, type CrawlOptions, type CrawlProgress } from '../contract/crawl-deployment.js';
+import { formatContractReport, type ReportFormat } from '../contract/format-contract-report.js';
+import type { ResolvedOptions } from '../options/resolve-options.js';
+import { EXIT, type CliIo } from './cli-io.js';
+import type { ContractCliIo } from './check-command.js';
+
+/** Crawl options and report settings read from the resolved options. */
+export interface CrawlFlags {
+  crawl: CrawlOptions;
+  format: ReportFormat;
+  output: string | undefined;
+  /** Where --output came from (`--output`, `MARKET_STUB_OUTPUT`), for messages. */
+  outputOrigin: string | undefined;
+  /** The --header values, to keep out of every report. */
+  secrets: string[];
+}
+
+/**
+ * Turns resolved crawl options into the crawl's options and report settings.
+ * @throws ContractRunError OPTION_INVALID for a malformed --header (never echoing its value).
+ */
+export function resolveCrawlFlags(options: ResolvedOptions): CrawlFlags {
+  const v = options.values;
+  const headers = parseHeaderFlags(v['header'], options.origins['header'] ?? '--header');
+  const crawl: CrawlOptions = {
+    baseUrl: String(v['baseUrl']),
+    headers,
+    all: v['all'] === true,
+    strict: v['strict'] === true,
+    sameOriginOnly: v['sameOriginOnly'] === true,
+  };
+  for (const name of Object.keys(CRAWL_LIMITS) as (keyof typeof CRAWL_LIMITS)[]) crawl[name] = v[name] as number;
+  return { crawl, format: v['format'] as ReportFormat, output: v['output'] as string | undefined, outputOrigin: options.origins['output'], secrets: headers.map(([, value]) => value) };
+}
+
+/**
+ * Parses `--header "Name: value"` flags (RFC 9110 §5: a token name, a colon, a value). Error
+ * messages name the flag by position, never its value: the value is usually a token.
+ */
+export function parseHeaderFlags(raw: unknown, source = '--header'): Array<[string, string]> {
+  const list = raw === undefined ? [] : Array.isArray(raw) ? raw : [raw];
+  return list.map((entry, i) => {
+    const text = String(entry);
+    const colon = text.indexOf(':');
+    const name = colon === -1 ? '' : text.slice(0, colon).trim();
+    const value = colon === -1 ? '' : text.slice(colon + 1).trim();
+    const where = `${source} #${i + 1}`;
+    if (!/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(name)) throw new ContractRunError('OPTION_INVALID', `${where}: expected "Name: value" with a field name before the colon (RFC 9110 §5.1); its value is not shown.`);
+    try {
+      new Headers([[name, value]]);
+    } catch {
+      throw new ContractRunError('OPTION_INVALID', `${where} (${name}): the value is not a valid HTTP field value (RFC 9110 §5.5); it is not shown.`);
+    }
+    return [name, value];
+  });
+}
+
+/**
+ * `market-stub check`: crawls the deployment, prints the report (or writes it to --output) and
+ * returns the exit code: 0 no errors (warnings allowed unless --strict), 1 errors found, 2 the
+ * check could not run (bad option, connection refused, DNS, TLS, timeout on the list).
+ */
+export async function runCheck(options: ResolvedOptions, cliIo: ContractCliIo): Promise<number> {
+  let io = cliIo;
+  try {
+    const settings = resolveCrawlFlags(options);
+    io = redactingIo(cliIo, settings.secrets);
+    const progress = progressLine('check', io);
+    let result;
+    try {
+      result = await crawlDeployment({ ...settings.crawl, signal: io.signal, onProgress: progress.update });
+    } finally {
+      progress.clear();
+    }
+    await emitReport('check', result.report, settings, io);
+    return result.report.exitCode;
+  } catch (error) {
+    return couldNotRun('check', error, io);
+  }
+}
+
+/** The io with every --header value (in every form) redacted from what goes to stdout and stderr: one sink rule for every line. */
+export function redactingIo<T extends CliIo>(io: T, secrets: readonly string[]): T {
+  const redactor = createRedactor(secrets);
+  if (!redactor.active) return io;
+  return { ...io, stdout: (text: string) => io.stdout(redactor.redact(text)), stderr: (text: string) => io.stderr(redactor.redact(text)) };
+}
+
+/** Writes a report to --output (atomically) or stdout; colours only for a terminal without NO_COLOR. */
+export async function emitReport(command: string, report: ContractReport, settings: Pick<CrawlFlags, 'format' | 'output' | 'secrets'> & { outputOrigin?: string }, io: ContractCliIo): Promise<void> {
+  const colour = settings.output === undefined && io.isTTY && !io.env['NO_COLOR'];
+  const text = formatContractReport(report, settings.format, { colour, secrets: settings.secrets });
+  if (settings.output === undefined) {
+    io.stdout(text);
+    return;
+  }
+  await writeFileAtomic(settings.output, text, settings.outputOrigin ?? '--output');
+  io.stderr(`market-stub ${command}: ${report.verdict === 'pass' ? 'PASS' : 'FAIL'}; ${settings.format} report written to ${settings.output}\n`);
+}
+
+/** Prints a MarketStubError (ContractRunError, an unwritable output) as one sentence and returns 2; rethrows anything else (a bug, reported by src/cli.ts). */
+export function couldNotRun(command: string, error: unknown, io: CliIo): number {
+  if (error instanceof MarketStubError) {
+    io.stderr(`market-stub ${command}: ${error.message}\n`);
+    return EXIT.couldNotRun;
+  }
+  throw error;
+}
+
+/** A progress line on stderr, redrawn at most every 100 ms, only when stderr is a terminal. */
+export function progressLine(command: string, io: ContractCliIo): { update: (progress: CrawlProgress) => void; clear: () => void } {
+  if (!io.stderrIsTTY) return { update: () => undefined, clear: () => undefined };
+  let last = 0;
+  let shown = false;
+  return {
+    update(progress) {
+      const now = performance.now();
+      const final = progress.phase === 'markets' && progress.done === progress.total;
+      if (now - last < 100 && !final) return;
+      last = now;
+      shown = true;
+      const text = progress.phase === 'list'
+        ? `list page ${progress.pages}, ${progress.listed} markets listed`
+        : `markets ${progress.done}/${progress.total}`;
+      io.stderr(`\r\u001b[2Kmarket-stub ${command}: ${text}`);
+    },
+    clear() {
+      if (shown) io.stderr('\r\u001b[2K');
+    },
+  };
+}

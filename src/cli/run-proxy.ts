@@ -1,0 +1,115 @@
+import { Writable } from 'node:stream';
+import { ContractRunError } from '../contract/contract-run-error.js';
+import type { ContractFinding } from '../contract/contract-finding.js';
+import { parseBaseUrl } from '../contract/crawl-deployment.js';
+import { displayBase } from '../contract/deployment-client.js';
+import { stageFixtureSet, type FixtureSetStaging } from '../contract/fixture-set.js';
+import type { ReportFormat } from '../contract/format-contract-report.js';
+import { startRecordingProxy, type RecordingProxy } from '../proxy/recording-proxy.js';
+import { createLogger, resolveLogFormat, type LogFormat } from '../logger.js';
+import type { ResolvedOptions } from '../options/resolve-options.js';
+import type { ContractCliIo } from './check-command.js';
+import { couldNotRun, emitReport } from './run-check.js';
+
+/**
+ * `market-stub proxy`: forwards every request to --upstream and passes the answers back unchanged,
+ * checking those of `GET /markets` and `GET /markets/{market_id}` with the checks of `check`;
+ * logs each finding as it happens; on SIGINT/SIGTERM writes --record and the summary report.
+ * @returns 0 or 1 as `check` would for the findings seen; 2 when it cannot start or write.
+ */
+export async function runProxy(options: ResolvedOptions, io: ContractCliIo): Promise<number> {
+  let staging: FixtureSetStaging | undefined;
+  try {
+    const v = options.values;
+    const upstream = parseBaseUrl(String(v['upstream']), options.origins['upstream'] ?? '--upstream');
+    const port = v['port'] as number;
+    const host = v['host'] as string;
+    const format = v['format'] as ReportFormat;
+    const logFormat = resolveLogFormat(v['logFormat'] as LogFormat | 'auto', io.isTTY);
+    const record = v['record'] as string | undefined;
+    const report = v['report'] as string | undefined;
+    // --record is checked (and its staging made) before listening: nothing starts towards a DIR that cannot be written.
+    if (record !== undefined) staging = await stageFixtureSet(record, { where: options.origins['record'] ?? '--record' });
+    let proxy: RecordingProxy | undefined;
+    // Every log line passes the proxy's redactor: a credential a client sent never reaches the log.
+    const destination = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        const line = chunk.toString('utf8');
+        io.stdoutStream.write(proxy ? proxy.redactor().redact(line) : line);
+        done();
+      },
+    });
+    const logger = createLogger({ format: logFormat, destination, colorize: io.isTTY && !io.env['NO_COLOR'] });
+    try {
+      proxy = await startRecordingProxy({
+        upstream, port, host,
+        strict: v['strict'] === true,
+        timeoutMs: v['timeoutMs'] as number,
+        graceMs: v['graceMs'] as number,
+        maxBodyMb: v['maxBodyMb'] as number,
+        ...(staging ? { spool: staging.spool } : {}),
+        onFinding: (finding) => logFinding(logger, finding, logFormat === 'json'),
+        onUpstreamError: (e) => logger.error(`${e.method} ${e.path}: the upstream gave no answer (${e.reason}); the client got 502/504`),
+        onSpoolError: (error) => logger.error(`cannot keep a market for --record: ${(error as Error).message}`),
+      });
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') {
+        throw new ContractRunError('OPTION_INVALID', `cannot listen on ${host}:${port} (${code}). Choose another --port (0 picks a free one) or --host.`);
+      }
+      throw error;
+    }
+    const ready = `market-stub proxy listening on ${proxy.url} forwarding to ${displayBase(upstream)}`;
+    if (logFormat === 'json') logger.info({ url: proxy.url, upstream: displayBase(upstream) }, ready);
+    else io.stdout(`${ready}\n`);
+    await new Promise<void>((resolve) => {
+      if (io.signal.aborted) resolve();
+      else io.signal.addEventListener('abort', () => resolve(), { once: true });
+    });
+    await proxy.close();
+    // The report is written whatever happens to --record; a failed write makes the exit code 2.
+    const recorded = await commitRecord(staging, proxy, record, logger);
+    staging = undefined;
+    const redactor = proxy.redactor();
+    const summary = proxy.report();
+    logger.flush();
+    await emitReport('proxy', summary, { format, output: report, outputOrigin: options.origins['report'] ?? '--report', secrets: [] }, { ...io, stdout: (text) => io.stdout(redactor.redact(text)) });
+    return recorded ? summary.exitCode : 2;
+  } catch (error) {
+    await staging?.abandon();
+    return couldNotRun('proxy', error, io);
+  }
+}
+
+/** Writes --record (the markets seen, listed ones first in list order); false when it could not be written (logged). */
+async function commitRecord(staging: FixtureSetStaging | undefined, proxy: RecordingProxy, record: string | undefined, logger: ReturnType<typeof createLogger>): Promise<boolean> {
+  if (!staging || record === undefined) return true;
+  if (staging.spool.size === 0) {
+    await staging.abandon();
+    logger.warn(`no valid market seen; ${record} was left unchanged`);
+    return true;
+  }
+  try {
+    const written = await staging.commit({ order: proxy.listedIds() });
+    logger.info(`wrote ${written.markets} market${written.markets === 1 ? '' : 's'} seen to ${written.file}`);
+    return true;
+  } catch (error) {
+    logger.error(`market-stub proxy: ${(error as Error).message}`);
+    return false;
+  }
+}
+
+/** One log line per finding: error → error level, warning → warn, info → info. */
+function logFinding(logger: ReturnType<typeof createLogger>, finding: ContractFinding, json: boolean): void {
+  const example = finding.examples[0];
+  const fields = { severity: finding.severity, code: finding.code, endpoint: finding.endpoint, pointer: finding.pointer, count: finding.count, market_id: example?.marketId, request: example?.request };
+  const where = example?.marketId === undefined ? '' : ` (market ${JSON.stringify(example.marketId)})`;
+  const times = finding.count > 1 ? ` ×${finding.count}` : '';
+  const line = finding.severity === 'info'
+    ? `info ${finding.endpoint} [${finding.code}] ${finding.message}${times}`
+    : `${finding.severity} ${finding.endpoint} ${finding.pointer || '/'} [${finding.code}]: expected ${finding.expected}, found ${finding.found}${times}${where}`;
+  const level = finding.severity === 'error' ? 'error' : finding.severity === 'warning' ? 'warn' : 'info';
+  // Text lines already say everything; JSON lines also carry the fields for machines.
+  if (json) logger[level](fields, line);
+  else logger[level](line);
+}

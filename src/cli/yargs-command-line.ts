@@ -1,0 +1,37 @@
+import yargs from 'yargs';
+import { packageVersion } from '../core/package-info.js';
+import { commandUsage, declareOptions, type CommandSpec } from './command-spec.js';
+import type { CommandLineArgs } from './simple-command-line.js';
+
+/** What yargs made of a command line: text to print (help, version), a refusal, or the parsed arguments. */
+export type YargsReading =
+  | { kind: 'output'; text: string }
+  | { kind: 'refused'; message: string }
+  | { kind: 'args'; args: CommandLineArgs };
+
+/**
+ * Reads a command line with yargs, which every command declares its options to (help lines,
+ * `--version`, and the wording of parse failures). Prints nothing itself and never exits.
+ */
+export async function readWithYargs(argv: readonly string[], commands: readonly CommandSpec[]): Promise<YargsReading> {
+  let failure: string | undefined;
+  let output = '';
+  let parser = yargs([...argv])
+    .scriptName('market-stub')
+    .usage('$0 <command> [options]\n\nStub server and contract checker for the Prediction Market Data Service.')
+    .env(false)
+    .help()
+    .version(packageVersion())
+    .wrap(Math.min(110, process.stdout.columns ?? 100))
+    .exitProcess(false)
+    .fail((message, error) => {
+      failure = error?.message ?? message;
+    });
+  for (const command of commands) parser = parser.command(commandUsage(command), command.describe, (y) => declareOptions(y, command));
+  const args = (await parser.parseAsync([...argv], {}, (_error, _argv, out) => {
+    output = out;
+  })) as CommandLineArgs;
+  if (failure !== undefined) return { kind: 'refused', message: `market-stub: ${failure}. Run 'market-stub --help' for the commands.` };
+  if (output) return { kind: 'output', text: `${output}\n` };
+  return { kind: 'args', args };
+}

@@ -1,0 +1,67 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { createRequestJournal, type RawJournalEntry } from './request-journal.js';
+
+// Issue 13: the journal keeps nothing of a request on the V8 heap (numbers in typed arrays, text
+// copied into reused byte buffers). What it gives back must be exactly what it was given.
+
+const text = fc.string({ unit: 'binary', maxLength: 40 });
+const headerValue = fc.oneof(text, fc.array(text, { maxLength: 3 }), fc.constant(undefined));
+const entry: fc.Arbitrary<RawJournalEntry> = fc.record({
+  timeMs: fc.integer({ min: 0, max: 4_102_444_800_000 }),
+  method: fc.constantFrom('GET', 'HEAD', 'POST', 'OPTIONS', 'DELETE'),
+  path: text.map((p) => `/${p}`),
+  query: fc.constantFrom('', 'a=1', 'a=1&a=2&b=%20x', 'limit=5&cursor=b%3A10'),
+  headers: fc.dictionary(fc.stringMatching(/^[a-z][a-z0-9-]{0,20}$/).filter((n) => !['authorization', 'proxy-authorization', 'cookie'].includes(n)), headerValue, { maxKeys: 6 }),
+  status: fc.oneof(fc.constant(null), fc.integer({ min: 100, max: 599 })),
+  durationMs: fc.double({ min: 0, max: 1e6, noNaN: true }),
+  behaviour: fc.array(fc.constantFrom('delay=200', 'fault=reset (rule r1)', 'status=503'), { maxLength: 2 }),
+});
+
+describe('request journal storage', () => {
+  it('gives back every field exactly as recorded, in order, after the ring has wrapped', () => {
+    fc.assert(fc.property(fc.array(entry, { minLength: 1, maxLength: 40 }), fc.integer({ min: 1, max: 15 }), (entries, capacity) => {
+      const journal = createRequestJournal({ capacity, headers: 'full' });
+      for (const e of entries) journal.record(e);
+      const kept = entries.slice(-capacity);
+      const listed = journal.list();
+      expect(listed).toHaveLength(kept.length);
+      listed.forEach((got, i) => {
+        const want = kept[i] as RawJournalEntry;
+        expect(got.seq).toBe(entries.length - kept.length + i + 1);
+        expect(got.time).toBe(new Date(want.timeMs).toISOString());
+        expect([got.method, got.path, got.status, got.durationMs, got.behaviour]).toEqual([want.method, want.path, want.status, want.durationMs, want.behaviour]);
+        expect(Object.entries(got.headers)).toEqual(Object.entries(want.headers));
+        expect(new URLSearchParams(want.query).getAll('a')).toEqual(([] as string[]).concat(got.query['a'] ?? []));
+      });
+      expect(journal.total()).toBe(entries.length);
+    }), { numRuns: 200 });
+  });
+
+  it('filters by method, status, path and prefix on the stored text', () => {
+    const journal = createRequestJournal(10);
+    const base = { timeMs: 0, query: '', headers: { host: 'x' }, durationMs: 1, behaviour: [] };
+    journal.record({ ...base, method: 'GET', path: '/markets/a', status: 200 });
+    journal.record({ ...base, method: 'GET', path: '/markets', status: 200 });
+    journal.record({ ...base, method: 'HEAD', path: '/markets/b', status: 404 });
+    journal.record({ ...base, method: 'GET', path: '/healthz', status: null });
+    expect(journal.list({ pathPrefix: '/markets/' }).map((e) => e.path)).toEqual(['/markets/a', '/markets/b']);
+    expect(journal.count({ method: 'get' })).toBe(3);
+    expect(journal.list({ status: 404 }).map((e) => e.method)).toEqual(['HEAD']);
+    expect(journal.list({ path: '/healthz' })[0]?.status).toBeNull();
+    journal.clear();
+    expect([journal.size(), journal.total(), journal.bytes(), journal.list()]).toEqual([0, 0, 0, []]);
+  });
+
+  it('returns fresh values: changing what list() gave does not change the journal', () => {
+    const journal = createRequestJournal(5);
+    journal.record({ timeMs: 0, method: 'GET', path: '/markets', query: '', headers: { host: 'x', accept: ['a', 'b'] }, status: 200, durationMs: 1, behaviour: [] });
+    const first = journal.list()[0];
+    if (first) {
+      first.headers['host'] = 'changed';
+      first.behaviour.push('x');
+    }
+    expect(journal.list()[0]?.headers).toEqual({ host: 'x', accept: ['a', 'b'] });
+    expect(journal.list()[0]?.behaviour).toEqual([]);
+  });
+});
