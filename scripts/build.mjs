@@ -223,6 +223,16 @@ function writeThirdPartyLicenses(results) {
   return names.size;
 }
 
+/**
+ * dist/help-pages.json: every `--help` page as yargs renders it, so `market-stub --help` prints
+ * without loading yargs (src/cli/help-pages.ts). Rendered from the sources through tsx, the same
+ * code the CLI bundle runs when a page is missing.
+ */
+function writeHelpPages() {
+  const json = execFileSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts/render-help-pages.ts')], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, COLUMNS: '' } });
+  writeFileSync(path.join(DIST, 'help-pages.json'), json);
+}
+
 async function main() {
   const started = performance.now();
   const externalDeps = process.argv.includes('--cli-external-deps');
@@ -234,6 +244,7 @@ async function main() {
     else results.push(...(await buildLibrary(entry)));
   }
   await buildDeclarations(ENTRIES.filter((e) => e.kind === 'library'));
+  writeHelpPages();
   const bundled = writeThirdPartyLicenses(results);
   if (!existsSync(path.join(DIST, 'cli.js'))) throw new Error('dist/cli.js was not written');
   process.stdout.write(`build: dist/ in ${Math.round(performance.now() - started)} ms (${bundled} packages bundled${externalDeps ? ', CLI dependencies external' : ''})\n`);

@@ -6,30 +6,39 @@ import * as nodeModule from 'node:module';
 // so a later start skips compiling the CLI's modules; Node 20 has no compile cache and skips this.
 // Everything else is imported after it, so every module of the CLI can be served from the cache.
 (nodeModule as { enableCompileCache?: () => unknown }).enableCompileCache?.();
-const { runCli } = await import('./cli/run-cli.js');
 
-const controller = new AbortController();
-// The first SIGINT/SIGTERM stops gracefully; both handlers go at once, so a second signal of
-// either kind takes the default action: the process ends at once.
-const signals = ['SIGINT', 'SIGTERM'] as const;
-const stop = () => {
-  for (const signal of signals) process.off(signal, stop);
-  controller.abort();
-};
-for (const signal of signals) process.on(signal, stop);
+const argv = process.argv.slice(2);
+// `--help` and `--version` print what yargs rendered when the package was built
+// (dist/help-pages.json) without loading the CLI; any other line goes through runCli.
+const { helpWidth, prerenderedOutput } = await import('./cli/help-pages.js');
+const { packageVersion } = await import('./core/package-info.js');
+const prerendered = prerenderedOutput(argv, helpWidth(process.stdout.columns), new URL('./help-pages.json', import.meta.url), packageVersion());
+if (prerendered === undefined) process.exitCode = await run();
+else process.stdout.write(prerendered);
 
-const code = await runCli(process.argv.slice(2), {
-  stdout: (text) => process.stdout.write(text),
-  stderr: (text) => process.stderr.write(text),
-  env: process.env,
-  cwd: process.cwd(),
-  isTTY: Boolean(process.stdout.isTTY),
-  stderrIsTTY: Boolean(process.stderr.isTTY),
-  signal: controller.signal,
-  stdoutStream: process.stdout,
-}).catch((error: unknown) => {
-  process.stderr.write(`market-stub: unexpected failure: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\nPlease report it with the command you ran.\n`);
-  return 2;
-});
-process.exitCode = code;
-// A served stub has closed by now; nothing else should keep the process alive.
+/** Runs the command line; resolves to the exit code. A served stub has closed by then. */
+async function run(): Promise<number> {
+  const { runCli } = await import('./cli/run-cli.js');
+  const controller = new AbortController();
+  // The first SIGINT/SIGTERM stops gracefully; both handlers go at once, so a second signal of
+  // either kind takes the default action: the process ends at once.
+  const signals = ['SIGINT', 'SIGTERM'] as const;
+  const stop = () => {
+    for (const signal of signals) process.off(signal, stop);
+    controller.abort();
+  };
+  for (const signal of signals) process.on(signal, stop);
+  return runCli(argv, {
+    stdout: (text) => process.stdout.write(text),
+    stderr: (text) => process.stderr.write(text),
+    env: process.env,
+    cwd: process.cwd(),
+    isTTY: Boolean(process.stdout.isTTY),
+    stderrIsTTY: Boolean(process.stderr.isTTY),
+    signal: controller.signal,
+    stdoutStream: process.stdout,
+  }).catch((error: unknown) => {
+    process.stderr.write(`market-stub: unexpected failure: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\nPlease report it with the command you ran.\n`);
+    return 2;
+  });
+}

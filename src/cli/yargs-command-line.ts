@@ -2,6 +2,7 @@ import yargs from 'yargs';
 import { packageVersion } from '../core/package-info.js';
 import { commandUsage, declareOptions, type CommandSpec } from './command-spec.js';
 import type { CommandLineArgs } from './simple-command-line.js';
+import { helpWidth } from './help-pages.js';
 
 /** What yargs made of a command line: text to print (help, version), a refusal, or the parsed arguments. */
 export type YargsReading =
@@ -12,8 +13,9 @@ export type YargsReading =
 /**
  * Reads a command line with yargs, which every command declares its options to (help lines,
  * `--version`, and the wording of parse failures). Prints nothing itself and never exits.
+ * `width` is the help's wrapping width (helpWidth of the terminal by default).
  */
-export async function readWithYargs(argv: readonly string[], commands: readonly CommandSpec[]): Promise<YargsReading> {
+export async function readWithYargs(argv: readonly string[], commands: readonly CommandSpec[], width = helpWidth(process.stdout.columns)): Promise<YargsReading> {
   let failure: string | undefined;
   let output = '';
   let parser = yargs([...argv])
@@ -22,7 +24,7 @@ export async function readWithYargs(argv: readonly string[], commands: readonly 
     .env(false)
     .help()
     .version(packageVersion())
-    .wrap(Math.min(110, process.stdout.columns ?? 100))
+    .wrap(width)
     .exitProcess(false)
     .fail((message, error) => {
       failure = error?.message ?? message;
