@@ -173,10 +173,17 @@ function requireDeviation(name: unknown, where: string, option: string | undefin
   throw optionError(where, option, expected, given);
 }
 
-/** The catalogue name nearest a near miss (`strng-price` → `string-price`), or undefined. */
+/**
+ * The catalogue names a near miss meant: the nearest by edits (`strng-price` → `string-price`),
+ * else the names that contain it as a word (`bom` → `item-bom or list-bom`), or undefined.
+ */
 function nearName(given: string): string | undefined {
-  const best = closest(given, deviationNames());
-  return distance(given, best) <= Math.max(2, Math.floor(best.length / 4)) ? best : undefined;
+  const names = deviationNames();
+  const best = closest(given, names);
+  if (distance(given, best) <= Math.max(2, Math.floor(best.length / 4))) return best;
+  const word = given.trim().toLowerCase();
+  const containing = word === '' ? [] : names.filter((name) => name.split('-').includes(word) || name.includes(`-${word}-`));
+  return containing.length > 0 && containing.length <= 4 ? containing.join(' or ') : undefined;
 }
 
 function inCatalogueOrder<T extends Deviation>(deviations: T[]): T[] {

@@ -33,6 +33,7 @@ describe('serve --deviation', () => {
 
   it.each([
     [['--deviation', 'strng-price'], '--deviation: expected a deviation name (did you mean string-price?'],
+    [['--deviation', 'bom'], '--deviation: expected a deviation name (did you mean item-bom or list-bom?'],
     [['--deviation', 'string-price=2'], '--deviation: expected NAME or NAME=RATE with RATE a share of markets from 0 to 1, found "string-price=2".'],
     [['--deviation', 'list-500=0.5'], '--deviation: expected list-500 without =RATE (it changes the whole list), found "list-500=0.5".'],
   ])('refuses %j with exit 2 and nothing started', async (args, message) => {
