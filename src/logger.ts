@@ -18,6 +18,26 @@ export interface LoggerOptions {
   destination?: NodeJS.WritableStream | number;
   /** Colour text lines (only for `text`). */
   colorize?: boolean;
+  /**
+   * Most bytes of `json` lines a file-descriptor destination holds while it cannot write them (a
+   * pipe nobody reads, a stalled terminal); lines past it are dropped whole, never cut.
+   * @default LOG_BUFFER_MAX_BYTES (16 MiB)
+   */
+  maxBufferBytes?: number;
+  /**
+   * Told when lines start being dropped (`dropping`, 0 lines so far) and, once the destination has
+   * written everything it held, how many were dropped (`resumed`). Default: nothing is told.
+   */
+  onDrop?: (event: LogDropEvent) => void;
+}
+
+/** A change in dropping request-log lines: see LoggerOptions.onDrop. */
+export interface LogDropEvent {
+  state: 'dropping' | 'resumed';
+  /** Lines dropped in this episode so far (0 when it starts). */
+  lines: number;
+  /** The buffer limit in force, bytes. */
+  maxBufferBytes: number;
 }
 
 /**
@@ -27,6 +47,11 @@ export interface LoggerOptions {
  */
 export const LOG_BATCH_BYTES = 4096;
 export const LOG_FLUSH_MS = 100;
+/**
+ * Most bytes of log lines waiting for a destination that does not take them (a stdout pipe nobody
+ * reads): past it, lines are dropped whole and counted instead of growing memory without bound.
+ */
+export const LOG_BUFFER_MAX_BYTES = 16 * 1024 * 1024;
 
 /**
  * Creates the stub's pino logger (one line per record). `json` writes pino's NDJSON through an
@@ -40,7 +65,7 @@ export function createLogger(options: LoggerOptions): Logger {
   const destination = options.destination ?? 1;
   if (options.format === 'json') {
     return typeof destination === 'number'
-      ? pino(base, pino.destination({ fd: destination, sync: false, minLength: LOG_BATCH_BYTES, periodicFlush: LOG_FLUSH_MS }))
+      ? pino(base, boundedDestination(destination, options))
       : pino(base, destination);
   }
   // pino-pretty (CommonJS) is loaded only for text logs.
@@ -53,6 +78,34 @@ export function createLogger(options: LoggerOptions): Logger {
     singleLine: true,
     destination,
   }));
+}
+
+/**
+ * Stage destination: pino's asynchronous file-descriptor destination (sonic-boom) in batches, holding
+ * at most `maxBufferBytes` (sonic-boom's `maxLength`: a line that would pass it is dropped whole and
+ * emitted as 'drop'); each dropping episode is told to `onDrop` when it starts and when the
+ * destination has caught up ('drain').
+ * @throws RangeError when maxBufferBytes is not an integer of at least 2 × LOG_BATCH_BYTES.
+ */
+function boundedDestination(fd: number, options: LoggerOptions) {
+  const maxBufferBytes = options.maxBufferBytes ?? LOG_BUFFER_MAX_BYTES;
+  if (!Number.isSafeInteger(maxBufferBytes) || maxBufferBytes < 2 * LOG_BATCH_BYTES) {
+    throw new RangeError(`createLogger: maxBufferBytes: expected an integer of at least ${2 * LOG_BATCH_BYTES}, found ${String(maxBufferBytes)}`);
+  }
+  const stream = pino.destination({ fd, sync: false, minLength: LOG_BATCH_BYTES, periodicFlush: LOG_FLUSH_MS, maxLength: maxBufferBytes });
+  const onDrop = options.onDrop;
+  let dropped = 0;
+  stream.on('drop', () => {
+    if (dropped === 0) onDrop?.({ state: 'dropping', lines: 0, maxBufferBytes });
+    dropped += 1;
+  });
+  stream.on('drain', () => {
+    if (dropped === 0) return;
+    const lines = dropped;
+    dropped = 0;
+    onDrop?.({ state: 'resumed', lines, maxBufferBytes });
+  });
+  return stream;
 }
 
 /** A logger that drops everything (library use and `--quiet` request logs). */

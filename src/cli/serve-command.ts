@@ -50,7 +50,12 @@ export async function runServe(options: ResolvedOptions, io: CliIo): Promise<num
     io.stderr(`market-stub serve: warning: ${config.origins['marketFault'] ?? '--market-fault'} is deprecated: the domain faults are deviations now; use --deviation ${instead} (MARKET_STUB_DEVIATION).\n`);
   }
   const logFormat = resolveLogFormat(config.logFormat, io.isTTY);
-  const logger = createLogger({ format: logFormat, destination: io.stdoutStream === process.stdout ? 1 : io.stdoutStream, colorize: io.isTTY });
+  const logger = createLogger({
+    format: logFormat, destination: io.stdoutStream === process.stdout ? 1 : io.stdoutStream, colorize: io.isTTY,
+    onDrop: (event) => io.stderr(event.state === 'dropping'
+      ? `market-stub serve: warning: the request log on stdout is not being read: ${event.maxBufferBytes / 1024 / 1024} MiB of lines wait, further lines are dropped until it is. Read or redirect the stub's stdout (> file), or pass --quiet.\n`
+      : `market-stub serve: stdout is being read again: ${event.lines} request log line(s) were dropped meanwhile.\n`),
+  });
   let launched;
   try {
     launched = await launchStub({
