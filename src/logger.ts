@@ -29,6 +29,11 @@ export interface LoggerOptions {
    * written everything it held, how many were dropped (`resumed`). Default: nothing is told.
    */
   onDrop?: (event: LogDropEvent) => void;
+  /**
+   * Rewrites each serialised record before it reaches the destination (pino's `hooks.streamWrite`):
+   * the proxy redacts credentials here, so every line passes the same bounded destination.
+   */
+  transformLine?: (line: string) => string;
 }
 
 /** A change in dropping request-log lines: see LoggerOptions.onDrop. */
@@ -61,7 +66,7 @@ export const LOG_BUFFER_MAX_BYTES = 16 * 1024 * 1024;
  * terminal, where a person reads the lines. Call `logger.flush()` before exiting.
  */
 export function createLogger(options: LoggerOptions): Logger {
-  const base = { base: undefined, timestamp: pino.stdTimeFunctions.isoTime };
+  const base = { base: undefined, timestamp: pino.stdTimeFunctions.isoTime, ...(options.transformLine ? { hooks: { streamWrite: options.transformLine } } : {}) };
   const destination = options.destination ?? 1;
   if (options.format === 'json') {
     return typeof destination === 'number'
@@ -106,6 +111,37 @@ function boundedDestination(fd: number, options: LoggerOptions) {
     onDrop?.({ state: 'resumed', lines, maxBufferBytes });
   });
   return stream;
+}
+
+/**
+ * The stderr lines of a command whose log on stdout is dropping lines (LoggerOptions.onDrop): when it
+ * starts, naming the log and what to do (`remedy`, one sentence), and when stdout is read again, with
+ * how many lines were lost.
+ */
+export function logDropNotice(notice: { command: string; log: string; remedy: string }, stderr: (text: string) => void): (event: LogDropEvent) => void {
+  const { command, log, remedy } = notice;
+  return (event) => stderr(event.state === 'dropping'
+    ? `market-stub ${command}: warning: the ${log} on stdout is not being read: ${event.maxBufferBytes / 1024 / 1024} MiB of lines wait, further lines are dropped until it is. ${remedy}\n`
+    : `market-stub ${command}: stdout is being read again: ${event.lines} ${log} line(s) were dropped meanwhile.\n`);
+}
+
+/** Longest wait of flushWithin for a destination to take what it holds, ms. */
+export const LOG_FLUSH_WAIT_MS = 2_000;
+
+/**
+ * Resolves once the logger's destination has written what it holds, or after `maxWaitMs` when it
+ * cannot (a stdout nobody reads), so whatever follows on stdout comes after the log's last lines
+ * and a stalled reader never holds the process. Never rejects.
+ */
+export function flushWithin(logger: Logger, maxWaitMs = LOG_FLUSH_WAIT_MS): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, maxWaitMs);
+    timer.unref();
+    logger.flush(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
 }
 
 /** A logger that drops everything (library use and `--quiet` request logs). */

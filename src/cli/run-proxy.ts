@@ -1,4 +1,3 @@
-import { Writable } from 'node:stream';
 import { ContractRunError } from '../contract/contract-run-error.js';
 import type { ContractFinding } from '../contract/contract-finding.js';
 import { parseBaseUrl } from '../contract/crawl-deployment.js';
@@ -6,7 +5,7 @@ import { displayBase } from '../contract/deployment-client.js';
 import { stageFixtureSet, type FixtureSetStaging } from '../contract/fixture-set.js';
 import type { ReportFormat } from '../contract/format-contract-report.js';
 import { startRecordingProxy, type RecordingProxy } from '../proxy/recording-proxy.js';
-import { createLogger, resolveLogFormat, type LogFormat } from '../logger.js';
+import { createLogger, flushWithin, logDropNotice, resolveLogFormat, type LogFormat } from '../logger.js';
 import type { ResolvedOptions } from '../options/resolve-options.js';
 import type { ContractCliIo } from './check-command.js';
 import { couldNotRun, emitReport } from './run-check.js';
@@ -31,15 +30,15 @@ export async function runProxy(options: ResolvedOptions, io: ContractCliIo): Pro
     // --record is checked (and its staging made) before listening: nothing starts towards a DIR that cannot be written.
     if (record !== undefined) staging = await stageFixtureSet(record, { where: options.origins['record'] ?? '--record' });
     let proxy: RecordingProxy | undefined;
-    // Every log line passes the proxy's redactor: a credential a client sent never reaches the log.
-    const destination = new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        const line = chunk.toString('utf8');
-        io.stdoutStream.write(proxy ? proxy.redactor().redact(line) : line);
-        done();
-      },
+    // Every log line passes the proxy's redactor before the destination: a credential a client sent
+    // never reaches the log. On the process's stdout the destination is bounded (LOG_BUFFER_MAX_BYTES).
+    const logger = createLogger({
+      format: logFormat,
+      destination: io.stdoutStream === process.stdout ? 1 : io.stdoutStream,
+      colorize: io.isTTY && !io.env['NO_COLOR'],
+      transformLine: (line) => (proxy ? proxy.redactor().redact(line) : line),
+      onDrop: logDropNotice({ command: 'proxy', log: 'log', remedy: 'Read or redirect the proxy\'s stdout (> file).' }, io.stderr),
     });
-    const logger = createLogger({ format: logFormat, destination, colorize: io.isTTY && !io.env['NO_COLOR'] });
     try {
       proxy = await startRecordingProxy({
         upstream, port, host,
@@ -72,7 +71,8 @@ export async function runProxy(options: ResolvedOptions, io: ContractCliIo): Pro
     staging = undefined;
     const redactor = proxy.redactor();
     const summary = proxy.report();
-    logger.flush();
+    // The log's last lines go out before the report that follows them on stdout.
+    await flushWithin(logger);
     await emitReport('proxy', summary, { format, output: report, outputOrigin: options.origins['report'] ?? '--report', secrets: [] }, { ...io, stdout: (text) => io.stdout(redactor.redact(text)) });
     return recorded ? summary.exitCode : 2;
   } catch (error) {

@@ -42,7 +42,7 @@ export async function runServe(options: ResolvedOptions, io: CliIo): Promise<num
     io.stdout(formatServeConfig(config, options));
     return EXIT.ok;
   }
-  const [{ createLogger, resolveLogFormat }, { launchStub }, { FixtureError, formatFixtureProblems }] = await Promise.all([
+  const [{ createLogger, logDropNotice, resolveLogFormat }, { launchStub }, { FixtureError, formatFixtureProblems }] = await Promise.all([
     import('../logger.js'), import('../stub.js'), import('../catalog/load-fixtures.js'),
   ]);
   if (config.globalFaults.length > 0) {
@@ -52,9 +52,7 @@ export async function runServe(options: ResolvedOptions, io: CliIo): Promise<num
   const logFormat = resolveLogFormat(config.logFormat, io.isTTY);
   const logger = createLogger({
     format: logFormat, destination: io.stdoutStream === process.stdout ? 1 : io.stdoutStream, colorize: io.isTTY,
-    onDrop: (event) => io.stderr(event.state === 'dropping'
-      ? `market-stub serve: warning: the request log on stdout is not being read: ${event.maxBufferBytes / 1024 / 1024} MiB of lines wait, further lines are dropped until it is. Read or redirect the stub's stdout (> file), or pass --quiet.\n`
-      : `market-stub serve: stdout is being read again: ${event.lines} request log line(s) were dropped meanwhile.\n`),
+    onDrop: logDropNotice({ command: 'serve', log: 'request log', remedy: 'Read or redirect the stub\'s stdout (> file), or pass --quiet.' }, io.stderr),
   });
   let launched;
   try {

@@ -1,0 +1,71 @@
+import { execFileSync } from 'node:child_process';
+import { closeSync, constants, mkdtempSync, openSync, readSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createLogger, flushWithin, LOG_BATCH_BYTES, type LogDropEvent } from './logger.js';
+
+/** Reads what a non-blocking descriptor holds now, as text. */
+function drain(fd: number): string {
+  const chunk = Buffer.alloc(64 * 1024);
+  let text = '';
+  for (;;) {
+    let n: number;
+    try {
+      n = readSync(fd, chunk);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'EAGAIN') return text;
+      throw error;
+    }
+    if (n === 0) return text;
+    text += chunk.toString('utf8', 0, n);
+  }
+}
+
+describe('createLogger: a json destination on a descriptor nobody reads', () => {
+  // A FIFO stands for a stdout pipe whose reader has stopped (POSIX only).
+  it.skipIf(process.platform === 'win32')('holds at most maxBufferBytes, drops whole lines, reports both episodes, and every line passes transformLine', async () => {
+    const fifo = path.join(mkdtempSync(path.join(tmpdir(), 'market-stub-log-')), 'stdout');
+    execFileSync('mkfifo', [fifo]);
+    const reader = openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK);
+    const writer = openSync(fifo, constants.O_WRONLY | constants.O_NONBLOCK);
+    const events: LogDropEvent[] = [];
+    const logger = createLogger({
+      format: 'json', destination: writer, maxBufferBytes: 16 * LOG_BATCH_BYTES,
+      transformLine: (line) => line.replaceAll('s3cret', '[redacted]'),
+      onDrop: (event) => events.push(event),
+    });
+    try {
+      const lines = 5_000;
+      for (let i = 0; i < lines; i++) logger.info({ i, token: 's3cret' }, `line ${i} ${'x'.repeat(200)}`);
+      expect(events).toEqual([{ state: 'dropping', lines: 0, maxBufferBytes: 16 * LOG_BATCH_BYTES }]);
+
+      // Read until the destination has caught up and says how many lines it dropped.
+      let text = '';
+      const deadline = Date.now() + 10_000;
+      while (events.length < 2 && Date.now() < deadline) {
+        text += drain(reader);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      await flushWithin(logger);
+      text += drain(reader);
+
+      expect(events[1]?.state).toBe('resumed');
+      const dropped = events[1]?.lines ?? 0;
+      const written = text.split('\n').filter((line) => line !== '');
+      for (const line of written) {
+        const record = JSON.parse(line) as { token: string };
+        expect(record.token).toBe('[redacted]');
+      }
+      expect(text).not.toContain('s3cret');
+      expect(dropped).toBeGreaterThan(0);
+      expect(written.length + dropped).toBe(lines);
+    } finally {
+      closeSync(reader);
+    }
+  });
+
+  it('refuses a buffer limit below two batches', () => {
+    expect(() => createLogger({ format: 'json', destination: 1, maxBufferBytes: LOG_BATCH_BYTES })).toThrow(RangeError);
+  });
+});
