@@ -4,7 +4,7 @@
 //   2. `check` of a 200,000-market list of a local stub, under 2 s;
 //   3. peak RSS of `check` on a 500 MiB list (synthetic deployment), under 2× the body;
 //   4. peak RSS of `check` on a 1 GiB list over the default --max-body-mb (exit 2), under 2× the limit.
-// Every check runs as its own `node dist/cli.js` process against a server in another process;
+// Every check runs as its own `node dist/cli.cjs` process against a server in another process;
 // peak RSS is the kernel's (process.resourceUsage().maxRSS, via bench/max-rss-probe.cjs). The
 // memory budgets hold for what the body costs: the peak minus the peak of the same command
 // checking a 10-market list (node, undici, yargs, ajv: about 120 MiB), both printed.
@@ -41,7 +41,7 @@ const MiB = 1_048_576;
  */
 export async function runCheckerBench(options: CheckerBenchOptions): Promise<CheckerFigure[]> {
   const { root, quick, log } = options;
-  const cli = path.join(root, 'dist/cli.js');
+  const cli = path.join(root, 'dist/cli.cjs');
   const probe = path.join(root, 'bench/max-rss-probe.cjs');
   const tmp = mkdtempSync(path.join(os.tmpdir(), 'market-stub-check-bench-'));
   const figures: CheckerFigure[] = [];
@@ -172,7 +172,7 @@ function startProcess(root: string, args: string[], ready: RegExp, listBytes: nu
   });
 }
 
-/** Runs `node -r max-rss-probe dist/cli.js check --base-url URL …` and measures it. */
+/** Runs `node -r max-rss-probe dist/cli.cjs check --base-url URL …` and measures it. */
 function runCheck(cli: string, probe: string, [url, ...args]: string[]): Promise<{ code: number | null; ms: number; maxRssMiB: number }> {
   return new Promise((resolve, reject) => {
     const started = performance.now();

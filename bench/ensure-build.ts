@@ -6,7 +6,7 @@ import path from 'node:path';
 /** What dist/ is built from: src (tests excluded), the schema, the manifest and the build script. */
 const BUILD_INPUTS = ['src', 'schemas', 'package.json', 'scripts/build.mjs'];
 /** The bundles the benchmark runs (scripts/build.mjs writes them together). */
-const BUILD_OUTPUTS = ['dist/cli.js', 'dist/index.js'];
+const BUILD_OUTPUTS = ['dist/cli.cjs', 'dist/index.js'];
 
 /** Build inputs newer than the oldest bundle (every input when a bundle is missing). */
 export function staleOutputs(root: string): string[] {
@@ -31,14 +31,14 @@ export function staleOutputs(root: string): string[] {
  * build: a stale dist/ is measured as it is, with a warning (smoke runs inside `npm test`, which
  * has just built, must not fail because someone saved a file since).
  * @returns what was done, for the report: `fresh`, `built`, `built (forced)` or `stale (…)`.
- * @throws Error when dist/cli.js is missing and building is not allowed, or with the compiler's
+ * @throws Error when dist/cli.cjs is missing and building is not allowed, or with the compiler's
  *   output when the build fails.
  */
 export function ensureBuild(root: string, options: { allowBuild: boolean; force: boolean; log: (line: string) => void }): string {
   const stale = staleOutputs(root);
   if (stale.length === 0 && !options.force) return 'fresh';
   if (!options.allowBuild) {
-    if (!existsSync(path.join(root, 'dist/cli.js'))) throw new Error("dist/cli.js is missing: run 'npm run build' first (or drop --no-build).");
+    if (!existsSync(path.join(root, 'dist/cli.cjs'))) throw new Error("dist/cli.cjs is missing: run 'npm run build' first (or drop --no-build).");
     const which = `${stale.slice(0, 3).join(', ')}${stale.length > 3 ? ', …' : ''}`;
     options.log(`bench: warning: dist/ is older than ${stale.length} source file(s) (${which}); measuring it as built. Run 'npm run build' to measure the current code.`);
     return `stale: not rebuilt, older than ${which}`;

@@ -5,7 +5,7 @@ import { spawnTracked, stopChild } from './tracked-children.js';
 export interface HelpStartResult {
   /** Each `node -e 0`, spawn to exit, ms. */
   nodeMs: number[];
-  /** Each `node dist/cli.js --help`, spawn to exit, ms. */
+  /** Each `node dist/cli.cjs --help`, spawn to exit, ms. */
   helpMs: number[];
   nodeMedianMs: number;
   helpMedianMs: number;

@@ -1,6 +1,6 @@
 // Catalog scale of issue 13, point 2: a `serve --count 100000` stub answers its first complete
 // GET /markets in under 1 s (spawn to the last byte), and a 1,000,000-market list streams at
-// ≥ 50 MB/s (request to the last byte). Each server runs as `node dist/cli.js serve` with default
+// ≥ 50 MB/s (request to the last byte). Each server runs as `node dist/cli.cjs serve` with default
 // options (request log on, stdout discarded) in its own process; bounded; always stopped.
 import { request } from 'node:http';
 import { timeColdStart } from './cold-start.js';

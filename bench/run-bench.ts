@@ -30,7 +30,7 @@ import { killTrackedChildren, onHarnessExit, spawnTracked } from './tracked-chil
 
 const ROOT = path.resolve(fileURLToPath(new URL('..', import.meta.url)));
 const NODE = process.execPath;
-const CLI = path.join(ROOT, 'dist/cli.js');
+const CLI = path.join(ROOT, 'dist/cli.cjs');
 const BASELINE = path.join(ROOT, 'bench/baseline-server.mjs');
 
 const began = performance.now();

@@ -12,7 +12,7 @@ export interface ExpectedMarket {
 }
 
 export interface ScaleCheckPlan {
-  /** `node` and the path of dist/cli.js. */
+  /** `node` and the path of dist/cli.cjs. */
   node: string;
   cliPath: string;
   cwd: string;

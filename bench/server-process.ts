@@ -9,7 +9,7 @@ import { spawnTracked, stopChild } from './tracked-children.js';
 export interface ServerSpec {
   /** Short name used in tables and JSON: `baseline`, `stub-generated`, `stub-fixtures`. */
   name: string;
-  /** Executable and arguments, e.g. `node` and `['dist/cli.js', 'serve', '--port', '0', …]`. */
+  /** Executable and arguments, e.g. `node` and `['dist/cli.cjs', 'serve', '--port', '0', …]`. */
   command: string;
   args: readonly string[];
   /**

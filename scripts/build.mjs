@@ -1,22 +1,29 @@
 // Builds dist/ with esbuild's API (tsup 9 and tsdown need Node 22; engines say >=20.19):
 //
-//   dist/cli.js, dist/chunks/*.js       the CLI: ESM with a shebang; each command module is a
-//                                       chunk loaded by dynamic import() when its command runs
+//   dist/cli.cjs                        the CLI's entry: CommonJS with a shebang; prints `--help`
+//                                       and `--version` from dist/help-pages.json, else requires
+//   dist/cli-main.cjs                   the commands (CommonJS; each command's modules run only
+//                                       when that command runs)
 //   dist/index.js, dist/index.cjs       the library, ESM and CommonJS
 //   dist/index.d.ts, dist/index.d.cts   its declarations, bundled into one file each
 //   dist/*.map                          source maps (original file:line under --enable-source-maps)
 //   dist/THIRD-PARTY-LICENSES.md        the licences of the packages bundled into dist/
 //
 //   node scripts/build.mjs                      the layout the package ships
-//   node scripts/build.mjs --cli-external-deps  the CLI loads yargs, pino, json-schema-faker… from
+//   node scripts/build.mjs --cli-external-deps  the CLI loads pino, json-schema-faker… from
 //                                               node_modules instead (to measure the difference)
 //
-// Layout (measured, see the packaging report in issue 9): the CLI bundles the dependencies it
-// imports statically (one file set to read and compile at start-up instead of ~90 files found
-// through node_modules); the CommonJS packages it requires lazily (ajv, express, pino-pretty,
-// xmlbuilder2: src/**/load-*.ts, createRequire) stay lazy and load from node_modules when first
-// needed. The library builds keep every dependency external, except that the CommonJS build
-// carries the ESM-only ones (Jest's CommonJS module system cannot require ESM).
+// Layout (measured, issue 13; bench/README.md "What moved the figures"): the CLI is CommonJS, because on
+// Node 20 a start through the ESM loader cost 10–17 ms more to the ready line (`serve --fixtures`,
+// 1,000 markets): the loader's own work per chunk (15 files on the serve path), and the ESM facade
+// of every built-in, which evaluates all of its lazy exports (node:net loads its BlockList,
+// node:module its SourceMap…). It bundles the dependencies every `serve` needs (pino,
+// json-schema-faker) and those its commands import statically; the ones only some lines need load
+// from node_modules when first needed: yargs (help for narrow terminals, refusals), chokidar
+// (--watch) and undici (check, record, proxy) by import(), ajv, express, pino-pretty and
+// xmlbuilder2 by createRequire (src/**/load-*.ts). The library builds keep every dependency
+// external, except that the CommonJS build carries the ESM-only ones (Jest's CommonJS module
+// system cannot require ESM).
 //
 // Entries are data: a new subpath export (e.g. `market-stub/testcontainers`) is one line in
 // scripts/build-entries.json plus its entry in package.json "exports" (test/packaging checks
@@ -36,10 +43,10 @@ const DIST = path.join(ROOT, 'dist');
 const BUILD_TMP = path.join(ROOT, '.build');
 
 /**
- * What dist/ holds (scripts/build-entries.json). `cli`: ESM only, code splitting, static
- * dependencies bundled. `library`: ESM + CommonJS + bundled declarations, dependencies external,
+ * What dist/ holds (scripts/build-entries.json). `cli`: two CommonJS files, `<name>.cjs` from
+ * `source` and `<name>-main.cjs` from `main` (see cliOptions). `library`: ESM + CommonJS + bundled declarations, dependencies external,
  * published as `subpath` of package.json "exports". `name` is the output's base name.
- * @type {readonly { kind: 'cli' | 'library', name: string, source: string, subpath?: string }[]}
+ * @type {readonly { kind: 'cli' | 'library', name: string, source: string, main?: string, subpath?: string }[]}
  */
 const ENTRIES = JSON.parse(readFileSync(path.join(ROOT, 'scripts/build-entries.json'), 'utf8'));
 
@@ -110,28 +117,56 @@ function assertNoImportMeta(file) {
   }
 }
 
-/** Dependencies the CLI loads lazily from node_modules instead of bundling. */
-const LAZY_CLI_DEPENDENCIES = ['undici'];
+/**
+ * Dependencies the CLI loads from node_modules when a line needs them instead of bundling them:
+ * each is reached only through a dynamic import() (which CommonJS output keeps), and each is a
+ * runtime dependency of the package anyway. yargs, chokidar and undici together are ~300 KB that
+ * every start would otherwise parse.
+ */
+const LAZY_CLI_DEPENDENCIES = ['undici', 'yargs', 'chokidar'];
+
+/** What both CLI files share: CommonJS, import.meta.url as the file URL of the output file. */
+function cliOptions(externalDeps) {
+  return {
+    ...COMMON,
+    outdir: DIST,
+    format: 'cjs',
+    outExtension: { '.js': '.cjs' },
+    define: { 'import.meta.url': '__marketStubModuleUrl' },
+    inject: [path.join(ROOT, 'scripts/cjs-module-url.js')],
+    ...(externalDeps ? { packages: 'external' } : { external: LAZY_CLI_DEPENDENCIES }),
+  };
+}
+
+/**
+ * The entry's import of the commands (src/cli.ts → ./cli/run-cli.js) becomes a require of the
+ * other output file, dist/<name>-main.cjs, so `--help` never parses the commands.
+ */
+function cliMainPlugin(entry) {
+  const main = path.resolve(ROOT, entry.main);
+  return {
+    name: 'cli-main',
+    setup(b) {
+      b.onResolve({ filter: /^\.\.?\// }, (args) => {
+        if (path.resolve(args.importer) !== path.resolve(ROOT, entry.source)) return undefined;
+        return path.resolve(args.resolveDir, args.path.replace(/\.js$/, '.ts')) === main ? { path: `./${entry.name}-main.cjs`, external: true } : undefined;
+      });
+    },
+  };
+}
 
 async function buildCli(entry, { externalDeps }) {
-  return build({
-    ...COMMON,
+  const options = cliOptions(externalDeps);
+  const edge = await build({
+    ...options,
     entryPoints: { [entry.name]: entry.source },
-    outdir: DIST,
-    format: 'esm',
-    splitting: true,
-    chunkNames: 'chunks/[name]-[hash]',
-    ...(externalDeps
-      ? { packages: 'external' }
-      : {
-          // Loaded only by check, record and proxy (a dynamic import) and a runtime dependency of
-          // the library anyway: bundling it would ship a second 1 MB copy (plus its map).
-          external: LAZY_CLI_DEPENDENCIES,
-          // Bundled CommonJS code (pino, yargs' helpers) calls require() for Node built-ins, and
-          // ESM has no require: every output file gets one, bound to its own location.
-          banner: { js: "import { createRequire as __marketStubCreateRequire } from 'node:module'; const require = __marketStubCreateRequire(import.meta.url);" },
-        }),
+    plugins: [...COMMON.plugins, cliMainPlugin(entry)],
+    // import() of the commands becomes require(): a CommonJS file loaded without the ESM loader.
+    supported: { 'dynamic-import': false },
   });
+  const main = await build({ ...options, entryPoints: { [`${entry.name}-main`]: entry.main } });
+  for (const name of [entry.name, `${entry.name}-main`]) assertNoImportMeta(path.join(DIST, `${name}.cjs`));
+  return [edge, main];
 }
 
 /**
@@ -240,13 +275,13 @@ async function main() {
   mkdirSync(DIST, { recursive: true });
   const results = [];
   for (const entry of ENTRIES) {
-    if (entry.kind === 'cli') results.push(await buildCli(entry, { externalDeps }));
+    if (entry.kind === 'cli') results.push(...(await buildCli(entry, { externalDeps })));
     else results.push(...(await buildLibrary(entry)));
   }
   await buildDeclarations(ENTRIES.filter((e) => e.kind === 'library'));
   writeHelpPages();
   const bundled = writeThirdPartyLicenses(results);
-  if (!existsSync(path.join(DIST, 'cli.js'))) throw new Error('dist/cli.js was not written');
+  if (!existsSync(path.join(DIST, 'cli.cjs'))) throw new Error('dist/cli.cjs was not written');
   process.stdout.write(`build: dist/ in ${Math.round(performance.now() - started)} ms (${bundled} packages bundled${externalDeps ? ', CLI dependencies external' : ''})\n`);
 }
 

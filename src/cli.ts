@@ -1,24 +1,30 @@
 #!/usr/bin/env node
 // The process edge: the only module that reads process.argv/env, installs signal handlers and sets the exit code.
+// Built to dist/cli.cjs, a small CommonJS file (scripts/build.mjs): `--help` and `--version` print
+// from dist/help-pages.json without loading the rest; any other line requires dist/cli-main.cjs.
 import * as nodeModule from 'node:module';
+import { helpWidth, prerenderedOutput } from './cli/help-pages.js';
+import { packageVersion } from './core/package-info.js';
 
 // Node 22.1+ keeps V8's compiled code on disk (NODE_COMPILE_CACHE, or the system's temp folder),
-// so a later start skips compiling the CLI's modules; Node 20 has no compile cache and skips this.
-// Everything else is imported after it, so every module of the CLI can be served from the cache.
+// so a later start skips compiling dist/cli-main.cjs; Node 20 has no compile cache and skips this.
+// The CLI's code is required after it, so all of it can be served from the cache.
 (nodeModule as { enableCompileCache?: () => unknown }).enableCompileCache?.();
 
 const argv = process.argv.slice(2);
 // `--help` and `--version` print what yargs rendered when the package was built
 // (dist/help-pages.json) without loading the CLI; any other line goes through runCli.
-const { helpWidth, prerenderedOutput } = await import('./cli/help-pages.js');
-const { packageVersion } = await import('./core/package-info.js');
 const prerendered = prerenderedOutput(argv, helpWidth(process.stdout.columns), new URL('./help-pages.json', import.meta.url), packageVersion());
-if (prerendered === undefined) process.exitCode = await run();
-else process.stdout.write(prerendered);
+if (prerendered === undefined) {
+  void run().then((code) => {
+    process.exitCode = code;
+  });
+} else {
+  process.stdout.write(prerendered);
+}
 
 /** Runs the command line; resolves to the exit code. A served stub has closed by then. */
 async function run(): Promise<number> {
-  const { runCli } = await import('./cli/run-cli.js');
   const controller = new AbortController();
   // The first SIGINT/SIGTERM stops gracefully; both handlers go at once, so a second signal of
   // either kind takes the default action: the process ends at once.
@@ -28,17 +34,20 @@ async function run(): Promise<number> {
     controller.abort();
   };
   for (const signal of signals) process.on(signal, stop);
-  return runCli(argv, {
-    stdout: (text) => process.stdout.write(text),
-    stderr: (text) => process.stderr.write(text),
-    env: process.env,
-    cwd: process.cwd(),
-    isTTY: Boolean(process.stdout.isTTY),
-    stderrIsTTY: Boolean(process.stderr.isTTY),
-    signal: controller.signal,
-    stdoutStream: process.stdout,
-  }).catch((error: unknown) => {
+  try {
+    const { runCli } = await import('./cli/run-cli.js');
+    return await runCli(argv, {
+      stdout: (text) => process.stdout.write(text),
+      stderr: (text) => process.stderr.write(text),
+      env: process.env,
+      cwd: process.cwd(),
+      isTTY: Boolean(process.stdout.isTTY),
+      stderrIsTTY: Boolean(process.stderr.isTTY),
+      signal: controller.signal,
+      stdoutStream: process.stdout,
+    });
+  } catch (error: unknown) {
     process.stderr.write(`market-stub: unexpected failure: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\nPlease report it with the command you ran.\n`);
     return 2;
-  });
+  }
 }

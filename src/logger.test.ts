@@ -69,3 +69,28 @@ describe('createLogger: a json destination on a descriptor nobody reads', () => 
     expect(() => createLogger({ format: 'json', destination: 1, maxBufferBytes: LOG_BATCH_BYTES })).toThrow(RangeError);
   });
 });
+
+describe('createLogger: json lines', () => {
+  it('carry the time as ISO 8601 UTC with milliseconds, from the clock at each line, never going back', async () => {
+    const { PassThrough } = await import('node:stream');
+    const sink = new PassThrough();
+    let text = '';
+    sink.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+    const logger = createLogger({ format: 'json', destination: sink });
+    const before = Date.now();
+    for (let i = 0; i < 2_000; i++) logger.info({ i }, `line ${i}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    logger.info({ i: 2_000 }, 'line after a pause');
+    const after = Date.now();
+    await new Promise((resolve) => setImmediate(resolve));
+    const times = text.trim().split('\n').map((line) => (JSON.parse(line) as { time: string }).time);
+    expect(times).toHaveLength(2_001);
+    for (const time of times) expect(time).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+    const ms = times.map((t) => Date.parse(t));
+    expect(Math.min(...ms)).toBeGreaterThanOrEqual(before);
+    expect(Math.max(...ms)).toBeLessThanOrEqual(after);
+    for (let i = 1; i < ms.length; i++) expect(ms[i]).toBeGreaterThanOrEqual(ms[i - 1] as number);
+    // The line written after a 5 ms pause has a later time than the first line: the string is not kept past its millisecond.
+    expect(ms[ms.length - 1]).toBeGreaterThan(ms[0] as number);
+  });
+});

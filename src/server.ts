@@ -1,6 +1,7 @@
 import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { Server as NetServer, type AddressInfo, type Socket } from 'node:net';
 import { errorReply, type ErrorCode } from './http/error-reply.js';
+import { createPendingResponses } from './http/pending-responses.js';
 import { writeReply } from './http/reply.js';
 import type { ResponseProfile } from './http/response-profile.js';
 import type { StubRuntime } from './http/stub-runtime.js';
@@ -84,12 +85,13 @@ export async function listen(handler: (req: IncomingMessage, res: ServerResponse
   if (!Number.isSafeInteger(graceMs) || graceMs < 0 || graceMs > MAX_GRACE_MS) throw new RangeError(`graceMs must be an integer from 0 to ${MAX_GRACE_MS}, got ${graceMs}`);
   const shape = options.errorShape ?? 'default';
   const onError = options.onError ?? ((error: unknown, where: string) => console.error(`market-stub: 500 on ${where}:`, error));
-  const pending = new Set<ServerResponse>();
+  // Not a Set: see pending-responses.ts (a Set's rehashes were old-generation garbage per request).
+  const pending = createPendingResponses<ServerResponse>();
   let draining = false;
 
   const server = createServer({ keepAliveTimeout: 5_000, headersTimeout: HEADERS_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS, connectionsCheckingInterval: 1_000 }, (req, res) => {
-    pending.add(res);
-    res.once('close', () => pending.delete(res));
+    // 'close' fires once per response, completed or aborted (`on`, not `once`: no wrapper per request).
+    res.on('close', pending.add(res));
     if (draining) res.setHeader('connection', 'close');
     try {
       handler(req, res);

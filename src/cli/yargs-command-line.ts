@@ -1,4 +1,3 @@
-import yargs from 'yargs';
 import { packageVersion } from '../core/package-info.js';
 import { commandUsage, declareOptions, type CommandSpec } from './command-spec.js';
 import type { CommandLineArgs } from './simple-command-line.js';
@@ -16,6 +15,9 @@ export type YargsReading =
  * `width` is the help's wrapping width (helpWidth of the terminal by default).
  */
 export async function readWithYargs(argv: readonly string[], commands: readonly CommandSpec[], width = helpWidth(process.stdout.columns)): Promise<YargsReading> {
+  // yargs (ESM only) loads from node_modules when a line needs it: the CLI bundle is CommonJS and
+  // does not carry it (scripts/build.mjs), and a plain command line never gets here.
+  const { default: yargs } = await import('yargs');
   let failure: string | undefined;
   let output = '';
   let parser = yargs([...argv])

@@ -37,7 +37,7 @@ function words(line: string, env: Record<string, string>): string[] {
 
 /**
  * Runs a recipe's shell lines in `cwd` with `env`, as the CI shell would: `mkdir -p DIR`, and
- * `npx market-stub check …` as `node dist/cli.js check …`. Any other line is refused (the recipe
+ * `npx market-stub check …` as `node dist/cli.cjs check …`. Any other line is refused (the recipe
  * changed: teach this runner, don't skip it).
  * @returns the check's result.
  */

@@ -1,4 +1,4 @@
-// connectMarketStub: the contract of the handle against a real CLI process (`node dist/cli.js
+// connectMarketStub: the contract of the handle against a real CLI process (`node dist/cli.cjs
 // serve`), and what only a remote client meets: tokens, unreachable stubs, redirects, servers that
 // are not the admin API, oversized answers and bad options.
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';

@@ -225,7 +225,7 @@ describe(`docker/Dockerfile, built and run (${TAG})`, () => {
     expect(config['Env']).toEqual(expect.arrayContaining(['HOST=0.0.0.0', 'PORT=4010', 'NODE_ENV=production']));
     expect(Object.keys((config['ExposedPorts'] ?? {}) as object)).toEqual(['4010/tcp']);
     expect(config['StopSignal']).toBe('SIGTERM');
-    expect(config['Entrypoint']).toEqual(['node', '/app/dist/cli.js']);
+    expect(config['Entrypoint']).toEqual(['node', '/app/dist/cli.cjs']);
     expect(config['Cmd']).toEqual(['serve']);
     // podman reports it beside Config, docker inside; an OCI-format build silently drops it.
     const health = (image['Healthcheck'] ?? config['Healthcheck']) as { Test?: string[] } | undefined;
@@ -320,7 +320,7 @@ describe(`docker/Dockerfile, built and run (${TAG})`, () => {
     const uids = /^Uid:\s+(.*)$/m.exec(status.stdout)?.[1]?.trim().split(/\s+/);
     expect(nodeUid).toMatch(/^[1-9]\d*$/);
     expect(uids).toEqual([nodeUid, nodeUid, nodeUid, nodeUid]);
-    expect(cmdline.stdout.split('\0').filter(Boolean)).toEqual(['node', '/app/dist/cli.js', 'serve']);
+    expect(cmdline.stdout.split('\0').filter(Boolean)).toEqual(['node', '/app/dist/cli.cjs', 'serve']);
     report(`main: PID 1 is '${cmdline.stdout.split('\0').join(' ').trim()}' as uid ${nodeUid} (${who.stdout.trim()})`);
   });
 

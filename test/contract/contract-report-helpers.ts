@@ -29,7 +29,7 @@ export interface CheckRun extends CliResult {
 
 /**
  * Runs `<command> --base-url URL --format json ...args` and parses stdout as the report: in-process
- * through runCli by default, or as a real `node dist/cli.js` process with `process: true`.
+ * through runCli by default, or as a real `node dist/cli.cjs` process with `process: true`.
  */
 export async function runCheckJson(baseUrl: string, args: readonly string[] = [], options: { command?: string; process?: boolean } = {}): Promise<CheckRun> {
   const command = options.command ?? 'check';

@@ -55,7 +55,7 @@ describe('the tarball', () => {
     const paths = packed.files.map((f) => f.path);
     const stray = paths.filter((p) => !/^(dist\/|schemas\/[^/]+\.json$|fixtures\/|README\.md$|LICENSE$|package\.json$)/.test(p));
     expect(stray).toEqual([]);
-    for (const required of ['dist/cli.js', 'dist/index.js', 'dist/index.cjs', 'dist/index.d.ts', 'dist/index.d.cts', 'dist/THIRD-PARTY-LICENSES.md', 'schemas/market.schema.json', 'LICENSE']) {
+    for (const required of ['dist/cli.cjs', 'dist/cli-main.cjs', 'dist/index.js', 'dist/index.cjs', 'dist/index.d.ts', 'dist/index.d.cts', 'dist/THIRD-PARTY-LICENSES.md', 'schemas/market.schema.json', 'LICENSE']) {
       expect(paths).toContain(required);
     }
     expect(packed.size).toBeLessThan(TARBALL_LIMIT);
@@ -145,17 +145,24 @@ describe('the published types', () => {
 });
 
 describe('the CLI', () => {
-  it('is one ESM file with a shebang and a source map', () => {
-    const cli = readFileSync(path.join(ROOT, 'dist/cli.js'), 'utf8');
+  it('is a CommonJS entry with a shebang that requires the commands from one more file, both with source maps and no import.meta', () => {
+    const cli = readFileSync(path.join(ROOT, 'dist/cli.cjs'), 'utf8');
     expect(cli.startsWith('#!/usr/bin/env node\n')).toBe(true);
-    expect(cli).toMatch(/\/\/# sourceMappingURL=cli\.js\.map\n?$/);
+    expect(cli).toMatch(/\/\/# sourceMappingURL=cli\.cjs\.map\n?$/);
+    expect(cli).toMatch(/require\("\.\/cli-main\.cjs"\)/);
+    const main = readFileSync(path.join(ROOT, 'dist/cli-main.cjs'), 'utf8');
+    expect(main).toMatch(/\/\/# sourceMappingURL=cli-main\.cjs\.map\n?$/);
+    for (const text of [cli, main]) expect(text).not.toContain('import.meta');
+    // Loaded from node_modules when a line needs them (scripts/build.mjs), never parsed at start-up.
+    for (const lazy of ['yargs', 'chokidar', 'undici']) expect(main).toContain(`import("${lazy}")`);
+    expect(packed.files.map((f) => f.path).filter((p) => p.startsWith('dist/chunks/'))).toEqual([]);
   });
 
   it("prints market-stub's own version when run through a consumer's node_modules/.bin link", () => {
     const consumer = path.join(work, 'consumer');
     mkdirSync(path.join(consumer, 'node_modules/.bin'), { recursive: true });
     writeFileSync(path.join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', version: '9.9.9' }));
-    symlinkSync(path.join(ROOT, 'dist/cli.js'), path.join(consumer, 'node_modules/.bin/market-stub'));
+    symlinkSync(path.join(ROOT, 'dist/cli.cjs'), path.join(consumer, 'node_modules/.bin/market-stub'));
     const r = run(path.join(consumer, 'node_modules/.bin/market-stub'), ['--version'], consumer);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout.trim()).toBe(manifest.version);

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 /** Absolute path of the built CLI (npm test builds before vitest runs). */
-export const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
+export const CLI = fileURLToPath(new URL('../../dist/cli.cjs', import.meta.url));
 
 /** Result of a CLI run to completion. */
 export interface CliResult {
@@ -12,7 +12,7 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs `node dist/cli.js ...args` to completion (bounded by `timeoutMs`). */
+/** Runs `node dist/cli.cjs ...args` to completion (bounded by `timeoutMs`). */
 export function runCliProcess(args: readonly string[], options: { env?: Record<string, string>; timeoutMs?: number; cwd?: string } = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, NO_COLOR: '1', ...options.env }, cwd: options.cwd, stdio: ['ignore', 'pipe', 'pipe'] });
