@@ -88,6 +88,9 @@ export function renderTable(results: BenchResults): string {
   return `${lines.join('\n')}\n`;
 }
 
+/** Spread of the baseline's CPU per request across rounds (max ÷ min) past which a run is flagged: the same code doing the same work should vary far less. */
+const SPEED_SWING = 1.25;
+
 /** Warnings a reader needs to trust (or not) the ratios. */
 function loadNotes(results: BenchResults): string[] {
   const notes: string[] = [];
@@ -95,6 +98,14 @@ function loadNotes(results: BenchResults): string[] {
     const pct = results.load[endpoint]?.baseline?.median.serverCpuPct;
     if (pct !== null && pct !== undefined && pct < 85) {
       notes.push(`the baseline used ${pct.toFixed(0)}% of a core on ${ENDPOINTS[endpoint]}: the load generator, not the server, set its pace, so req/s ratios there understate the gap; compare server CPU/req.`);
+    }
+  }
+  for (const endpoint of Object.keys(ENDPOINTS) as EndpointName[]) {
+    const cpus = (results.load[endpoint]?.baseline?.rounds ?? []).map((r) => r.cpuUsPerReq).filter((c): c is number => c !== null && c > 0);
+    if (cpus.length < 2) continue;
+    const [low, high] = [Math.min(...cpus), Math.max(...cpus)];
+    if (high / low > SPEED_SWING) {
+      notes.push(`the baseline's server CPU per request on ${ENDPOINTS[endpoint]} ranged ${low.toFixed(1)}–${high.toFixed(1)} µs across rounds (${(high / low).toFixed(2)}×): the machine's speed changed during the run (other work on shared cores), so a median may come from a fast round for one server and a slow one for another; the per-round table shows which.`);
     }
   }
   if (results.machine.loadAverage1m > 0.5) notes.push(`load average was ${results.machine.loadAverage1m.toFixed(2)} when the run began: other work on the machine skews absolute figures (ratios less so).`);

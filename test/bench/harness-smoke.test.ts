@@ -8,6 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { BenchResults } from '../../bench/bench-results.js';
+import { renderTable } from '../../bench/render-report.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'bench-smoke-'));
@@ -113,6 +114,19 @@ describe('bench harness (npm run bench -- --smoke)', () => {
     }
     expect(results.goals.find((g) => g.id === 'generationRate')?.pass).not.toBeNull();
     expect(results.checker).toEqual([]);
+
+    // A run whose baseline CPU per request swings across rounds (the machine changed speed) says so; a steady one does not.
+    const withBaselineRounds = (cpus: number[]): BenchResults => {
+      const copy = structuredClone(results);
+      const baseline = copy.load.market?.baseline;
+      const round = baseline?.rounds[0];
+      if (!baseline || !round) throw new Error('smoke results without a baseline round');
+      baseline.rounds = cpus.map((cpuUsPerReq, i) => ({ ...round, round: i + 1, cpuUsPerReq }));
+      return copy;
+    };
+    const swingNote = /baseline's server CPU per request on GET \/markets\/\{id\} ranged 8\.0–12\.0 µs across rounds \(1\.50×\)/;
+    expect(renderTable(withBaselineRounds([8, 12, 9]))).toMatch(swingNote);
+    expect(renderTable(withBaselineRounds([8, 8.4, 8.2]))).not.toMatch(/GET \/markets\/\{id\} ranged/);
 
     // The table went to stdout; a smoke run never rewrites the committed RESULTS.md.
     expect(stdout).toMatch(/GET \/markets\/\{id\} req\/s\s+req\/s\s+[\d,]+\s+[\d,]+\s+[\d.]+×/);
