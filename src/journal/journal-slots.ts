@@ -19,9 +19,10 @@ export interface SlotText {
   headers: SlotHeaders;
 }
 
-const KIND_STRING = 0;
-const KIND_ARRAY = 1;
-const KIND_UNDEFINED = 2;
+/** Kinds of a header value, one UTF-16 code unit each. */
+const KIND_STRING = '\u0000';
+const KIND_ARRAY = '\u0001';
+const KIND_UNDEFINED = '\u0002';
 
 /** Byte buffers of a ring of `capacity` slots, each grown as needed and reused. */
 export interface TextSlots {
@@ -35,105 +36,92 @@ export interface TextSlots {
   clear(): void;
 }
 
-/** Creates the byte buffers of a ring of `capacity` slots; none is allocated before it is written. */
+/**
+ * Creates the byte buffers of a ring of `capacity` slots; none is allocated before it is written.
+ * A slot holds one string, written with a single `Buffer#write`: each text is preceded by its
+ * length in two UTF-16 code units, each header value by its kind (KIND_*), an array by its item
+ * count. One write per request instead of one per text and length: 630 → 220 ns for a request with
+ * three headers (issue 13: with one write per text, journaling was ~1.2 of the ~3.0 µs a quiet
+ * stub spent per request beyond bare node:http, `--cpu-prof` under wrk).
+ */
 export function createTextSlots(capacity: number): TextSlots {
   let buffers: (Buffer | undefined)[] = new Array<Buffer | undefined>(capacity);
+  const units = new Int32Array(capacity);
   return {
     write(slot, path, query, headers) {
-      const needed = textBytes(path, query, headers);
+      let text = counted(path) + counted(query);
+      for (const name in headers) {
+        const value = headers[name];
+        text += counted(name);
+        if (typeof value === 'string') text += KIND_STRING + counted(value);
+        else if (Array.isArray(value)) {
+          text += KIND_ARRAY + length(value.length);
+          for (const item of value) text += counted(item);
+        } else text += KIND_UNDEFINED;
+      }
+      const needed = 2 * text.length;
       let buffer = buffers[slot];
       if (!buffer || buffer.length < needed) {
         buffer = Buffer.allocUnsafe(Math.max(256, 2 ** Math.ceil(Math.log2(needed))));
         buffers[slot] = buffer;
       }
-      let at = putString(buffer, 0, path);
-      at = putString(buffer, at, query);
-      const countAt = at;
-      at += 4;
-      let count = 0;
-      for (const name in headers) {
-        const value = headers[name];
-        at = putString(buffer, at, name);
-        if (typeof value === 'string') {
-          buffer[at++] = KIND_STRING;
-          at = putString(buffer, at, value);
-        } else if (Array.isArray(value)) {
-          buffer[at++] = KIND_ARRAY;
-          at = buffer.writeUInt32LE(value.length, at);
-          for (const item of value) at = putString(buffer, at, item);
-        } else {
-          buffer[at++] = KIND_UNDEFINED;
-        }
-        count += 1;
-      }
-      buffer.writeUInt32LE(count, countAt);
+      buffer.write(text, 0, 'utf16le');
+      units[slot] = text.length;
     },
     path(slot) {
       const buffer = buffers[slot];
-      return buffer ? getString(buffer, 0).value : '';
+      if (!buffer) return '';
+      const n = buffer.readUInt16LE(0) + buffer.readUInt16LE(2) * 0x10000;
+      return buffer.toString('utf16le', 4, 4 + 2 * n);
     },
     read(slot) {
       const buffer = buffers[slot];
       if (!buffer) return { path: '', query: '', headers: {} };
-      const path = getString(buffer, 0);
-      const query = getString(buffer, path.next);
-      let at = query.next;
-      const count = buffer.readUInt32LE(at);
-      at += 4;
+      const text = buffer.toString('utf16le', 0, 2 * (units[slot] ?? 0));
+      const cursor = { at: 0 };
+      const path = take(text, cursor);
+      const query = take(text, cursor);
       const headers: SlotHeaders = {};
-      for (let i = 0; i < count; i++) {
-        const name = getString(buffer, at);
-        const kind = buffer[name.next];
-        at = name.next + 1;
-        if (kind === KIND_STRING) {
-          const value = getString(buffer, at);
-          headers[name.value] = value.value;
-          at = value.next;
-        } else if (kind === KIND_ARRAY) {
+      while (cursor.at < text.length) {
+        const name = take(text, cursor);
+        const kind = text[cursor.at++];
+        if (kind === KIND_STRING) headers[name] = take(text, cursor);
+        else if (kind === KIND_ARRAY) {
           const items: string[] = [];
-          const n = buffer.readUInt32LE(at);
-          at += 4;
-          for (let k = 0; k < n; k++) {
-            const item = getString(buffer, at);
-            items.push(item.value);
-            at = item.next;
-          }
-          headers[name.value] = items;
-        } else {
-          headers[name.value] = undefined;
-        }
+          for (let n = count(text, cursor); n > 0; n--) items.push(take(text, cursor));
+          headers[name] = items;
+        } else headers[name] = undefined;
       }
-      return { path: path.value, query: query.value, headers };
+      return { path, query, headers };
     },
     clear() {
       buffers = new Array<Buffer | undefined>(capacity);
+      units.fill(0);
     },
   };
 }
 
-/** Exact bytes `write` needs: a 4-byte length and 2 bytes per UTF-16 code unit for each string, plus counts and kinds. */
-function textBytes(path: string, query: string, headers: SlotHeaders): number {
-  let total = 4 + 2 * path.length + 4 + 2 * query.length + 4;
-  for (const name in headers) {
-    const value = headers[name];
-    total += 4 + 2 * name.length + 1;
-    if (typeof value === 'string') total += 4 + 2 * value.length;
-    else if (Array.isArray(value)) {
-      total += 4;
-      for (const item of value) total += 4 + 2 * item.length;
-    }
-  }
-  return total;
+/** The encoded lengths of short texts (nearly all of a request's), made once: no string per length per request. */
+const SHORT_LENGTHS: readonly string[] = Array.from({ length: 1024 }, (_, n) => String.fromCharCode(n, 0));
+
+/** A length as two UTF-16 code units, low half first (any length a string can have). */
+function length(n: number): string {
+  return SHORT_LENGTHS[n] ?? String.fromCharCode(n & 0xffff, n >>> 16);
 }
 
-function putString(buffer: Buffer, at: number, text: string): number {
-  const next = buffer.writeUInt32LE(text.length, at);
-  return next + buffer.write(text, next, 'utf16le');
+function counted(text: string): string {
+  return length(text.length) + text;
 }
 
-function getString(buffer: Buffer, at: number): { value: string; next: number } {
-  const length = buffer.readUInt32LE(at);
-  const start = at + 4;
-  const end = start + 2 * length;
-  return { value: buffer.toString('utf16le', start, end), next: end };
+function count(text: string, cursor: { at: number }): number {
+  const n = text.charCodeAt(cursor.at) + text.charCodeAt(cursor.at + 1) * 0x10000;
+  cursor.at += 2;
+  return n;
+}
+
+function take(text: string, cursor: { at: number }): string {
+  const n = count(text, cursor);
+  const value = text.slice(cursor.at, cursor.at + n);
+  cursor.at += n;
+  return value;
 }

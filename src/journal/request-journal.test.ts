@@ -64,4 +64,16 @@ describe('request journal storage', () => {
     expect(journal.list()[0]?.headers).toEqual({ host: 'x', accept: ['a', 'b'] });
     expect(journal.list()[0]?.behaviour).toEqual([]);
   });
+
+  it('keeps texts longer than 65,535 code units (lengths take two code units) and a slot rewritten with a shorter entry', () => {
+    const journal = createRequestJournal(1);
+    const path = `/markets/${'\u{1F600}x'.repeat(30_000)}`;
+    const query = `q=${'é'.repeat(70_000)}`;
+    journal.record({ timeMs: 0, method: 'GET', path, query: '', headers: { host: 'x', 'x-many': ['a', '', 'c'], 'x-none': undefined }, status: 200, durationMs: 1, behaviour: [] });
+    expect(journal.list()[0]).toMatchObject({ path, headers: { host: 'x', 'x-many': ['a', '', 'c'], 'x-none': undefined } });
+    expect(journal.count({ path })).toBe(1);
+    journal.record({ timeMs: 0, method: 'GET', path: '/markets', query, headers: {}, status: 200, durationMs: 1, behaviour: [] });
+    expect(journal.list()[0]).toMatchObject({ path: '/markets', query: { q: 'é'.repeat(70_000) }, headers: {} });
+    expect(journal.count({ pathPrefix: '/markets/' })).toBe(0);
+  });
 });
