@@ -13,17 +13,17 @@
 //   node scripts/build.mjs --cli-external-deps  the CLI loads pino, json-schema-faker… from
 //                                               node_modules instead (to measure the difference)
 //
-// Layout (measured, issue 13; bench/README.md "What moved the figures"): the CLI is CommonJS, because on
-// Node 20 a start through the ESM loader cost 10–17 ms more to the ready line (`serve --fixtures`,
-// 1,000 markets): the loader's own work per chunk (15 files on the serve path), and the ESM facade
-// of every built-in, which evaluates all of its lazy exports (node:net loads its BlockList,
-// node:module its SourceMap…). It bundles the dependencies every `serve` needs (pino,
-// json-schema-faker) and those its commands import statically; the ones only some lines need load
-// from node_modules when first needed: yargs (help for narrow terminals, refusals), chokidar
-// (--watch) and undici (check, record, proxy) by import(), ajv, express, pino-pretty and
-// xmlbuilder2 by createRequire (src/**/load-*.ts). The library builds keep every dependency
-// external, except that the CommonJS build carries the ESM-only ones (Jest's CommonJS module
-// system cannot require ESM).
+// Layout (measured, issue 13; bench/README.md "What moved the figures"): the CLI is CommonJS,
+// because on Node 20 a start through the ESM loader cost ~10 ms (`serve --fixtures`) to 17–19 ms
+// (generated `serve`) more to the ready line, 1,000 markets: the loader's own work per chunk (15
+// files on the serve path), and the ESM facade of every built-in, which evaluates all of its lazy
+// exports (node:net loads its BlockList, node:module its SourceMap…). It bundles the dependencies
+// every `serve` needs (pino, json-schema-faker) and those its commands import statically; the ones
+// only some lines need load from node_modules when first needed: yargs (help for narrow
+// terminals, refusals), chokidar (--watch) and undici (check, record, proxy) by import(), ajv,
+// express, pino-pretty and xmlbuilder2 by createRequire (src/**/load-*.ts). The library builds
+// keep every dependency external, except that the CommonJS build carries the ESM-only ones (Jest's
+// CommonJS module system cannot require ESM).
 //
 // Entries are data: a new subpath export (e.g. `market-stub/testcontainers`) is one line in
 // scripts/build-entries.json plus its entry in package.json "exports" (test/packaging checks
