@@ -95,16 +95,14 @@ const SPEED_SWING = 1.25;
 function loadNotes(results: BenchResults): string[] {
   const notes: string[] = [];
   for (const endpoint of Object.keys(ENDPOINTS) as EndpointName[]) {
-    const pct = results.load[endpoint]?.baseline?.median.serverCpuPct;
+    const baseline = results.load[endpoint]?.baseline;
+    const pct = baseline?.median.serverCpuPct;
     if (pct !== null && pct !== undefined && pct < 85) {
       notes.push(`the baseline used ${pct.toFixed(0)}% of a core on ${ENDPOINTS[endpoint]}: the load generator, not the server, set its pace, so req/s ratios there understate the gap; compare server CPU/req.`);
     }
-  }
-  for (const endpoint of Object.keys(ENDPOINTS) as EndpointName[]) {
-    const cpus = (results.load[endpoint]?.baseline?.rounds ?? []).map((r) => r.cpuUsPerReq).filter((c): c is number => c !== null && c > 0);
-    if (cpus.length < 2) continue;
+    const cpus = (baseline?.rounds ?? []).map((r) => r.cpuUsPerReq).filter((c): c is number => c !== null && c > 0);
     const [low, high] = [Math.min(...cpus), Math.max(...cpus)];
-    if (high / low > SPEED_SWING) {
+    if (cpus.length >= 2 && high / low > SPEED_SWING) {
       notes.push(`the baseline's server CPU per request on ${ENDPOINTS[endpoint]} ranged ${low.toFixed(1)}–${high.toFixed(1)} µs across rounds (${(high / low).toFixed(2)}×): the machine's speed changed during the run (other work on shared cores), so a median may come from a fast round for one server and a slow one for another; the per-round table shows which.`);
     }
   }

@@ -44,8 +44,9 @@ const BUILD_TMP = path.join(ROOT, '.build');
 
 /**
  * What dist/ holds (scripts/build-entries.json). `cli`: two CommonJS files, `<name>.cjs` from
- * `source` and `<name>-main.cjs` from `main` (see cliOptions). `library`: ESM + CommonJS + bundled declarations, dependencies external,
- * published as `subpath` of package.json "exports". `name` is the output's base name.
+ * `source` and `<name>-main.cjs` from `main` (see cliOptions). `library`: ESM + CommonJS + bundled
+ * declarations, dependencies external, published as `subpath` of package.json "exports". `name` is
+ * the output's base name.
  * @type {readonly { kind: 'cli' | 'library', name: string, source: string, main?: string, subpath?: string }[]}
  */
 const ENTRIES = JSON.parse(readFileSync(path.join(ROOT, 'scripts/build-entries.json'), 'utf8'));
@@ -110,10 +111,20 @@ function esmOnlyDependencies() {
   });
 }
 
+/**
+ * What every CommonJS output (the library's index.cjs, the CLI's two files) needs: its
+ * `import.meta.url` (the lazy createRequire calls for ajv, express, pino-pretty, xmlbuilder2, and
+ * the CLI's help pages) becomes the file URL of the output file, from scripts/cjs-module-url.js.
+ */
+const CJS_MODULE_URL = {
+  define: { 'import.meta.url': '__marketStubModuleUrl' },
+  inject: [path.join(ROOT, 'scripts/cjs-module-url.js')],
+};
+
 /** Fails the build when the CommonJS output still reads import.meta (Jest would see `{}`). */
 function assertNoImportMeta(file) {
   if (readFileSync(file, 'utf8').includes('import.meta')) {
-    throw new Error(`${path.relative(ROOT, file)} contains import.meta: CommonJS consumers (Jest) would get an empty object; see the define in buildLibrary().`);
+    throw new Error(`${path.relative(ROOT, file)} contains import.meta: CommonJS consumers (Jest) would get an empty object; see CJS_MODULE_URL.`);
   }
 }
 
@@ -125,15 +136,14 @@ function assertNoImportMeta(file) {
  */
 const LAZY_CLI_DEPENDENCIES = ['undici', 'yargs', 'chokidar'];
 
-/** What both CLI files share: CommonJS, import.meta.url as the file URL of the output file. */
+/** What both CLI files share: CommonJS, import.meta.url as the file URL of the output file (CJS_MODULE_URL). */
 function cliOptions(externalDeps) {
   return {
     ...COMMON,
     outdir: DIST,
     format: 'cjs',
     outExtension: { '.js': '.cjs' },
-    define: { 'import.meta.url': '__marketStubModuleUrl' },
-    inject: [path.join(ROOT, 'scripts/cjs-module-url.js')],
+    ...CJS_MODULE_URL,
     ...(externalDeps ? { packages: 'external' } : { external: LAZY_CLI_DEPENDENCIES }),
   };
 }
@@ -197,10 +207,7 @@ async function buildLibrary(entry) {
     outExtension: { '.js': '.cjs' },
     format: 'cjs',
     external: [...DEPENDENCIES.filter((name) => !inline.includes(name)), ...PEER_DEPENDENCIES].flatMap((name) => [name, `${name}/*`]),
-    // The lazy createRequire(import.meta.url) calls (ajv, express, pino-pretty, xmlbuilder2) get
-    // the file URL of dist/index.cjs instead, from scripts/cjs-module-url.js.
-    define: { 'import.meta.url': '__marketStubModuleUrl' },
-    inject: [path.join(ROOT, 'scripts/cjs-module-url.js')],
+    ...CJS_MODULE_URL,
   });
   assertNoImportMeta(path.join(DIST, `${entry.name}.cjs`));
   return [esm, cjs];
