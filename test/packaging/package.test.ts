@@ -135,6 +135,28 @@ describe('the two module formats', () => {
   }, 30_000);
 });
 
+describe('the bundled json-schema-faker (its regex parse memoised at build time, scripts/jsf-pattern-memo.mjs)', () => {
+  // 20 seeds of 100 markets: ~0.5 MB on stdout, under spawnSync's 1 MiB buffer.
+  const SEEDS = Array.from({ length: 20 }, (_, i) => i * 7919 + 1);
+  const CLOCK = '2026-01-01';
+
+  it('is memoised in both bundles that carry it', () => {
+    for (const file of ['dist/cli-main.cjs', 'dist/index.cjs']) expect(readFileSync(path.join(ROOT, file), 'utf8'), file).toContain('__marketStubPatternTrees');
+  });
+
+  it('generates, through dist/index.cjs and through the CLI, the very markets the sources generate with the untouched package', async () => {
+    const { generateMarkets } = await import('../../src/index.js');
+    const script = `const { generateMarkets } = require('market-stub');
+      console.log(JSON.stringify(${JSON.stringify(SEEDS)}.map((seed) => generateMarkets(100, { seed, clock: '${CLOCK}' }))));`;
+    const r = run(process.execPath, ['-e', script]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual(SEEDS.map((seed) => generateMarkets(100, { seed, clock: CLOCK })));
+    const cli = run(process.execPath, [path.join(ROOT, 'dist/cli.cjs'), 'generate', '--count', '1000', '--seed', '4242', '--clock', CLOCK]);
+    expect(cli.code, cli.stderr).toBe(0);
+    expect(JSON.parse(cli.stdout)).toEqual(generateMarkets(1000, { seed: 4242, clock: CLOCK }));
+  }, 60_000);
+});
+
 describe('the published types', () => {
   it('import no other package, and no Node types', () => {
     for (const file of ['dist/index.d.ts', 'dist/index.d.cts']) {
