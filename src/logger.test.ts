@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { closeSync, constants, mkdtempSync, openSync, readSync } from 'node:fs';
+import { closeSync, constants, mkdtempSync, openSync, readFileSync, readSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -71,6 +71,23 @@ describe('createLogger: a json destination on a descriptor nobody reads', () => 
 });
 
 describe('createLogger: json lines', () => {
+  it('reach a file descriptor whole and in order, multi-byte text included, across many batches', async () => {
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'market-stub-log-')), 'log.ndjson');
+    const fd = openSync(file, 'w');
+    const logger = createLogger({ format: 'json', destination: fd });
+    // Lines of 1- to 4-byte UTF-8 characters, of lengths that straddle every batch boundary.
+    const texts = ['ascii', 'é', '€', '🙂', '中文', 'a\u0000b', '"quoted"\n'];
+    const messages = Array.from({ length: 3_000 }, (_, i) => `${texts[i % texts.length]} ${'ü🙂'.repeat(i % 97)} #${i}`);
+    for (const [i, msg] of messages.entries()) logger.info({ i, path: `/markets/${texts[i % texts.length]}` }, msg);
+    // Resolves only once the last line is written (sonic-boom alone would call back with up to a batch
+    // still held). The descriptor stays open: the destination's periodic flush still uses it.
+    await flushWithin(logger);
+    const lines = readFileSync(file, 'utf8').split('\n');
+    expect(lines.pop()).toBe('');
+    expect(lines.map((line) => (JSON.parse(line) as { msg: string }).msg)).toEqual(messages);
+    expect(lines.map((line) => (JSON.parse(line) as { i: number }).i)).toEqual(messages.map((_, i) => i));
+  });
+
   it('carry the time as ISO 8601 UTC with milliseconds, from the clock at each line, never going back', async () => {
     const { PassThrough } = await import('node:stream');
     const sink = new PassThrough();

@@ -115,10 +115,19 @@ function boundedDestination(fd: number, options: LoggerOptions) {
   if (!Number.isSafeInteger(maxBufferBytes) || maxBufferBytes < 2 * LOG_BATCH_BYTES) {
     throw new RangeError(`createLogger: maxBufferBytes: expected an integer of at least ${2 * LOG_BATCH_BYTES}, found ${String(maxBufferBytes)}`);
   }
-  const stream = pino.destination({ fd, sync: false, minLength: LOG_BATCH_BYTES, periodicFlush: LOG_FLUSH_MS, maxLength: maxBufferBytes });
+  // Buffer content mode: each line is encoded once as it arrives and the batch is joined once when
+  // written. In its utf8 mode sonic-boom appends each line to a pending string and measures that
+  // string with Buffer.byteLength on every line, which flattens it: a copy of the batch so far per
+  // line, ~3.5 KB of garbage a request at 4 KiB batches (sampling heap profile under wrk, issue 13).
+  const stream = pino.destination({ fd, sync: false, contentMode: 'buffer', minLength: LOG_BATCH_BYTES, periodicFlush: LOG_FLUSH_MS, maxLength: maxBufferBytes });
   const onDrop = options.onDrop;
   let dropped = 0;
-  stream.on('drop', () => {
+  // Bytes taken and not yet written: sonic-boom's flush calls back when its current write ends,
+  // even with up to a batch still waiting, so `flush` below goes on until this is 0.
+  let pending = 0;
+  stream.on('write', (n: number) => (pending -= n));
+  stream.on('drop', (line: Buffer) => {
+    pending -= line.length;
     if (dropped === 0) onDrop?.({ state: 'dropping', lines: 0, maxBufferBytes });
     dropped += 1;
   });
@@ -128,7 +137,19 @@ function boundedDestination(fd: number, options: LoggerOptions) {
     dropped = 0;
     onDrop?.({ state: 'resumed', lines, maxBufferBytes });
   });
-  return stream;
+  const flush = (done: (error?: Error) => void): void =>
+    stream.flush((error) => (error || pending <= 0 ? done(error) : flush(done)));
+  return {
+    // pino writes each line as a string; the destination takes bytes (sonic-boom's types predate
+    // its buffer mode, hence the cast).
+    write(line: string): boolean {
+      const bytes = Buffer.from(line, 'utf8');
+      pending += bytes.length;
+      return stream.write(bytes as unknown as string);
+    },
+    /** Calls `done` once every line taken so far is written (or dropped), or with the write error. */
+    flush,
+  };
 }
 
 /**
