@@ -10,6 +10,7 @@ import type { ScaleCheckResult } from './scale-check.js';
 import type { HelpStartResult } from './help-start.js';
 import type { FirstListResult, StreamResult } from './list-scale.js';
 import type { CheckerFigure } from './check-bench.js';
+import { median } from './bench-stats.js';
 
 export const SERVER_NAMES = ['baseline', 'stub-generated', 'stub-fixtures', 'stub-quiet'] as const;
 export type ServerName = (typeof SERVER_NAMES)[number];
@@ -54,14 +55,19 @@ export interface ServerRecord {
   requestsAnswered: number;
 }
 
-/** A figure compared with the baseline. `ratio` is always stub ÷ baseline. */
+/**
+ * A figure compared with the baseline. `ratio` is always stub ÷ baseline (of the medians).
+ * `pairedRatio`, on load figures only: the median over rounds of (the stub's value in round r ÷ the
+ * baseline's in round r). The servers of a round run back to back, so a change of the machine's
+ * speed between rounds cancels out of it; the goal's verdict is taken on it when present.
+ */
 export interface Figure {
   id: string;
   label: string;
   unit: string;
   better: 'higher' | 'lower';
   baseline: number | null;
-  stubs: Record<StubName, { value: number | null; ratio: number | null; goal: RatioGoal | null }>;
+  stubs: Record<StubName, { value: number | null; ratio: number | null; pairedRatio: number | null; goal: RatioGoal | null }>;
 }
 
 /** A goal on a ratio: `ratio op limit`, e.g. req/s ratio ≥ 0.5. */
@@ -131,17 +137,33 @@ const RATIO_GOALS: Record<string, readonly { op: '>=' | '<='; limit: number; stu
   peakRssMb: [{ op: '<=', limit: 1.5 }],
 };
 
-function figure(id: string, label: string, unit: string, better: Figure['better'], pick: (server: ServerName) => number | null): Figure {
+/** Per-round values of one server on a load figure, by round number. */
+type RoundValues = (server: ServerName) => ReadonlyMap<number, number | null> | null;
+
+function figure(id: string, label: string, unit: string, better: Figure['better'], pick: (server: ServerName) => number | null, rounds?: RoundValues): Figure {
   const baseline = pick('baseline');
   const stubs = {} as Figure['stubs'];
   for (const name of STUB_NAMES) {
     const value = pick(name);
     const ratio = value !== null && baseline !== null && baseline > 0 ? value / baseline : null;
+    const pairedRatio = rounds ? medianOfRoundRatios(rounds(name), rounds('baseline')) : null;
+    const judged = rounds ? pairedRatio : ratio;
     const spec = RATIO_GOALS[id]?.find((g) => !g.stubs || g.stubs.includes(name));
-    const goal = spec ? { op: spec.op, limit: spec.limit, pass: ratio === null ? null : spec.op === '>=' ? ratio >= spec.limit : ratio <= spec.limit } : null;
-    stubs[name] = { value, ratio, goal };
+    const goal = spec ? { op: spec.op, limit: spec.limit, pass: judged === null ? null : spec.op === '>=' ? judged >= spec.limit : judged <= spec.limit } : null;
+    stubs[name] = { value, ratio, pairedRatio, goal };
   }
   return { id, label, unit, better, baseline, stubs };
+}
+
+/** The median of stub ÷ baseline over the rounds both measured; null when no round pairs up. */
+export function medianOfRoundRatios(stub: ReadonlyMap<number, number | null> | null, baseline: ReadonlyMap<number, number | null> | null): number | null {
+  if (!stub || !baseline) return null;
+  const ratios: number[] = [];
+  for (const [round, value] of stub) {
+    const base = baseline.get(round);
+    if (value !== null && base !== null && base !== undefined && base > 0) ratios.push(value / base);
+  }
+  return ratios.length > 0 ? median(ratios) : null;
 }
 
 /** The comparative figures of a run, in table order. */
@@ -149,12 +171,16 @@ export function computeFigures(results: Pick<BenchResults, 'load' | 'coldStart' 
   const figures: Figure[] = [];
   for (const endpoint of Object.keys(ENDPOINTS) as EndpointName[]) {
     const m = (server: ServerName) => results.load[endpoint]?.[server]?.median ?? null;
+    const perRound = (pick: (r: RoundSample) => number | null): RoundValues => (server) => {
+      const rs = results.load[endpoint]?.[server]?.rounds;
+      return rs ? new Map(rs.map((r) => [r.round, pick(r)])) : null;
+    };
     const label = ENDPOINTS[endpoint];
     figures.push(
-      figure(`${endpoint}.reqPerSec`, `${label} req/s`, 'req/s', 'higher', (s) => m(s)?.reqPerSec ?? null),
-      figure(`${endpoint}.p50Ms`, `${label} p50`, 'ms', 'lower', (s) => m(s)?.p50Ms ?? null),
-      figure(`${endpoint}.p99Ms`, `${label} p99`, 'ms', 'lower', (s) => m(s)?.p99Ms ?? null),
-      figure(`${endpoint}.cpuUsPerReq`, `${label} server CPU/req`, 'µs', 'lower', (s) => m(s)?.cpuUsPerReq ?? null),
+      figure(`${endpoint}.reqPerSec`, `${label} req/s`, 'req/s', 'higher', (s) => m(s)?.reqPerSec ?? null, perRound((r) => r.reqPerSec)),
+      figure(`${endpoint}.p50Ms`, `${label} p50`, 'ms', 'lower', (s) => m(s)?.p50Ms ?? null, perRound((r) => r.p50Ms)),
+      figure(`${endpoint}.p99Ms`, `${label} p99`, 'ms', 'lower', (s) => m(s)?.p99Ms ?? null, perRound((r) => r.p99Ms)),
+      figure(`${endpoint}.cpuUsPerReq`, `${label} server CPU/req`, 'µs', 'lower', (s) => m(s)?.cpuUsPerReq ?? null, perRound((r) => r.cpuUsPerReq)),
     );
   }
   figures.push(

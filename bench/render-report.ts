@@ -50,7 +50,8 @@ function figureRows(figures: readonly Figure[], first: string): string[][] {
 
 function stubCell(f: Figure, stub: (typeof STUB_NAMES)[number]): { value: string; ratio: string } {
   const s = f.stubs[stub];
-  return { value: formatValue(s.value, f.unit), ratio: `${formatRatio(s.ratio)}${s.goal ? ` ${mark(s.goal.pass)}` : ''}` };
+  const paired = s.pairedRatio === null ? '' : ` (paired ${formatRatio(s.pairedRatio)})`;
+  return { value: formatValue(s.value, f.unit), ratio: `${formatRatio(s.ratio)}${paired}${s.goal ? ` ${mark(s.goal.pass)}` : ''}` };
 }
 
 function pad(rows: string[][], rightAlign: (col: number) => boolean): string {
@@ -67,7 +68,7 @@ export function renderTable(results: BenchResults): string {
   const lines: string[] = [];
   lines.push(`market-stub bench (${results.mode}) ${results.startedAt} · ${m.cpuCount} × ${m.cpuModel}, ${m.totalMemoryGb.toFixed(1)} GB, Node ${m.node} · commit ${m.commit ?? 'unknown'}`);
   if (results.figures.length > 0) {
-    lines.push(`${s.count} markets · ${s.rounds} interleaved round(s) × ${s.durationS} s per server and endpoint · ${s.connections} connections, pipelining ${s.pipelining} · medians over rounds · ratio = stub ÷ baseline`);
+    lines.push(`${s.count} markets · ${s.rounds} interleaved round(s) × ${s.durationS} s per server and endpoint · ${s.connections} connections, pipelining ${s.pipelining} · medians over rounds · ratio = stub ÷ baseline; (paired …) = median of per-round ratios, which load verdicts use`);
     lines.push('');
     lines.push(pad(figureRows(results.figures, 'figure'), (c) => c >= 2 && c <= 2 + 2 * STUB_NAMES.length));
   }
@@ -103,7 +104,7 @@ function loadNotes(results: BenchResults): string[] {
     const cpus = (baseline?.rounds ?? []).map((r) => r.cpuUsPerReq).filter((c): c is number => c !== null && c > 0);
     const [low, high] = [Math.min(...cpus), Math.max(...cpus)];
     if (cpus.length >= 2 && high / low > SPEED_SWING) {
-      notes.push(`the baseline's server CPU per request on ${ENDPOINTS[endpoint]} ranged ${low.toFixed(1)}–${high.toFixed(1)} µs across rounds (${(high / low).toFixed(2)}×): the machine's speed changed during the run (other work on shared cores), so a median may come from a fast round for one server and a slow one for another; the per-round table shows which.`);
+      notes.push(`the baseline's server CPU per request on ${ENDPOINTS[endpoint]} ranged ${low.toFixed(1)}–${high.toFixed(1)} µs across rounds (${(high / low).toFixed(2)}×): the machine's speed changed during the run (other work on shared cores), so a median may come from a fast round for one server and a slow one for another (the per-round table shows which): the ratio of medians is then less reliable than the paired ratio the verdicts use.`);
     }
   }
   if (results.machine.loadAverage1m > 0.5) notes.push(`load average was ${results.machine.loadAverage1m.toFixed(2)} when the run began: other work on the machine skews absolute figures (ratios less so).`);
@@ -155,7 +156,7 @@ export function renderResultsMarkdown(results: BenchResults, command: string): s
   const sampleLine = results.servers['stub-generated']?.sampleLogLine ?? null;
   const format = sampleLine === null ? 'unknown' : sampleLine.startsWith('{') ? 'JSON' : 'text';
   out.push(`  - Default options otherwise: request logging on, in the format the stub picks by default for a stdout that is not a terminal (${format}; sample line below).` + ' Each server\'s stdout (ready line and request log) was appended to a file in the run\'s temp dir, as `serve > file` would; the harness read it only for the ready line and, after the server stopped, to count its lines (table below). The load generator never reads it.');
-  out.push(`- Load: ${s.loadGenerator}, ${s.connections} connections, pipelining ${s.pipelining}. \`GET /markets/{id}\`: each connection cycles through all ${s.count} ids; \`GET /markets\`: the whole list. ${s.warmupS > 0 ? `${s.warmupS} s unmeasured warm-up per server and endpoint, then ` : ''}${s.rounds} round(s); each round runs every endpoint on every server for ${s.durationS} s, the server order rotating each round. Figures are medians over rounds. A run with any error, timeout or non-2xx response aborts the benchmark.`);
+  out.push(`- Load: ${s.loadGenerator}, ${s.connections} connections, pipelining ${s.pipelining}. \`GET /markets/{id}\`: each connection cycles through all ${s.count} ids; \`GET /markets\`: the whole list. ${s.warmupS > 0 ? `${s.warmupS} s unmeasured warm-up per server and endpoint, then ` : ''}${s.rounds} round(s); each round runs every endpoint on every server for ${s.durationS} s, the server order rotating each round. Figures are medians over rounds; a load figure's ratio is the ratio of those medians, and \`(paired …)\` is the median over rounds of the stub's value ÷ the baseline's in the same round: the servers of one round run back to back, so a change of the machine's speed between rounds cancels out of it, and the load goals' pass/MISS is judged on it. A run with any error, timeout or non-2xx response aborts the benchmark.`);
   out.push(`- Latency: ${s.loadGenerator.startsWith('wrk') ? "wrk's latency distribution (µs resolution), p50/p99 per run" : 'every 2xx response time (autocannon `response` event, sub-millisecond), nearest-rank p50/p99 per run'}. Server CPU/req: the server process's user + system CPU time during the run (/proc/PID/stat) over the responses counted; it does not depend on how fast the load generator is.`);
   out.push(`- Cold start: spawn \`node …\` to the first complete 200 on \`GET /markets\`, polled on fresh connections every ${s.coldStartPollMs} ms, ${s.coldStartSamples} start(s) per server interleaved, median; the baseline's start includes reading and serialising the fixtures file. stdout of these starts is discarded.`);
   out.push('- RSS after load: VmRSS of each server process (/proc/PID/status) after all its load runs, while still running; peak RSS: its VmHWM then (the most it ever held).');

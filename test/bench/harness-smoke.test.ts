@@ -88,11 +88,28 @@ describe('bench harness (npm run bench -- --smoke)', () => {
     expect(goalOf('coldStartMs', 'stub-quiet')).toBeNull();
     expect(goalOf('rssAfterLoadMb', 'stub-fixtures')).toBeNull();
     expect(goalOf('peakRssMb', 'stub-quiet')).toMatchObject({ op: '<=', limit: 1.5 });
+    // Load figures also carry the median of per-round ratios (each round's stub ÷ that round's
+    // baseline), and their verdicts are taken on it; the other figures' on the ratio of medians.
+    const loadFigure = (id: string) => id.startsWith('market.') || id.startsWith('list.');
     for (const f of results.figures) {
       for (const stub of STUBS) {
-        const g = f.stubs[stub].goal;
-        const r = f.stubs[stub].ratio;
-        if (g && r !== null) expect(g.pass).toBe(g.op === '>=' ? r >= g.limit : r <= g.limit);
+        const cell = f.stubs[stub];
+        if (loadFigure(f.id)) {
+          const [endpoint, field] = f.id.split('.') as ['market' | 'list', 'reqPerSec' | 'p50Ms' | 'p99Ms' | 'cpuUsPerReq'];
+          const base = new Map(results.load[endpoint]?.baseline?.rounds.map((r) => [r.round, r[field]]));
+          const ratios = (results.load[endpoint]?.[stub]?.rounds ?? []).flatMap((r) => {
+            const b = base.get(r.round);
+            return r[field] !== null && b ? [(r[field] as number) / b] : [];
+          }).sort((a, b) => a - b);
+          if (f.id.endsWith('cpuUsPerReq') && process.platform !== 'linux') continue;
+          expect(ratios.length, `${f.id} ${stub} paired rounds`).toBe(results.settings.rounds);
+          const mid = ratios.length >> 1;
+          expect(cell.pairedRatio).toBeCloseTo(ratios.length % 2 ? (ratios[mid] as number) : ((ratios[mid - 1] as number) + (ratios[mid] as number)) / 2, 9);
+        } else {
+          expect(cell.pairedRatio, `${f.id} ${stub}`).toBeNull();
+        }
+        const judged = loadFigure(f.id) ? cell.pairedRatio : cell.ratio;
+        if (cell.goal && judged !== null) expect(cell.goal.pass).toBe(cell.goal.op === '>=' ? judged >= cell.goal.limit : judged <= cell.goal.limit);
       }
     }
 
