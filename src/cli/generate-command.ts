@@ -21,7 +21,7 @@ export const generateCommand: CommandSpec = {
   describe: 'Write a generated catalog as a fixtures file (stdout unless --out)',
   options: GENERATE_OPTIONS,
   examples: [
-    ['$0 generate --seed 7 --count 250 --clock 2026-01-01 --out fixtures/generated.json', 'then: $0 serve --fixtures fixtures/generated.json serves the same markets'],
+    ['$0 generate --seed 7 --count 250 --clock 2026-01-01 --out fixtures/generated.json', 'then: market-stub serve --fixtures fixtures/generated.json serves the same markets'],
     ['$0 generate --count 3', 'three markets on stdout'],
   ],
   load: async () => ({ run: runGenerate }),

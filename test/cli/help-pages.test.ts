@@ -16,6 +16,12 @@ describe('pre-rendered help pages', () => {
     expect(pages[String(width)]?.[command], 'npm run build writes dist/help-pages.json').toBe(read.kind === 'output' ? read.text : undefined);
   });
 
+  it('name the program, never a placeholder yargs left unexpanded ($0 in an example description)', () => {
+    for (const [width, byCommand] of Object.entries(pages)) {
+      for (const [command, page] of Object.entries(byCommand)) expect(page, `width ${width}, ${JSON.stringify(command)}`).not.toContain('$0');
+    }
+  });
+
   it('a process prints the page for its width, and yargs still answers what has no page', async () => {
     const serve = await runCliProcess(['serve', '--help']);
     expect(serve.code).toBe(0);
