@@ -22,7 +22,8 @@ let patched: GenerateSync;
 beforeAll(async () => {
   work = mkdtempSync(path.join(tmpdir(), 'market-stub-jsf-memo-'));
   const file = path.join(work, 'json-schema-faker.mjs');
-  writeFileSync(file, memoise(readFileSync(JSF_FILE, 'utf8'), JSF_FILE));
+  // Without its sourceMappingURL: the map stays beside the installed file, not this copy.
+  writeFileSync(file, memoise(readFileSync(JSF_FILE, 'utf8'), JSF_FILE).replace(/\n\/\/# sourceMappingURL=.*\s*$/, '\n'));
   patched = ((await import(pathToFileURL(file).href)) as typeof jsf).generateSync;
 });
 

@@ -157,6 +157,20 @@ describe('the bundled json-schema-faker (its regex parse memoised at build time,
   }, 60_000);
 });
 
+describe('the container build context (.dockerignore, an allow-list)', () => {
+  it('lets in every file of scripts/ that the build reads', () => {
+    const build = readFileSync(path.join(ROOT, 'scripts/build.mjs'), 'utf8');
+    // Imports of sibling scripts, and scripts/… paths the build joins (inject files, help pages).
+    const read = new Set([
+      ...[...build.matchAll(/from '\.\/([^']+)'/g)].map((m) => `scripts/${m[1]}`),
+      ...[...build.matchAll(/'(scripts\/[^']+)'/g)].map((m) => m[1] as string),
+    ]);
+    expect(read).toContain('scripts/jsf-pattern-memo.mjs');
+    const allowed = readFileSync(path.join(ROOT, '.dockerignore'), 'utf8').split('\n').filter((line) => line.startsWith('!')).map((line) => line.slice(1));
+    for (const file of read) expect(allowed, `${file} is read by scripts/build.mjs: add !${file} to .dockerignore`).toContain(file);
+  });
+});
+
 describe('the published types', () => {
   it('import no other package, and no Node types', () => {
     for (const file of ['dist/index.d.ts', 'dist/index.d.cts']) {
