@@ -157,8 +157,8 @@ describe('the bundled json-schema-faker (its regex parse memoised at build time,
   }, 60_000);
 });
 
-describe('the container build context (.dockerignore, an allow-list)', () => {
-  it('lets in every file of scripts/ that the build reads', () => {
+describe('the container build (docker/Dockerfile, .dockerignore an allow-list)', () => {
+  it('lets in and copies every file of scripts/ that the build reads', () => {
     const build = readFileSync(path.join(ROOT, 'scripts/build.mjs'), 'utf8');
     // Imports of sibling scripts, and scripts/… paths the build joins (inject files, help pages).
     const read = new Set([
@@ -167,7 +167,11 @@ describe('the container build context (.dockerignore, an allow-list)', () => {
     ]);
     expect(read).toContain('scripts/jsf-pattern-memo.mjs');
     const allowed = readFileSync(path.join(ROOT, '.dockerignore'), 'utf8').split('\n').filter((line) => line.startsWith('!')).map((line) => line.slice(1));
-    for (const file of read) expect(allowed, `${file} is read by scripts/build.mjs: add !${file} to .dockerignore`).toContain(file);
+    const copied = readFileSync(path.join(ROOT, 'docker/Dockerfile'), 'utf8').split('\n').filter((line) => line.startsWith('COPY ')).flatMap((line) => line.split(/\s+/).slice(1, -1));
+    for (const file of read) {
+      expect(allowed, `${file} is read by scripts/build.mjs: add !${file} to .dockerignore`).toContain(file);
+      expect(copied, `${file} is read by scripts/build.mjs: copy it into the build stage of docker/Dockerfile`).toContain(file);
+    }
   });
 });
 
