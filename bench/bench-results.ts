@@ -142,11 +142,12 @@ type RoundValues = (server: ServerName) => ReadonlyMap<number, number | null> | 
 
 function figure(id: string, label: string, unit: string, better: Figure['better'], pick: (server: ServerName) => number | null, rounds?: RoundValues): Figure {
   const baseline = pick('baseline');
+  const baselineRounds = rounds?.('baseline') ?? null;
   const stubs = {} as Figure['stubs'];
   for (const name of STUB_NAMES) {
     const value = pick(name);
     const ratio = value !== null && baseline !== null && baseline > 0 ? value / baseline : null;
-    const pairedRatio = rounds ? medianOfRoundRatios(rounds(name), rounds('baseline')) : null;
+    const pairedRatio = rounds ? medianOfRoundRatios(rounds(name), baselineRounds) : null;
     const judged = rounds ? pairedRatio : ratio;
     const spec = RATIO_GOALS[id]?.find((g) => !g.stubs || g.stubs.includes(name));
     const goal = spec ? { op: spec.op, limit: spec.limit, pass: judged === null ? null : spec.op === '>=' ? judged >= spec.limit : judged <= spec.limit } : null;
