@@ -10,7 +10,7 @@ describe('resolveServeConfig', () => {
     expect(config).toEqual({
       port: 4010, host: '127.0.0.1', fixtures: undefined, watch: false, seed: 1, count: 100, clock: '2026-11-21', quiet: false, logFormat: 'auto',
       profile: { envelope: 'bare', paging: 'none', pageSize: 100, maxPageSize: 1000, errors: 'default', filterStatus: false },
-      behaviour: {}, rules: [], deviations: [], globalFaults: [], admin: true, adminToken: undefined, journalSize: 1000, cors: true,
+      behaviour: {}, rules: [], deviations: [], admin: true, adminToken: undefined, journalSize: 1000, cors: true,
       journalBytes: 33_554_432, journalHeaders: 'redacted', allowedHosts: [], shutdownGraceMs: 5000,
     });
   });
@@ -23,11 +23,10 @@ describe('resolveServeConfig', () => {
   });
   it('reads profile, behaviour, admin and journal options from flags and environment', () => {
     const config = resolveServeConfig(
-      { envelope: 'markets', paging: 'cursor', 'page-size': '20', delay: '50', 'error-rate': '0.25', status: '503', 'market-fault': ['stale=0.5', 'missing'] },
+      { envelope: 'markets', paging: 'cursor', 'page-size': '20', delay: '50', 'error-rate': '0.25', status: '503' },
       { MARKET_STUB_ERRORS: 'problem', MARKET_STUB_ADMIN: 'off', MARKET_STUB_JOURNAL_SIZE: '10', MARKET_STUB_CORS: 'off', MARKET_STUB_FAULT: 'reset' }, NOW);
     expect(config.profile).toMatchObject({ envelope: 'markets', paging: 'cursor', pageSize: 20, errors: 'problem' });
     expect(config.behaviour).toEqual({ delayMs: 50, errorRate: 0.25, status: 503, fault: 'reset' });
-    expect(config.globalFaults).toEqual([{ fault: 'stale', rate: 0.5 }, { fault: 'missing', rate: 1 }]);
     expect(config).toMatchObject({ admin: false, journalSize: 10, cors: false });
   });
   it('returns a frozen object', () => {
@@ -46,7 +45,6 @@ describe('resolveServeConfig', () => {
     [{ envelope: 'a b' }, {}, 'envelope: expected "bare" or a key'],
     [{ 'error-rate': '1.5' }, {}, '--error-rate: expected a number from 0 to 1'],
     [{ fault: 'explode' }, {}, '--fault: expected one of reset, truncate, malformed, slow-body'],
-    [{ 'market-fault': ['wobbly=0.1'] }, {}, '--market-fault: expected NAME=RATE'],
     [{ watch: true }, {}, '--watch needs --fixtures PATH'],
     [{ behaviours: '/no/such/rules.json' }, {}, '--behaviours: cannot read behaviour rules from /no/such/rules.json'],
     [{}, { MARKET_STUB_QUIET: 'maybe' }, 'MARKET_STUB_QUIET: expected true or false'],

@@ -1,6 +1,5 @@
 import { readRegularFileSync } from './core/read-regular-file.js';
 import { todayUtc } from './core/market-rules.js';
-import { DOMAIN_FAULTS, type DomainFault, type GlobalDomainFault } from './catalog/domain-faults.js';
 import { BehaviourError, checkBehaviour, createBehaviourEngine, TRANSPORT_FAULTS, type Behaviour, type BehaviourRuleInput } from './behaviour/behaviour.js';
 import { MarketStubError } from './core/market-stub-error.js';
 import { ERROR_SHAPES, PAGING_MODES, resolveProfile, type ResponseProfile } from './http/response-profile.js';
@@ -32,8 +31,6 @@ export interface ServeConfig {
   readonly rules: readonly BehaviourRuleInput[];
   /** Deviations from `--deviation NAME[=RATE]` (src/deviation). */
   readonly deviations: readonly DeviationSetting[];
-  /** From the deprecated `--market-fault NAME=RATE`. */
-  readonly globalFaults: readonly GlobalDomainFault[];
   readonly admin: boolean;
   readonly adminToken: string | undefined;
   readonly journalSize: number;
@@ -105,7 +102,6 @@ export const SERVE_OPTIONS: readonly OptionSpec[] = [
   { flag: 'retry-after', env: env('RETRY_AFTER'), kind: int(0, 86_400), defaultText: '1 for 429', describe: 'Retry-After seconds sent with 429/503', group: BEHAVIOUR },
   { flag: 'fault', env: env('FAULT'), kind: choice(...TRANSPORT_FAULTS), defaultText: 'none', describe: 'Transport fault on every market response', group: BEHAVIOUR },
   { flag: 'deviation', env: env('DEVIATION'), kind: { type: 'list', separator: ',' }, defaultText: 'none', describe: 'Serve a deviation from the contract: NAME (every market; a list deviation such as list-500 changes the whole list) or NAME=RATE (a seeded share of markets, 0–1), e.g. string-price=0.1; repeat or comma-separate; the README and GET /__stub/deviations list every name', group: DEVIATIONS },
-  { flag: 'market-fault', env: env('MARKET_FAULT'), kind: { type: 'list', separator: ',' }, defaultText: 'none', describe: `Deprecated (use --deviation): domain fault for a seeded share of markets, NAME=RATE (${DOMAIN_FAULTS.join(', ')}); repeat or comma-separate`, group: DEVIATIONS },
   { flag: 'behaviours', env: env('BEHAVIOURS'), kind: { type: 'path' }, defaultText: 'none', describe: 'JSON file: an array of rules {match:{route?,marketId?,method?}, behaviour:{…}, times?}', group: BEHAVIOUR },
   { flag: 'admin', env: env('ADMIN'), kind: choice('on', 'off'), default: 'on', describe: 'The admin API under /__stub', group: CONTROL },
   { flag: 'admin-token', env: env('ADMIN_TOKEN'), kind: { type: 'string' }, secret: true, defaultText: 'none', describe: 'Require Authorization: Bearer TOKEN on the admin API', group: CONTROL },
@@ -162,7 +158,6 @@ export function composeServeConfig(resolved: ResolvedOptions, now: Date = new Da
     behaviour,
     rules: rules.value,
     deviations: parseDeviations(given(resolved, 'deviation')),
-    globalFaults: parseMarketFaults(given(resolved, 'marketFault')),
     admin: text('admin') !== 'off',
     adminToken: text('adminToken'),
     journalSize: num('journalSize') ?? 1000,
@@ -201,18 +196,6 @@ function parseDeviations(g: { value: unknown; source: string } | undefined): Dev
   }
 }
 
-function parseMarketFaults(g: { value: unknown; source: string } | undefined): GlobalDomainFault[] {
-  if (!g) return [];
-  const items = (Array.isArray(g.value) ? g.value : [g.value]).flatMap((v) => String(v).split(',')).map((s) => s.trim()).filter(Boolean);
-  return items.map((item) => {
-    const [name, rateText = '1'] = item.split('=');
-    const rate = Number(rateText);
-    if (!DOMAIN_FAULTS.includes(name as DomainFault) || !/^\d*\.?\d+$/.test(rateText) || rate > 1) {
-      throw new ConfigError(`${g.source}: expected NAME=RATE with NAME one of ${DOMAIN_FAULTS.join(', ')} and RATE from 0 to 1, found ${JSON.stringify(item)}.`);
-    }
-    return { fault: name as DomainFault, rate };
-  });
-}
 
 /**
  * The behaviour rules: a `--behaviours` file given by flag or environment wins; otherwise the

@@ -16,7 +16,6 @@ export type { ResponseProfile } from './http/response-profile.js';
 export { buildCatalog, type CatalogOptions } from './catalog/build-catalog.js';
 export type { CatalogEntry, MarketCatalog, CatalogSource } from './catalog/market-catalog.js';
 export { generateMarket, generateMarkets, type GenerateOptions } from './catalog/generate-markets.js';
-export type { DomainFault, GlobalDomainFault } from './catalog/domain-faults.js';
 export type { Behaviour, BehaviourRule, BehaviourRuleInput, RuleMatch, TransportFault } from './behaviour/behaviour.js';
 export type { JournalEntry, JournalFilter } from './journal/request-journal.js';
 

@@ -9,7 +9,6 @@ import { createStubRuntime, type RuntimeOptions, type StubRuntime } from './http
 import { checkStubOptions } from './options/stub-options.js';
 import { MarketStubError } from './core/market-stub-error.js';
 import type { Behaviour, BehaviourRuleInput } from './behaviour/behaviour.js';
-import type { DomainFault } from './catalog/market-store.js';
 import type { DeviationSetting } from './deviation/deviation-settings.js';
 import type { JournalFilter } from './journal/request-journal.js';
 import type { MarketStubClient } from './client/market-stub-client.js';
@@ -183,7 +182,6 @@ function createHandle(controls: StubControls, url: string): MarketStubClient {
     putMarket: call('putMarket', (where, market: unknown) => controls.putMarket(where, market)),
     patchMarket: call('patchMarket', (where, marketId: string, patch: Record<string, unknown>) => controls.patchMarket(where, marketId, patch)),
     removeMarket: call('removeMarket', (where, marketId: string) => controls.removeMarket(where, marketId)),
-    setMarketFaults: call('setMarketFaults', (where, marketId: string, faults: readonly DomainFault[]) => controls.setMarketFaults(where, marketId, faults)),
     setDeviations: call('setDeviations', (where, settings: readonly DeviationSetting[]) => controls.setDeviations(where, settings)),
     tick: call('tick', (where, n?: number) => controls.tick(where, n)),
     reset: call('reset', (where) => controls.reset(where)),

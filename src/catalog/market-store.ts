@@ -12,9 +12,6 @@ import { catalogueIndex } from '../deviation/deviation-catalogue.js';
 import type { ListDeviation, MarketDeviation } from '../deviation/deviation-definition.js';
 import { NO_DEVIATIONS, selectsMarket, type DeviationPlan } from '../deviation/deviation-settings.js';
 import { renderDeviatedMarket } from '../deviation/render-deviated-market.js';
-import { deviationFault, faultDeviation, type DomainFault, type GlobalDomainFault } from './domain-faults.js';
-
-export { DOMAIN_FAULTS, type DomainFault, type GlobalDomainFault } from './domain-faults.js';
 
 /**
  * Largest catalog whose order can be rebuilt at run time: removing a market and ticking visit
@@ -70,14 +67,6 @@ export interface MarketStore {
    */
   preferredView(deviation: MarketDeviation): MarketCatalog;
   /**
-   * Sets (or with an empty list clears) the domain faults of one market: its deviations that were
-   * domain faults are replaced, its others kept.
-   * @deprecated Use setMarketDeviations.
-   */
-  setFaults(marketId: string, faults: readonly DomainFault[]): void;
-  /** Every market's deviations that were domain faults, by their fault names. @deprecated Use deviations(). */
-  faults(): Record<string, DomainFault[]>;
-  /**
    * Moves prices of active, non-stale markets by `n` ticks (seeded ±0–2 cents each). Only the
    * markets that move are rebuilt. @returns the tick count.
    * @throws MarketStubError LIMIT_EXCEEDED when `n × size` exceeds MAX_TICK_WORK or the catalog MAX_EDITABLE.
@@ -98,8 +87,6 @@ function applyMergePatch(target: unknown, patch: unknown): unknown {
 export interface MarketStoreOptions {
   seed: number;
   deviations?: DeviationPlan;
-  /** @deprecated Use `deviations`: each fault is its deviation (`missing` is `listed-but-404`) for a seeded share. */
-  globalFaults?: readonly GlobalDomainFault[];
 }
 
 /**
@@ -113,7 +100,7 @@ export interface MarketStoreOptions {
  */
 export function createMarketStore(startCatalog: MarketCatalog, options: MarketStoreOptions): MarketStore {
   const seed = options.seed;
-  const startPlan = withFaults(options.deviations ?? NO_DEVIATIONS, options.globalFaults ?? []);
+  const startPlan = options.deviations ?? NO_DEVIATIONS;
   let start = startCatalog;
   let base = start;
   let changed = new Map<string, Market>();
@@ -310,18 +297,6 @@ export function createMarketStore(startCatalog: MarketCatalog, options: MarketSt
       }
       return preferredCatalog;
     },
-    setFaults(marketId, faults) {
-      const kept = (targeted.get(marketId) ?? []).filter((d) => deviationFault(d) === undefined);
-      setOwn(marketId, [...new Set([...kept, ...faults.map(faultDeviation)])]);
-    },
-    faults() {
-      const out: Record<string, DomainFault[]> = {};
-      for (const [id, deviations] of targeted) {
-        const faults = deviations.map(deviationFault).filter((f): f is DomainFault => f !== undefined);
-        if (faults.length > 0) out[id] = faults;
-      }
-      return out;
-    },
     tick(n = 1, where = 'tick') {
       const count = size();
       requireEditable(count, where, 'tick');
@@ -348,12 +323,6 @@ export function createMarketStore(startCatalog: MarketCatalog, options: MarketSt
       refresh();
     },
   };
-}
-
-/** The start-up plan with the deprecated global domain faults added as shares of their deviations. */
-function withFaults(plan: DeviationPlan, faults: readonly GlobalDomainFault[]): DeviationPlan {
-  if (faults.length === 0) return plan;
-  return { ...plan, shares: [...plan.shares, ...faults.map((f) => ({ deviation: faultDeviation(f.fault), rate: f.rate }))] };
 }
 
 /** Two deviation lists as one, each deviation once, in catalogue order. */

@@ -1,6 +1,5 @@
 import { composeServeConfig, ConfigError, SERVE_OPTIONS } from '../config.js';
 import { MarketStubError } from '../core/market-stub-error.js';
-import { faultDeviation } from '../catalog/domain-faults.js';
 import type { ResolvedOptions } from '../options/resolve-options.js';
 import { EXIT, type CliIo } from './cli-io.js';
 import type { CommandSpec } from './command-spec.js';
@@ -45,10 +44,6 @@ export async function runServe(options: ResolvedOptions, io: CliIo): Promise<num
   const [{ createLogger, logDropNotice, resolveLogFormat }, { launchStub }, { FixtureError, formatFixtureProblems }] = await Promise.all([
     import('../logger.js'), import('../stub.js'), import('../catalog/load-fixtures.js'),
   ]);
-  if (config.globalFaults.length > 0) {
-    const instead = config.globalFaults.map((f) => `${faultDeviation(f.fault).name}=${f.rate}`).join(',');
-    io.stderr(`market-stub serve: warning: ${config.origins['marketFault'] ?? '--market-fault'} is deprecated: the domain faults are deviations now; use --deviation ${instead} (MARKET_STUB_DEVIATION).\n`);
-  }
   const logFormat = resolveLogFormat(config.logFormat, io.isTTY);
   const logger = createLogger({
     format: logFormat, destination: io.stdoutStream === process.stdout ? 1 : io.stdoutStream, colorize: io.isTTY,
@@ -67,7 +62,6 @@ export async function runServe(options: ResolvedOptions, io: CliIo): Promise<num
       behaviour: config.behaviour,
       rules: config.rules,
       deviations: config.deviations,
-      globalFaults: config.globalFaults,
       journalSize: config.journalSize,
       journalBytes: config.journalBytes,
       journalHeaders: config.journalHeaders,

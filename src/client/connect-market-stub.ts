@@ -1,5 +1,4 @@
 import type { Behaviour, BehaviourRule, BehaviourRuleInput } from '../behaviour/behaviour.js';
-import type { DomainFault } from '../catalog/market-store.js';
 import { checkFilter } from '../control/stub-controls.js';
 import { planDeviations, type DeviationSetting } from '../deviation/deviation-settings.js';
 import { MarketStubError, optionError } from '../core/market-stub-error.js';
@@ -78,9 +77,6 @@ function remoteMethods(base: string, send: AdminTransport): MarketStubClient {
       answerOf(where, await send(where, { method: 'PATCH', path: market(where, marketId), body: patch, bodyOption: 'patch', contentType: 'application/merge-patch+json' }), isObject) as Market),
     removeMarket: call('removeMarket', async (where, marketId: string) => {
       await send(where, { method: 'DELETE', path: market(where, marketId) });
-    }),
-    setMarketFaults: call('setMarketFaults', async (where, marketId: string, faults: readonly DomainFault[]) => {
-      await send(where, { method: 'PUT', path: `${market(where, marketId)}/faults`, body: faults, bodyOption: 'faults' });
     }),
     setDeviations: call('setDeviations', async (where, settings: readonly DeviationSetting[]) => {
       // Checked here first, as in process, so a bad setting fails the same way before anything is sent.

@@ -1,5 +1,4 @@
 import type { Behaviour, BehaviourRule, BehaviourRuleInput } from '../behaviour/behaviour.js';
-import type { DomainFault } from '../catalog/market-store.js';
 import type { DeviationSetting } from '../deviation/deviation-settings.js';
 import type { JournalEntry, JournalFilter } from '../journal/request-journal.js';
 import type { Market } from '../schema/market-types.js';
@@ -33,12 +32,6 @@ export interface MarketStubClient {
   patchMarket(marketId: string, patch: Record<string, unknown>): Promise<Market>;
   /** Removes one market. */
   removeMarket(marketId: string): Promise<void>;
-  /**
-   * Sets the domain faults of one market (`[]` clears them).
-   * @deprecated The faults are deviations now: `setDeviations([{ name: 'listed-but-404', marketIds: [id] }])`
-   *   (`missing` is `listed-but-404`, `stale` is `stale-prices`, `unknown-status` is `non-active-status`).
-   */
-  setMarketFaults(marketId: string, faults: readonly DomainFault[]): Promise<void>;
   /**
    * Replaces every deviation in force (`[]` clears them all; `reset()` restores the start-up ones).
    * Each setting serves one deviation of the catalogue (`GET /__stub/deviations`, the README) to

@@ -1,5 +1,5 @@
 import { checkBehaviour, type Behaviour, type BehaviourRule, type BehaviourRuleInput } from '../behaviour/behaviour.js';
-import { DOMAIN_FAULTS, MAX_EDITABLE, type DomainFault } from '../catalog/market-store.js';
+import { MAX_EDITABLE } from '../catalog/market-store.js';
 import { MarketStubError, optionError, relocate } from '../core/market-stub-error.js';
 import { MAX_JOURNAL_READ, type JournalEntry, type JournalFilter } from '../journal/request-journal.js';
 import type { StubRuntime } from '../http/stub-runtime.js';
@@ -15,7 +15,7 @@ import { describePlan, marketDeviations, planDeviations, type DeviationSetting }
  */
 export interface StubControls {
   catalog(where: string): Market[];
-  /** One market as stored (before domain faults). */
+  /** One market as stored (before deviations). */
   market(where: string, marketId: string): Market;
   /** Whether the catalog holds this market_id. */
   hasMarket(marketId: string): boolean;
@@ -23,10 +23,6 @@ export interface StubControls {
   putMarket(where: string, market: unknown): 'created' | 'replaced';
   patchMarket(where: string, marketId: string, patch: unknown): Market;
   removeMarket(where: string, marketId: string): void;
-  /** @deprecated The domain faults of one market (now deviations, see setMarketDeviations). */
-  setMarketFaults(where: string, marketId: string, faults: unknown): void;
-  /** Every market's deviations that were domain faults, by fault name. @deprecated See deviations. */
-  faults(where: string): Record<string, DomainFault[]>;
   /** Replaces every deviation in force: DeviationSetting[] (`[]` clears them all). */
   setDeviations(where: string, settings: unknown): void;
   /** Sets the deviations of one market (names of market deviations; `[]` clears). @returns them as now in force. */
@@ -113,14 +109,6 @@ export function createStubControls(runtime: StubRuntime): StubControls {
       requireMarket(where, marketId);
       guarded(where, () => store.remove(marketId, where));
     },
-    setMarketFaults(where, marketId, faults) {
-      requireMarket(where, marketId);
-      if (!Array.isArray(faults) || !faults.every((f) => DOMAIN_FAULTS.includes(f as DomainFault))) {
-        throw optionError(where, 'faults', `an array of ${DOMAIN_FAULTS.join(', ')}`, faults);
-      }
-      guarded(where, () => store.setFaults(marketId, faults as DomainFault[]));
-    },
-    faults: () => store.faults(),
     setDeviations(where, settings) {
       const plan = planDeviations(settings, where);
       guarded(where, () => store.setDeviations(plan, where));

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { MarketCatalog } from '../catalog/market-catalog.js';
 import type { StubLogger } from '../core/stub-logger.js';
-import { createMarketStore, type GlobalDomainFault, type MarketStore } from '../catalog/market-store.js';
+import { createMarketStore, type MarketStore } from '../catalog/market-store.js';
 import { createBehaviourEngine, MAX_HOLD_MS, parsePrefer, type AppliedBehaviour, type Behaviour, type BehaviourEngine, type BehaviourRuleInput } from '../behaviour/behaviour.js';
 import { MarketStubError } from '../core/market-stub-error.js';
 import { catalogueIndex } from '../deviation/deviation-catalogue.js';
@@ -17,7 +17,7 @@ import { resolveProfile, type ResponseProfile } from './response-profile.js';
 /** Everything a stub runtime is built from; only `catalog` is required. */
 export interface RuntimeOptions {
   catalog: MarketCatalog;
-  /** Seeds tick steps, jitter, error rates and global domain-fault selection. @default 1 */
+  /** Seeds tick steps, jitter, error rates and which markets a shared deviation selects. @default 1 */
   seed?: number;
   profile?: Partial<ResponseProfile>;
   /** Behaviour for every market request (CLI/env `--delay`, `--fault`…). */
@@ -29,8 +29,6 @@ export interface RuntimeOptions {
    * every market, a seeded share (`rate`), or named markets (`marketIds`); list deviations to the list.
    */
   deviations?: readonly DeviationSetting[];
-  /** @deprecated Use `deviations`: `[{ name: 'listed-but-404', rate: 0.1 }]` for `{ fault: 'missing', rate: 0.1 }`. */
-  globalFaults?: readonly GlobalDomainFault[];
   /** Ring-buffer size of the request journal, 0–100,000 entries. @default 1000 */
   journalSize?: number;
   /** Bytes the journal holds at most (entries dropped oldest first past it), 1 KiB–1 GiB. @default 33554432 (32 MiB) */
@@ -106,7 +104,7 @@ export function createStubRuntime(options: RuntimeOptions, where = 'createStubRu
   const seed = options.seed ?? 1;
   const profile = resolveProfile(options.profile);
   const plan = planDeviations(options.deviations ?? [], where);
-  const store = createMarketStore(options.catalog, { seed, deviations: plan, ...(options.globalFaults ? { globalFaults: options.globalFaults } : {}) });
+  const store = createMarketStore(options.catalog, { seed, deviations: plan });
   for (const id of plan.targeted.keys()) {
     if (!store.has(id)) throw new MarketStubError({ code: 'MARKET_NOT_FOUND', where, option: 'deviations', marketId: id, message: `${where}: deviations: no market with market_id ${JSON.stringify(id)} (marketIds name markets of the catalog)` });
   }

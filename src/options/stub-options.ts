@@ -1,9 +1,8 @@
 import { checkBehaviour, createBehaviourEngine, type BehaviourRuleInput } from '../behaviour/behaviour.js';
-import { DOMAIN_FAULTS } from '../catalog/domain-faults.js';
 import { planDeviations } from '../deviation/deviation-settings.js';
 import { MarketStubError, optionError, relocate } from '../core/market-stub-error.js';
 import { ERROR_SHAPES, PAGING_MODES } from '../http/response-profile.js';
-import { expectedText, readTyped, type OptionKind } from './option-kind.js';
+import { readTyped, type OptionKind } from './option-kind.js';
 import { MAX_JOURNAL_BYTES, MAX_JOURNAL_ENTRIES } from '../journal/request-journal.js';
 import { HOST_NAME } from '../http/admin/admin-access.js';
 import { MAX_GRACE_MS } from '../server.js';
@@ -29,7 +28,6 @@ const RUNTIME_FIELDS: Record<string, FieldRule> = {
   deviations: (value, where, option) => {
     planDeviations(value, where, option);
   },
-  globalFaults: checkGlobalFaults,
   journalSize: int(0, MAX_JOURNAL_SIZE),
   journalBytes: int(1024, MAX_JOURNAL_BYTES),
   journalHeaders: { type: 'choice', choices: ['redacted', 'full'] },
@@ -170,16 +168,6 @@ function checkRules(value: unknown, where: string, option: string): void {
   });
 }
 
-function checkGlobalFaults(value: unknown, where: string, option: string): void {
-  if (!Array.isArray(value)) throw optionError(where, option, 'an array of {fault, rate}', value);
-  const kind: OptionKind = { type: 'choice', choices: DOMAIN_FAULTS };
-  value.forEach((entry: unknown, i) => {
-    const e = entry as { fault?: unknown; rate?: unknown } | null;
-    if (e === null || typeof e !== 'object') throw optionError(where, `${option}[${i}]`, 'an object {fault, rate}', entry);
-    if (!readTyped(kind, e.fault).ok) throw optionError(where, `${option}[${i}].fault`, expectedText(kind), e.fault);
-    if (!readTyped({ type: 'number', min: 0, max: 1 }, e.rate).ok) throw optionError(where, `${option}[${i}].rate`, 'a number from 0 to 1', e.rate);
-  });
-}
 
 function checkLogger(value: unknown, where: string, option: string): void {
   const logger = value as Record<string, unknown> | null;

@@ -1,5 +1,5 @@
 // `market-stub serve --deviation NAME[=RATE]` (and MARKET_STUB_DEVIATION) as a real process: what it
-// serves, how a bad value is refused before anything starts, and the deprecated --market-fault.
+// serves, how a bad value is refused before anything starts, and the removed --market-fault.
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -68,18 +68,9 @@ describe('serve --deviation', () => {
     expect(res.stderr).toMatch(/bad\.json \/serve\/deviation: expected a deviation name \(did you mean string-price\?/);
   });
 
-  it('still takes the deprecated --market-fault, with a warning that says what to write instead', async () => {
-    const stub = await startServeProcess(['--port', '0', '--count', '20', '--market-fault', 'missing=0.5,unknown-status']);
-    try {
-      await new Promise((r) => setTimeout(r, 50));
-      expect(stub.output().stderr).toContain('market-stub serve: warning: --market-fault is deprecated: the domain faults are deviations now; use --deviation listed-but-404=0.5,non-active-status=1 (MARKET_STUB_DEVIATION).');
-      const markets = (await (await fetch(`${stub.url}/markets`)).json()) as { market_id: string; status: string }[];
-      expect(markets.every((m) => m.status === 'suspended')).toBe(true);
-      const statuses = await Promise.all(markets.map(async (m) => (await fetch(`${stub.url}/markets/${m.market_id}`)).status));
-      expect(statuses.filter((s) => s === 404).length).toBeGreaterThan(3);
-      expect(statuses.filter((s) => s === 200).length).toBeGreaterThan(3);
-    } finally {
-      await stub.stop();
-    }
+  it('refuses --market-fault, removed in 0.3 (deviations replace the domain faults), before anything starts', async () => {
+    const res = await runCliProcess(['serve', '--port', '0', '--market-fault', 'missing=0.5']);
+    expect(res.code).toBe(2);
+    expect(res.stderr).toContain('--market-fault: unknown option');
   });
 });

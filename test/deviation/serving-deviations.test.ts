@@ -1,5 +1,5 @@
 // Serving deviations through every surface: the library option, the handle's setDeviations, the
-// admin API, Prefer, and the deprecated domain faults; seeded selection (same markets on every run,
+// admin API, Prefer, and the removed domain faults; seeded selection (same markets on every run,
 // independent of request order and edits); list and item as one record; errors worded per surface.
 import request from 'supertest';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -230,25 +230,14 @@ describe('integer-market-id for a share of markets', () => {
   });
 });
 
-describe('the former domain faults', () => {
-  it('setMarketFaults maps onto deviations and keeps a market\'s other deviations; faults() reads back fault names', async () => {
+describe('the domain faults of 0.1 are gone', () => {
+  it('their admin routes answer 404 and the handle has no setMarketFaults: deviations replace them', async () => {
     const s = await stub();
     const id = (await s.catalog())[0]?.market_id as string;
-    await s.setDeviations([{ name: 'item-bom', marketIds: [id] }]);
-    await s.setMarketFaults(id, ['unknown-status', 'missing']);
-    expect((await item(s, id)).status).toBe(404);
-    expect((await list(s))[0]).toMatchObject({ status: 'suspended' });
-    const faults = (await (await fetch(`${s.url}/__stub/faults`)).json()) as Record<string, string[]>;
-    expect(faults).toEqual({ [id]: ['missing', 'unknown-status'] });
-    await s.setMarketFaults(id, []);
-    const served = Buffer.from(await (await item(s, id)).arrayBuffer());
-    expect(served[0]).toBe(0xef);
-  });
-
-  it('globalFaults still chooses a seeded share, as the deviation of the same name', async () => {
-    const a = await suspended(await stub({ count: 200, globalFaults: [{ fault: 'unknown-status', rate: 0.2 }] }));
-    const b = await suspended(await stub({ count: 200, deviations: [{ name: 'non-active-status', rate: 0.2 }] }));
-    expect(a).toEqual(b);
-    expect(a.length).toBeGreaterThan(20);
+    expect((await fetch(`${s.url}/__stub/faults`)).status).toBe(404);
+    const put = await fetch(`${s.url}/__stub/markets/${encodeURIComponent(id)}/faults`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: '["missing"]' });
+    expect(put.status).toBe(404);
+    expect('setMarketFaults' in s).toBe(false);
+    await expect(startMarketStub({ globalFaults: [] } as never)).rejects.toMatchObject({ code: 'OPTION_INVALID', option: 'globalFaults' });
   });
 });

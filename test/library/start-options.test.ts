@@ -41,7 +41,7 @@ describe('startMarketStub refuses bad options before binding anything', () => {
     [{ behaviour: { delayMs: -5 } }, 'startMarketStub: behaviour.delayMs: expected an integer from 0 to 600000, found -5'],
     [{ behaviour: { delay: 5 } }, 'startMarketStub: behaviour.delay: expected a known field ('],
     [{ rules: [{ match: { route: 'lists' }, behaviour: {} }] }, 'startMarketStub: rules[0].match.route: expected "list" or "item", found "lists"'],
-    [{ globalFaults: [{ fault: 'wobbly', rate: 0.1 }] }, 'startMarketStub: globalFaults[0].fault: expected one of missing, stale'],
+    [{ globalFaults: [{ fault: 'missing', rate: 0.1 }] }, 'startMarketStub: globalFaults: expected a known option'],
     [{ journalSize: -1 }, 'startMarketStub: journalSize: expected an integer from 0 to 100000, found -1'],
     [{ logger: {} }, 'startMarketStub: logger: expected a logger with info, warn and error methods'],
     [{ watch: true }, 'startMarketStub: watch: expected a fixtures path to watch'],
@@ -106,7 +106,7 @@ describe('the handle speaks for the library', () => {
   });
 
   it('unknown ids are errors everywhere', async () => {
-    await expect(stub.setMarketFaults('nope', ['stale'])).rejects.toMatchObject({ code: 'MARKET_NOT_FOUND', marketId: 'nope', message: 'stub.setMarketFaults: no market with market_id "nope"' });
+    await expect(stub.patchMarket('nope', { title: 'x' })).rejects.toMatchObject({ code: 'MARKET_NOT_FOUND', marketId: 'nope', message: 'stub.patchMarket: no market with market_id "nope"' });
     await expect(stub.removeMarket('nope')).rejects.toMatchObject({ code: 'MARKET_NOT_FOUND' });
     await expect(stub.patchMarket('nope', { title: 'x' })).rejects.toMatchObject({ code: 'MARKET_NOT_FOUND' });
     await expect(stub.removeRule('r999')).rejects.toMatchObject({ code: 'RULE_NOT_FOUND' });

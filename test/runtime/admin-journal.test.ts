@@ -50,13 +50,13 @@ describe('admin API: catalog', () => {
     expect((await request(a).get('/markets')).text).toBe(startList);
   });
 
-  it('sets domain faults and ticks prices through the API', async () => {
+  it('sets a market\'s deviations and ticks prices through the API', async () => {
     const a = await app();
     const list = (await request(a).get('/markets')).body as { market_id: string; yes_price: number }[];
     const id = list[0]?.market_id ?? '';
-    await request(a).put(`/__stub/markets/${id}/faults`).send(['missing']).expect(200);
+    await request(a).put(`/__stub/markets/${id}/deviations`).send(['listed-but-404']).expect(200);
     await request(a).get(`/markets/${id}`).expect(404);
-    await request(a).put(`/__stub/markets/${id}/faults`).send(['wobbly']).expect(400);
+    await request(a).put(`/__stub/markets/${id}/deviations`).send(['wobbly']).expect(400);
     expect((await request(a).post('/__stub/tick').send({ n: 3 }).expect(200)).body).toEqual({ tick: 3 });
   });
 

@@ -164,11 +164,11 @@ describe('transport faults', () => {
   });
 });
 
-describe('domain faults', () => {
+describe('the deviations that were the domain faults of 0.1', () => {
   it('missing: listed, but the single endpoint answers 404', async () => {
     const s = await stub();
     const id = await firstId(s);
-    await s.setMarketFaults(id, ['missing']);
+    await s.setDeviations([{ name: 'listed-but-404', marketIds: [id] }]);
     const list = (await (await fetch(`${s.url}/markets`)).json()) as { market_id: string }[];
     expect(list.map((m) => m.market_id)).toContain(id);
     expect((await fetch(`${s.url}/markets/${id}`)).status).toBe(404);
@@ -177,7 +177,7 @@ describe('domain faults', () => {
   it('stale: its prices stop changing while others move with ticks', async () => {
     const s = await stub();
     const id = await firstId(s);
-    await s.setMarketFaults(id, ['stale']);
+    await s.setDeviations([{ name: 'stale-prices', marketIds: [id] }]);
     const before = (await (await fetch(`${s.url}/markets`)).json()) as { market_id: string; yes_price: number; no_price: number }[];
     await s.tick(5);
     const after = (await (await fetch(`${s.url}/markets`)).json()) as typeof before;
@@ -191,22 +191,22 @@ describe('domain faults', () => {
   });
 
   it.each([
-    ['unknown-status', (m: Record<string, unknown>) => expect(m['status']).toBe('suspended')],
+    ['non-active-status', (m: Record<string, unknown>) => expect(m['status']).toBe('suspended')],
     ['price-out-of-range', (m: Record<string, unknown>) => expect(m['yes_price']).toBe(1.25)],
     ['price-sum', (m: Record<string, unknown>) => expect(Math.round((m['yes_price'] as number) * 100) + Math.round((m['no_price'] as number) * 100)).toBe(105)],
   ] as const)('%s shows on both list and item', async (fault, check) => {
     const s = await stub();
     const id = await firstId(s);
-    await s.setMarketFaults(id, [fault]);
+    await s.setDeviations([{ name: fault, marketIds: [id] }]);
     const item = (await (await fetch(`${s.url}/markets/${id}`)).json()) as Record<string, unknown>;
     const listItem = ((await (await fetch(`${s.url}/markets`)).json()) as Record<string, unknown>[])[0] ?? {};
     check(item);
     check(listItem);
   });
 
-  it('a global domain fault hits the same seeded share of markets on every start', async () => {
+  it('a shared deviation hits the same seeded share of markets on every start', async () => {
     const ids = async () => {
-      const s = await stub({ count: 200, seed: 4, globalFaults: [{ fault: 'unknown-status', rate: 0.2 }] });
+      const s = await stub({ count: 200, seed: 4, deviations: [{ name: 'non-active-status', rate: 0.2 }] });
       const list = (await (await fetch(`${s.url}/markets`)).json()) as { market_id: string; status: string }[];
       return list.filter((m) => m.status === 'suspended').map((m) => m.market_id);
     };

@@ -5,6 +5,8 @@ import { createRequestJournal } from '../../src/journal/request-journal.js';
 import { createBehaviourEngine, MAX_HOLD_MS } from '../../src/behaviour/behaviour.js';
 import { createGeneratedCatalog } from '../../src/catalog/generated-catalog.js';
 import { createMarketStore } from '../../src/catalog/market-store.js';
+import { findDeviation } from '../../src/deviation/deviation-catalogue.js';
+import type { MarketDeviation } from '../../src/deviation/deviation-definition.js';
 import { resolveServeConfig } from '../../src/config.js';
 
 const open: MarketStub[] = [];
@@ -128,13 +130,13 @@ describe('catalog edits cost O(changed markets)', () => {
     return { catalog: { ...base, entryAt: (i: number) => { visits += 1; return base.entryAt(i); } }, visits: () => visits };
   }
 
-  it('put, patch and faults on a 10,000,000-market generated catalog touch only those markets', () => {
+  it('put, patch and deviations on a 10,000,000-market generated catalog touch only those markets', () => {
     const { catalog, visits } = counted(createGeneratedCatalog(10_000_000, { seed: 1, clock: '2026-01-01' }));
     const store = createMarketStore(catalog, { seed: 1 });
     const id = catalog.entry('x')?.market.market_id ?? createGeneratedCatalog(10_000_000, { seed: 1, clock: '2026-01-01' }).entryAt(9_999_999)?.market.market_id ?? '';
     store.put({ market_id: 'added-1', title: 'Will it?', status: 'active', yes_price: 0.5, no_price: 0.5, resolution_date: '2027-01-01' });
     store.patch(id, { title: 'Patched' });
-    store.setFaults(id, ['unknown-status']);
+    store.setMarketDeviations(id, [findDeviation('non-active-status') as MarketDeviation]);
     expect(visits()).toBe(0);
     const view = store.current();
     expect(view.size).toBe(10_000_001);

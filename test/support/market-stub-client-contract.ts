@@ -126,16 +126,6 @@ export function describeMarketStubClient(name: string, start: () => Promise<Clie
       expect(await sameError((c) => c.removeMarket(''))).toMatchObject({ code: 'OPTION_INVALID', option: 'marketId' });
     });
 
-    it('setMarketFaults() applies domain faults; an unknown fault rejects with OPTION_INVALID', async () => {
-      const id = startCatalog[2]?.market_id ?? '';
-      await client().setMarketFaults(id, ['missing']);
-      expect((await fetch(`${client().url}/markets/${encodeURIComponent(id)}`)).status).toBe(404);
-      await client().setMarketFaults(id, []);
-      expect((await fetch(`${client().url}/markets/${encodeURIComponent(id)}`)).status).toBe(200);
-      expect(await sameError((c) => c.setMarketFaults(id, ['wobbly' as 'missing']))).toMatchObject({ code: 'OPTION_INVALID', option: 'faults' });
-      expect(await sameError((c) => c.setMarketFaults('no-such-market', []))).toMatchObject({ code: 'MARKET_NOT_FOUND' });
-    });
-
     it('setDeviations() serves deviations to named markets, a seeded share and the list, byte for byte as in process; bad settings reject as in process', async () => {
       const id = startCatalog[3]?.market_id ?? '';
       const settings = [{ name: 'listed-but-404', marketIds: [id] }, { name: 'non-active-status', rate: 0.5 }, { name: 'list-bom' }];

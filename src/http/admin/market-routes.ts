@@ -1,7 +1,7 @@
 import { adminFailure } from './admin-error.js';
 import { jsonArrayChunks, type AdminRoute } from './admin-route.js';
 
-/** The catalog resource: markets, one market, its (deprecated) faults, ticks and reset (ARCHITECTURE next shape #4: one small router per resource). */
+/** The catalog resource: markets, one market, ticks and reset (ARCHITECTURE next shape #4: one small router per resource). */
 export const MARKET_ROUTES: readonly AdminRoute[] = [
   { method: 'GET', path: '/markets', describe: 'every market as stored, in catalog order', run: ({ controls, where }) => ({ status: 200, chunks: jsonArrayChunks(controls.catalog(where)) }) },
   {
@@ -40,14 +40,6 @@ export const MARKET_ROUTES: readonly AdminRoute[] = [
       return { status: 204 };
     },
   },
-  {
-    method: 'PUT', path: '/markets/{id}/faults', body: true, describe: 'deprecated: domain faults of one market (["missing","stale",…]; [] clears); PUT /__stub/markets/{id}/deviations replaces it',
-    run: ({ controls, where, body, params }) => {
-      controls.setMarketFaults(where, params['id'] ?? '', body);
-      return { status: 200, body: { market_id: params['id'], faults: body } };
-    },
-  },
-  { method: 'GET', path: '/faults', describe: 'deprecated: every market\'s domain faults; GET /__stub/deviations replaces it', run: ({ controls, where }) => ({ status: 200, body: controls.faults(where) }) },
   {
     method: 'POST', path: '/tick', body: true, describe: 'move prices n ticks ({"n":3}; default 1)',
     run: ({ controls, where, body }) => {
