@@ -2,7 +2,7 @@ import { readRegularFileSync } from './core/read-regular-file.js';
 import { todayUtc } from './core/market-rules.js';
 import { BehaviourError, checkBehaviour, createBehaviourEngine, TRANSPORT_FAULTS, type Behaviour, type BehaviourRuleInput } from './behaviour/behaviour.js';
 import { MarketStubError } from './core/market-stub-error.js';
-import { ERROR_SHAPES, PAGING_MODES, resolveProfile, type ResponseProfile } from './http/response-profile.js';
+import { ERROR_SHAPES, PAGING_MODES, resolveProfile, type ResponseProfile } from './runtime/response-profile.js';
 import { ConfigError, problem, resolveOptions, type OptionSpec, type ResolvedOptions } from './options/resolve-options.js';
 import { MAX_COUNT, MAX_JOURNAL_SIZE } from './options/stub-options.js';
 import { DEFAULT_JOURNAL_BYTES, MAX_JOURNAL_BYTES } from './journal/request-journal.js';

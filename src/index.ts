@@ -11,8 +11,8 @@ export type { StubLogger } from './core/stub-logger.js';
 
 // The stub's app for supertest, and the catalog it serves.
 export { createApp, type AppOptions, type StubRequestListener } from './http/create-app.js';
-export type { RuntimeOptions } from './http/stub-runtime.js';
-export type { ResponseProfile } from './http/response-profile.js';
+export type { RuntimeOptions } from './runtime/stub-runtime.js';
+export type { ResponseProfile } from './runtime/response-profile.js';
 export { buildCatalog, type CatalogOptions } from './catalog/build-catalog.js';
 export type { CatalogEntry, MarketCatalog, CatalogSource } from './catalog/market-catalog.js';
 export { generateMarket, generateMarkets, type GenerateOptions } from './catalog/generate-markets.js';

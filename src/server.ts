@@ -1,10 +1,10 @@
 import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { Server as NetServer, type AddressInfo, type Socket } from 'node:net';
-import { errorReply, type ErrorCode } from './http/error-reply.js';
+import { errorReply, type ErrorCode } from './runtime/error-reply.js';
 import { createPendingResponses } from './http/pending-responses.js';
-import { writeReply } from './http/reply.js';
-import type { ResponseProfile } from './http/response-profile.js';
-import type { StubRuntime } from './http/stub-runtime.js';
+import { writeReply } from './runtime/reply.js';
+import type { ResponseProfile } from './runtime/response-profile.js';
+import type { StubRuntime } from './runtime/stub-runtime.js';
 import type { StubRequestListener } from './http/create-app.js';
 
 /** Default time close() gives requests already received (delayed ones included) before answering them 503, ms. */

@@ -5,14 +5,14 @@ import type { GeneratedCatalog } from './catalog/generated-catalog.js';
 import { formatFixtureProblems } from './catalog/load-fixtures.js';
 import { watchFixtures, type FixtureWatch } from './catalog/watch-fixtures.js';
 import { createApp } from './http/create-app.js';
-import { createStubRuntime, type RuntimeOptions, type StubRuntime } from './http/stub-runtime.js';
+import { createStubRuntime, type RuntimeOptions, type StubRuntime } from './runtime/stub-runtime.js';
 import { checkStubOptions } from './options/stub-options.js';
 import { MarketStubError } from './core/market-stub-error.js';
 import type { Behaviour, BehaviourRuleInput } from './behaviour/behaviour.js';
 import type { DeviationSetting } from './deviation/deviation-settings.js';
 import type { JournalFilter } from './journal/request-journal.js';
 import type { MarketStubClient } from './client/market-stub-client.js';
-import { createStubControls, type StubControls } from './control/stub-controls.js';
+import { createStubControls, type StubControls } from './runtime/stub-controls.js';
 import { createRequestHandler, listen } from './server.js';
 import { isIP } from 'node:net';
 

@@ -1,5 +1,5 @@
 import type { Behaviour, BehaviourRule, BehaviourRuleInput } from '../behaviour/behaviour.js';
-import { checkFilter } from '../control/stub-controls.js';
+import { checkFilter } from '../runtime/stub-controls.js';
 import { planDeviations, type DeviationSetting } from '../deviation/deviation-settings.js';
 import { MarketStubError, optionError } from '../core/market-stub-error.js';
 import type { JournalEntry, JournalFilter } from '../journal/request-journal.js';

@@ -2,10 +2,10 @@ import type { NextFunction, Request, Response } from 'express';
 import { packageVersion } from '../core/package-info.js';
 import { loadExpress } from './load-express.js';
 import { createAdminRouter } from './admin/admin-router.js';
-import { errorReply, routeNotFound } from './error-reply.js';
-import { buildOpenApiDocument } from './openapi-document.js';
-import { jsonReply, writeReply } from './reply.js';
-import { ADMIN_PREFIX, createStubRuntime, type RuntimeOptions, type StubRuntime } from './stub-runtime.js';
+import { errorReply, routeNotFound } from '../runtime/error-reply.js';
+import { buildOpenApiDocument } from '../runtime/openapi-document.js';
+import { jsonReply, writeReply } from '../runtime/reply.js';
+import { ADMIN_PREFIX, createStubRuntime, type RuntimeOptions, type StubRuntime } from '../runtime/stub-runtime.js';
 import { checkRuntimeOptions } from '../options/stub-options.js';
 
 /** Build the app from runtime options (at least a catalog), or around an existing runtime. */

@@ -1,7 +1,7 @@
 import { checkBehaviour, createBehaviourEngine, type BehaviourRuleInput } from '../behaviour/behaviour.js';
 import { planDeviations } from '../deviation/deviation-settings.js';
 import { MarketStubError, optionError, relocate } from '../core/market-stub-error.js';
-import { ERROR_SHAPES, PAGING_MODES } from '../http/response-profile.js';
+import { ERROR_SHAPES, PAGING_MODES } from '../runtime/response-profile.js';
 import { readTyped, type OptionKind } from './option-kind.js';
 import { MAX_JOURNAL_BYTES, MAX_JOURNAL_ENTRIES } from '../journal/request-journal.js';
 import { HOST_NAME } from '../http/admin/admin-access.js';

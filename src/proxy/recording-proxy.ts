@@ -2,8 +2,8 @@ import { Agent as HttpAgent, request as httpRequest, type IncomingMessage, type 
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { todayUtc } from '../core/market-rules.js';
 import { createRedactor, type Redactor } from '../core/redact-secrets.js';
-import { errorReply } from '../http/error-reply.js';
-import { writeReply } from '../http/reply.js';
+import { errorReply } from '../runtime/error-reply.js';
+import { writeReply } from '../runtime/reply.js';
 import { listen, type RunningServer } from '../server.js';
 import { LIST_ENDPOINT, SINGLE_ENDPOINT, type ContractEndpoint, type ContractFinding, type Observation } from '../contract/contract-finding.js';
 import { buildContractReport, type ContractReport, type ListSummary } from '../contract/contract-report.js';

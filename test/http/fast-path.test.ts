@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import request from 'supertest';
 import { buildCatalog, createApp, type MarketCatalog } from '../../src/index.js';
 import { createRequestHandler, listen, type RunningServer } from '../../src/server.js';
-import { createStubRuntime } from '../../src/http/stub-runtime.js';
-import type { ResponseProfile } from '../../src/http/response-profile.js';
+import { createStubRuntime } from '../../src/runtime/stub-runtime.js';
+import type { ResponseProfile } from '../../src/runtime/response-profile.js';
 
 // The server answers the two market routes through runtime.handle before Express; createApp
 // answers everything through Express (whose first middleware is the same runtime.handle).

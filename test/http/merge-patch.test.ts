@@ -1,9 +1,9 @@
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { buildCatalog, createApp, getMarketValidator, type Market } from '../../src/index.js';
-import { createStubRuntime } from '../../src/http/stub-runtime.js';
+import { createStubRuntime } from '../../src/runtime/stub-runtime.js';
 import { toSummary } from '../../src/catalog/market-catalog.js';
-import { createStubControls } from '../../src/control/stub-controls.js';
+import { createStubControls } from '../../src/runtime/stub-controls.js';
 import { MarketStubError } from '../../src/core/market-stub-error.js';
 import { mixSeed } from '../../src/core/seed-mix.js';
 

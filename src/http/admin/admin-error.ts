@@ -1,5 +1,5 @@
 import { adminCode, MarketStubError, type MarketStubErrorCode } from '../../core/market-stub-error.js';
-import { jsonReply, type Reply } from '../reply.js';
+import { jsonReply, type Reply } from '../../runtime/reply.js';
 
 /**
  * The one JSON shape of every admin API error, whatever the response profile (the profile's error
