@@ -6,7 +6,7 @@ import { ERROR_SHAPES, PAGING_MODES, resolveProfile, type ResponseProfile } from
 import { ConfigError, problem, resolveOptions, type OptionSpec, type ResolvedOptions } from './options/resolve-options.js';
 import { MAX_COUNT, MAX_JOURNAL_SIZE } from './options/stub-options.js';
 import { DEFAULT_JOURNAL_BYTES, MAX_JOURNAL_BYTES } from './journal/request-journal.js';
-import { DEFAULT_GRACE_MS, MAX_GRACE_MS } from './server.js';
+import { DEFAULT_GRACE_MS, MAX_GRACE_MS } from './http/server.js';
 import { HOST_NAME } from './http/admin/admin-access.js';
 import type { LogFormat } from './logger.js';
 import { parseDeviationFlags, type DeviationSetting } from './deviation/deviation-settings.js';

@@ -13,7 +13,7 @@ import type { DeviationSetting } from './deviation/deviation-settings.js';
 import type { JournalFilter } from './journal/request-journal.js';
 import type { MarketStubClient } from './client/market-stub-client.js';
 import { createStubControls, type StubControls } from './runtime/stub-controls.js';
-import { createRequestHandler, listen } from './server.js';
+import { createRequestHandler, listen } from './http/server.js';
 import { isIP } from 'node:net';
 
 /**

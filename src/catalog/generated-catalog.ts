@@ -1,5 +1,6 @@
 import { generateMarket, indexFromGeneratedId, type GenerateOptions } from './generate-markets.js';
 import { toCatalogEntry, toSummary, type CatalogEntry, type MarketCatalog } from './market-catalog.js';
+import { concatBytes, utf8 } from '../core/bytes.js';
 
 /** Catalogs up to this size keep every generated entry and the whole list body in memory. */
 export const MEMO_LIMIT = 250_000;
@@ -25,7 +26,7 @@ export function createGeneratedCatalog(count: number, options: GenerateOptions):
   const memo = count <= MEMO_LIMIT;
   const entries: (CatalogEntry | undefined)[] = memo ? new Array<CatalogEntry | undefined>(count) : [];
   const cache = new Map<number, CatalogEntry>();
-  let list: Buffer | undefined;
+  let list: Uint8Array | undefined;
 
   const entryAt = (index: number): CatalogEntry | undefined => {
     if (!Number.isInteger(index) || index < 0 || index >= count) return undefined;
@@ -39,17 +40,17 @@ export function createGeneratedCatalog(count: number, options: GenerateOptions):
     return entry;
   };
 
-  function* listChunks(): Generator<Buffer> {
-    yield Buffer.from('[');
+  function* listChunks(): Generator<Uint8Array> {
+    yield utf8('[');
     for (let from = 0; from < count; from += CHUNK) {
       const parts: string[] = [];
       for (let i = from; i < Math.min(count, from + CHUNK); i++) {
         // Streamed markets skip the cache (a full crawl must not churn it) and serialise only the list item.
         parts.push(memo ? (entryAt(i)?.summaryJson ?? '') : JSON.stringify(toSummary(generateMarket(i, options))));
       }
-      yield Buffer.from(`${from === 0 ? '' : ','}${parts.join(',')}`);
+      yield utf8(`${from === 0 ? '' : ','}${parts.join(',')}`);
     }
-    yield Buffer.from(']');
+    yield utf8(']');
   }
 
   return {
@@ -65,7 +66,7 @@ export function createGeneratedCatalog(count: number, options: GenerateOptions):
     },
     listBody() {
       if (!memo) throw new RangeError(`a list of ${count} markets is streamed (listChunks), not held in memory`);
-      list ??= Buffer.concat([...listChunks()]);
+      list ??= concatBytes([...listChunks()]);
       return list;
     },
     ...(memo ? {} : { listChunks }),

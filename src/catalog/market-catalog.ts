@@ -1,5 +1,6 @@
 import type { Market, MarketSummary } from '../schema/market-types.js';
 import type { DeviatedReply } from '../deviation/render-deviated-market.js';
+import { utf8 } from '../core/bytes.js';
 
 /** One market with its pre-serialised response bodies (no serialisation on the request path). */
 export interface CatalogEntry {
@@ -51,7 +52,7 @@ export function toSummary(market: Market): MarketSummary {
 
 /** Pre-serialises one market. */
 export function toCatalogEntry(market: Market): CatalogEntry {
-  return { market, body: Buffer.from(JSON.stringify(market)), summaryJson: JSON.stringify(toSummary(market)) };
+  return { market, body: utf8(JSON.stringify(market)), summaryJson: JSON.stringify(toSummary(market)) };
 }
 
 /**
@@ -72,7 +73,7 @@ export function createMemoryCatalog(markets: readonly Market[], source: CatalogS
     if (!market) return undefined;
     return (entries[index] ??= toCatalogEntry(market));
   };
-  let list: Buffer | undefined;
+  let list: Uint8Array | undefined;
   return {
     source,
     size: markets.length,
@@ -82,6 +83,6 @@ export function createMemoryCatalog(markets: readonly Market[], source: CatalogS
       const index = byId.get(marketId);
       return index === undefined ? undefined : entryAt(index);
     },
-    listBody: () => (list ??= Buffer.from(`[${markets.map((_, i) => entryAt(i)?.summaryJson ?? '').join(',')}]`)),
+    listBody: () => (list ??= utf8(`[${markets.map((_, i) => entryAt(i)?.summaryJson ?? '').join(',')}]`)),
   };
 }

@@ -12,6 +12,7 @@ import { catalogueIndex } from '../deviation/deviation-catalogue.js';
 import type { ListDeviation, MarketDeviation } from '../deviation/deviation-definition.js';
 import { NO_DEVIATIONS, selectsMarket, type DeviationPlan } from '../deviation/deviation-settings.js';
 import { renderDeviatedMarket } from '../deviation/render-deviated-market.js';
+import { concatBytes, utf8 } from '../core/bytes.js';
 
 /**
  * Largest catalog whose order can be rebuilt at run time: removing a market and ticking visit
@@ -377,20 +378,20 @@ interface OverlayParts {
 /** A view of the overlay: positions through `idAt`, entries through the store's served entries. */
 function overlayView(base: MarketCatalog, parts: OverlayParts): MarketCatalog {
   const { size } = parts;
-  let list: Buffer | undefined;
+  let list: Uint8Array | undefined;
   const entryAt = (index: number): CatalogEntry | undefined => {
     if (!Number.isInteger(index) || index < 0 || index >= size) return undefined;
     const id = parts.idAt(index);
     return id === undefined ? undefined : parts.entry(id);
   };
-  function* listChunks(): Generator<Buffer> {
-    yield Buffer.from('[');
+  function* listChunks(): Generator<Uint8Array> {
+    yield utf8('[');
     for (let from = 0; from < size; from += 500) {
       const items: string[] = [];
       for (let i = from; i < Math.min(size, from + 500); i++) items.push(entryAt(i)?.summaryJson ?? '');
-      yield Buffer.from(`${from === 0 ? '' : ','}${items.join(',')}`);
+      yield utf8(`${from === 0 ? '' : ','}${items.join(',')}`);
     }
-    yield Buffer.from(']');
+    yield utf8(']');
   }
   return {
     source: base.source,
@@ -407,7 +408,7 @@ function overlayView(base: MarketCatalog, parts: OverlayParts): MarketCatalog {
     },
     listBody() {
       if (base.listChunks) throw new RangeError(`a list of ${size} markets is streamed (listChunks), not held in memory`);
-      list ??= Buffer.concat([...listChunks()]);
+      list ??= concatBytes([...listChunks()]);
       return list;
     },
     // A base too large to hold its list whole (a huge generated catalog) streams its view too.

@@ -1,10 +1,11 @@
 import type { ReplyEdit } from './deviation-definition.js';
+import { concatBytes, copyBytes, utf8 } from '../core/bytes.js';
 
 /** The UTF-8 byte-order mark (RFC 8259 §8.1: JSON implementations MUST NOT add one). */
-const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
+const BOM = Uint8Array.of(0xef, 0xbb, 0xbf);
 
 /** What `body: 'html'` serves: the page a proxy, CDN or maintenance mode sends where JSON was expected. */
-export const HTML_PAGE = Buffer.from('<!doctype html>\n<html><head><title>Down for maintenance</title></head><body><h1>We will be back soon</h1><p>This page stands where the JSON was expected (a market-stub deviation).</p></body></html>\n');
+export const HTML_PAGE = utf8('<!doctype html>\n<html><head><title>Down for maintenance</title></head><body><h1>We will be back soon</h1><p>This page stands where the JSON was expected (a market-stub deviation).</p></body></html>\n');
 
 /** A streamed list is cut within its first this many bytes. */
 const TRUNCATE_WINDOW = 1_048_576;
@@ -15,11 +16,11 @@ const TRUNCATE_WINDOW = 1_048_576;
  * layer's. Pure: a new buffer, the given one untouched.
  */
 export function editBody(body: Uint8Array, edit: ReplyEdit): Uint8Array {
-  let out = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+  let out = body;
   if (edit.body === 'html') out = HTML_PAGE;
   else if (edit.body === 'truncated') out = out.subarray(0, Math.max(1, Math.floor(out.length / 2)));
-  else if (edit.body === 'nested') out = Buffer.concat([nestPrefix(out[0]), out, nestSuffix(out[0])]);
-  return edit.bom ? Buffer.concat([BOM, out]) : Buffer.from(out);
+  else if (edit.body === 'nested') out = concatBytes([nestPrefix(out[0]), out, nestSuffix(out[0])]);
+  return edit.bom ? concatBytes([BOM, out]) : copyBytes(out);
 }
 
 /** editBody for a body sent in chunks (a list too large to hold): the same edits, flat memory; `truncated` cuts within the first MiB. */
@@ -37,7 +38,7 @@ export function* editChunks(chunks: Iterable<Uint8Array>, edit: ReplyEdit): Gene
       size += chunk.length;
       if (size >= TRUNCATE_WINDOW) break;
     }
-    const joined = Buffer.concat(head);
+    const joined = concatBytes(head);
     yield joined.subarray(0, Math.max(1, Math.floor(Math.min(size, TRUNCATE_WINDOW) / 2)));
     return;
   }
@@ -53,10 +54,10 @@ export function* editChunks(chunks: Iterable<Uint8Array>, edit: ReplyEdit): Gene
 }
 
 /** A bare array `[…]` goes into `{"data":{"markets":[…]}}`, an object `{…}` into `{"data":{…}}`. */
-function nestPrefix(firstByte: number | undefined): Buffer {
-  return Buffer.from(firstByte === 0x5b ? '{"data":{"markets":' : '{"data":');
+function nestPrefix(firstByte: number | undefined): Uint8Array {
+  return utf8(firstByte === 0x5b ? '{"data":{"markets":' : '{"data":');
 }
 
-function nestSuffix(firstByte: number | undefined): Buffer {
-  return Buffer.from(firstByte === 0x5b ? '}}' : '}');
+function nestSuffix(firstByte: number | undefined): Uint8Array {
+  return utf8(firstByte === 0x5b ? '}}' : '}');
 }

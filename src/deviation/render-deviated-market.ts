@@ -1,5 +1,6 @@
 import type { DeviationContext, JsonObject, MarketDeviation, MarketViews } from './deviation-definition.js';
 import { editBody } from './edit-body.js';
+import { utf8 } from '../core/bytes.js';
 
 /** How a market's single answer deviates at request time; kept on its catalog entry (`CatalogEntry.deviated`). */
 export interface DeviatedReply {
@@ -40,7 +41,7 @@ export function renderDeviatedMarket(views: MarketViews, deviations: readonly Ma
     if (d.itemText) itemText = d.itemText(itemText, ctx);
     if (d.summaryText) summaryText = d.summaryText(summaryText, ctx);
   }
-  let body: Uint8Array = Buffer.from(itemText);
+  let body: Uint8Array = utf8(itemText);
   let reply: { -readonly [K in keyof DeviatedReply]: DeviatedReply[K] } = { labels: deviations.map((d) => `deviation=${d.name}`) };
   for (const d of deviations) {
     if (d.hidesItem) reply.hidden = true;

@@ -4,7 +4,9 @@ import { loadExpress } from './load-express.js';
 import { createAdminRouter } from './admin/admin-router.js';
 import { errorReply, routeNotFound } from '../runtime/error-reply.js';
 import { buildOpenApiDocument } from '../runtime/openapi-document.js';
-import { jsonReply, writeReply } from '../runtime/reply.js';
+import { jsonReply } from '../runtime/reply.js';
+import { writeReply } from './write-reply.js';
+import { createNodeHandler } from './node-handler.js';
 import { ADMIN_PREFIX, createStubRuntime, type RuntimeOptions, type StubRuntime } from '../runtime/stub-runtime.js';
 import { checkRuntimeOptions } from '../options/stub-options.js';
 
@@ -35,8 +37,9 @@ export function createApp(options: AppOptions): StubRequestListener {
   const app = loadExpress()();
   app.disable('x-powered-by');
   app.disable('etag');
+  const handle = createNodeHandler(runtime);
   app.use((req: Request, res: Response, next: NextFunction) => {
-    if (!runtime.handle(req, res)) next();
+    if (!handle(req, res)) next();
   });
   if (runtime.admin) app.use(ADMIN_PREFIX, createAdminRouter(runtime));
   let openapi: Buffer | undefined;

@@ -36,33 +36,32 @@ export interface TextSlots {
   clear(): void;
 }
 
+/** Node's Buffer where it exists (the fast store below); absent in a browser. */
+const NodeBuffer = (globalThis as { Buffer?: typeof Buffer }).Buffer;
+
 /**
- * Creates the byte buffers of a ring of `capacity` slots; none is allocated before it is written.
- * A slot holds one string, written with a single `Buffer#write`: each text is preceded by its
- * length in two UTF-16 code units, each header value by its kind (KIND_*), an array by its item
- * count. One write per request instead of one per text and length: 630 → 220 ns for a request with
- * three headers (issue 13: with one write per text, journaling was ~1.2 of the ~3.0 µs a quiet
- * stub spent per request beyond bare node:http, `--cpu-prof` under wrk).
+ * Creates the slots of a ring of `capacity` entries; none is allocated before it is written. Each
+ * slot holds one string (encodeSlot): each text is preceded by its length in two UTF-16 code
+ * units, each header value by its kind (KIND_*), an array by its item count. Under Node the string
+ * goes into a byte buffer with a single `Buffer#write`: one write per request instead of one per
+ * text and length, 630 → 220 ns for a request with three headers (with one write per text,
+ * journaling was ~1.2 of the ~3.0 µs a quiet stub spent per request beyond bare node:http,
+ * `--cpu-prof` under wrk). Elsewhere (a browser) the slot keeps the string itself.
  */
 export function createTextSlots(capacity: number): TextSlots {
+  return NodeBuffer ? bufferSlots(capacity, NodeBuffer) : stringSlots(capacity);
+}
+
+function bufferSlots(capacity: number, NodeBuf: typeof Buffer): TextSlots {
   let buffers: (Buffer | undefined)[] = new Array<Buffer | undefined>(capacity);
   const units = new Int32Array(capacity);
   return {
     write(slot, path, query, headers) {
-      let text = counted(path) + counted(query);
-      for (const name in headers) {
-        const value = headers[name];
-        text += counted(name);
-        if (typeof value === 'string') text += KIND_STRING + counted(value);
-        else if (Array.isArray(value)) {
-          text += KIND_ARRAY + length(value.length);
-          for (const item of value) text += counted(item);
-        } else text += KIND_UNDEFINED;
-      }
+      const text = encodeSlot(path, query, headers);
       const needed = 2 * text.length;
       let buffer = buffers[slot];
       if (!buffer || buffer.length < needed) {
-        buffer = Buffer.allocUnsafe(Math.max(256, 2 ** Math.ceil(Math.log2(needed))));
+        buffer = NodeBuf.allocUnsafe(Math.max(256, 2 ** Math.ceil(Math.log2(needed))));
         buffers[slot] = buffer;
       }
       buffer.write(text, 0, 'utf16le');
@@ -76,29 +75,67 @@ export function createTextSlots(capacity: number): TextSlots {
     },
     read(slot) {
       const buffer = buffers[slot];
-      if (!buffer) return { path: '', query: '', headers: {} };
-      const text = buffer.toString('utf16le', 0, 2 * (units[slot] ?? 0));
-      const cursor = { at: 0 };
-      const path = take(text, cursor);
-      const query = take(text, cursor);
-      const headers: SlotHeaders = {};
-      while (cursor.at < text.length) {
-        const name = take(text, cursor);
-        const kind = text[cursor.at++];
-        if (kind === KIND_STRING) headers[name] = take(text, cursor);
-        else if (kind === KIND_ARRAY) {
-          const items: string[] = [];
-          for (let n = count(text, cursor); n > 0; n--) items.push(take(text, cursor));
-          headers[name] = items;
-        } else headers[name] = undefined;
-      }
-      return { path, query, headers };
+      return buffer ? decodeSlot(buffer.toString('utf16le', 0, 2 * (units[slot] ?? 0))) : { path: '', query: '', headers: {} };
     },
     clear() {
       buffers = new Array<Buffer | undefined>(capacity);
       units.fill(0);
     },
   };
+}
+
+function stringSlots(capacity: number): TextSlots {
+  let texts: (string | undefined)[] = new Array<string | undefined>(capacity);
+  return {
+    write(slot, path, query, headers) {
+      texts[slot] = encodeSlot(path, query, headers);
+    },
+    path(slot) {
+      const text = texts[slot];
+      return text === undefined ? '' : take(text, { at: 0 });
+    },
+    read(slot) {
+      const text = texts[slot];
+      return text === undefined ? { path: '', query: '', headers: {} } : decodeSlot(text);
+    },
+    clear() {
+      texts = new Array<string | undefined>(capacity);
+    },
+  };
+}
+
+/** A request's path, query and headers as one string of counted texts. */
+function encodeSlot(path: string, query: string, headers: SlotHeaders): string {
+  let text = counted(path) + counted(query);
+  for (const name in headers) {
+    const value = headers[name];
+    text += counted(name);
+    if (typeof value === 'string') text += KIND_STRING + counted(value);
+    else if (Array.isArray(value)) {
+      text += KIND_ARRAY + length(value.length);
+      for (const item of value) text += counted(item);
+    } else text += KIND_UNDEFINED;
+  }
+  return text;
+}
+
+/** The path, query and headers of a string from encodeSlot, as fresh values. */
+function decodeSlot(text: string): SlotText {
+  const cursor = { at: 0 };
+  const path = take(text, cursor);
+  const query = take(text, cursor);
+  const headers: SlotHeaders = {};
+  while (cursor.at < text.length) {
+    const name = take(text, cursor);
+    const kind = text[cursor.at++];
+    if (kind === KIND_STRING) headers[name] = take(text, cursor);
+    else if (kind === KIND_ARRAY) {
+      const items: string[] = [];
+      for (let n = count(text, cursor); n > 0; n--) items.push(take(text, cursor));
+      headers[name] = items;
+    } else headers[name] = undefined;
+  }
+  return { path, query, headers };
 }
 
 /** The encoded lengths of short texts (nearly all of a request's), made once: no string per length per request. */

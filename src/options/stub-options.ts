@@ -5,7 +5,7 @@ import { ERROR_SHAPES, PAGING_MODES } from '../runtime/response-profile.js';
 import { readTyped, type OptionKind } from './option-kind.js';
 import { MAX_JOURNAL_BYTES, MAX_JOURNAL_ENTRIES } from '../journal/request-journal.js';
 import { HOST_NAME } from '../http/admin/admin-access.js';
-import { MAX_GRACE_MS } from '../server.js';
+import { MAX_GRACE_MS } from '../http/server.js';
 
 /** Largest generated catalog (markets are made on demand, so a large count costs nothing at start). */
 export const MAX_COUNT = 100_000_000;

@@ -1,6 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { ResponseProfile } from './response-profile.js';
 import { jsonReply, type Reply } from './reply.js';
+import { utf8 } from '../core/bytes.js';
 
 /** Stable error codes of the stub's JSON error bodies. */
 export type ErrorCode =
@@ -38,7 +39,7 @@ export function errorReply(shape: ResponseProfile['errors'], status: number, cod
     default:
       body = { status, error: code, message, ...details };
   }
-  const reply = jsonReply(Buffer.from(JSON.stringify(body)), status, headers);
+  const reply = jsonReply(utf8(JSON.stringify(body)), status, headers);
   reply.headers['content-type'] = contentType;
   return reply;
 }

@@ -2,20 +2,21 @@ import type { CatalogEntry, MarketCatalog } from '../catalog/market-catalog.js';
 import { errorReply } from './error-reply.js';
 import { jsonReply, type Reply } from './reply.js';
 import type { ResponseProfile } from './response-profile.js';
+import { concatBytes, fromBase64Url, toBase64Url, utf8 } from '../core/bytes.js';
 
 // Per-catalog caches: a catalog is immutable, so its filtered index lists and whole-list bodies
 // can be computed once (edits swap in a new catalog object, which starts with empty caches).
 const statusIndex = new WeakMap<MarketCatalog, Map<string, number[]>>();
-const envelopeBody = new WeakMap<MarketCatalog, Map<string, Buffer>>();
+const envelopeBody = new WeakMap<MarketCatalog, Map<string, Uint8Array>>();
 
 /** Encodes a list position as an opaque cursor (base64url, RFC 4648 §5). */
 export function encodeCursor(offset: number): string {
-  return Buffer.from(`o:${offset}`).toString('base64url');
+  return toBase64Url(`o:${offset}`);
 }
 
 /** Decodes a cursor from encodeCursor, or undefined when it is not one. */
 export function decodeCursor(cursor: string): number | undefined {
-  const m = /^o:(\d{1,15})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
+  const m = /^o:(\d{1,15})$/.exec(fromBase64Url(cursor) ?? '');
   return m ? Number(m[1]) : undefined;
 }
 
@@ -37,7 +38,7 @@ export function renderList(catalog: MarketCatalog, query: URLSearchParams, profi
     if (!indices && catalog.listChunks) return streamedList(catalog.listChunks(), profile.envelope);
     if (!indices && profile.envelope === 'bare') return jsonReply(catalog.listBody());
     if (!indices) return jsonReply(cachedEnvelope(catalog, profile.envelope));
-    return jsonReply(Buffer.from(wrap(profile, joinSummaries(entryAt, 0, total), {})));
+    return jsonReply(utf8(wrap(profile, joinSummaries(entryAt, 0, total), {})));
   }
 
   const limitText = query.get('limit');
@@ -78,17 +79,17 @@ export function renderList(catalog: MarketCatalog, query: URLSearchParams, profi
   const headers: Record<string, string> = {};
   if (more) headers['link'] = `</markets?${nextQuery.toString()}>; rel="next"`;
   if (profile.paging === 'offset') headers['x-total-count'] = String(total);
-  return jsonReply(Buffer.from(wrap(profile, items, extra)), 200, headers);
+  return jsonReply(utf8(wrap(profile, items, extra)), 200, headers);
 }
 
 /** A list too large to hold, sent in chunks (optionally inside the envelope). */
 function streamedList(chunks: Iterable<Uint8Array>, envelope: string): Reply {
   function* wrapped(): Generator<Uint8Array> {
-    if (envelope !== 'bare') yield Buffer.from(`{${JSON.stringify(envelope)}:`);
+    if (envelope !== 'bare') yield utf8(`{${JSON.stringify(envelope)}:`);
     yield* chunks;
-    if (envelope !== 'bare') yield Buffer.from('}');
+    if (envelope !== 'bare') yield utf8('}');
   }
-  return { ...jsonReply(Buffer.alloc(0)), chunks: wrapped() };
+  return { ...jsonReply(new Uint8Array(0)), chunks: wrapped() };
 }
 
 function wrap(profile: ResponseProfile, items: string, extra: Record<string, unknown>): string {
@@ -118,13 +119,13 @@ function filterByStatus(catalog: MarketCatalog, status: string): number[] {
   return indices;
 }
 
-function cachedEnvelope(catalog: MarketCatalog, key: string): Buffer {
+function cachedEnvelope(catalog: MarketCatalog, key: string): Uint8Array {
   let byKey = envelopeBody.get(catalog);
   if (!byKey) envelopeBody.set(catalog, (byKey = new Map()));
   let body = byKey.get(key);
   if (!body) {
     const list = catalog.listBody();
-    body = Buffer.concat([Buffer.from(`{${JSON.stringify(key)}:`), list, Buffer.from('}')]);
+    body = concatBytes([utf8(`{${JSON.stringify(key)}:`), list, utf8('}')]);
     byKey.set(key, body);
   }
   return body;

@@ -51,13 +51,13 @@ describe('admin API errors: one JSON shape whatever the profile', () => {
   it.each([
     ['PATCH', '/__stub/markets/nope', { title: 'x' }, 404, 'market_not_found', { market_id: 'nope' }],
     ['DELETE', '/__stub/markets/nope', undefined, 404, 'market_not_found', { market_id: 'nope' }],
-    ['PUT', '/__stub/markets/nope/faults', ['missing'], 404, 'market_not_found', { market_id: 'nope' }],
+    ['PUT', '/__stub/markets/nope/deviations', ['listed-but-404'], 404, 'market_not_found', { market_id: 'nope' }],
     ['GET', '/__stub/markets/nope', undefined, 404, 'market_not_found', { market_id: 'nope' }],
     ['DELETE', '/__stub/behaviours/rules/r9', undefined, 404, 'rule_not_found', { option: 'ruleId', found: '"r9"' }],
     ['POST', '/__stub/tick', { n: 0 }, 400, 'option_invalid', { option: 'n', expected: 'an integer from 1 to 10000', found: '0' }],
     ['PUT', '/__stub/behaviours/global', { status: 101 }, 400, 'option_invalid', { option: 'behaviour.status', found: '101' }],
-    ['PUT', '/__stub/markets/a/faults', 'nope', 400, 'option_invalid', { option: 'body', expected: 'valid JSON' }],
-    ['PUT', '/__stub/markets/a/faults', ['wobbly'], 400, 'option_invalid', { option: 'faults' }],
+    ['PUT', '/__stub/markets/a/deviations', 'nope', 400, 'option_invalid', { option: 'body', expected: 'valid JSON' }],
+    ['PUT', '/__stub/markets/a/deviations', ['wobbly'], 400, 'option_invalid', { option: 'deviations[0]' }],
     ['POST', '/__stub/markets', market('a'), 409, 'option_invalid', { option: 'market_id', found: '"a"' }],
     ['PUT', '/__stub/markets/a', market('b'), 400, 'option_invalid', { option: 'market_id' }],
     ['GET', '/__stub/requests?limit=5000', undefined, 400, 'option_invalid', { option: 'filter.limit', expected: 'an integer from 0 to 1000' }],
@@ -129,7 +129,7 @@ describe('admin API: bounded input', () => {
     expect((await fetch(`${stub.url}/healthz`)).status).toBe(200);
   });
 
-  it.each(['/__stub/markets', '/__stub/markets/x', '/__stub/behaviours/global', '/__stub/behaviours/rules', '/__stub/tick', '/__stub/markets/x/faults'])(
+  it.each(['/__stub/markets', '/__stub/markets/x', '/__stub/behaviours/global', '/__stub/behaviours/rules', '/__stub/tick', '/__stub/markets/x/deviations'])(
     '100,000-level nested JSON to %s answers 400 limit_exceeded (no stack overflow)', async (path) => {
       const a = await app();
       const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;

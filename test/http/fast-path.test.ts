@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import request from 'supertest';
 import { buildCatalog, createApp, type MarketCatalog } from '../../src/index.js';
-import { createRequestHandler, listen, type RunningServer } from '../../src/server.js';
+import { createRequestHandler, listen, type RunningServer } from '../../src/http/server.js';
 import { createStubRuntime } from '../../src/runtime/stub-runtime.js';
 import type { ResponseProfile } from '../../src/runtime/response-profile.js';
 

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { rawExchange } from '../support/raw-http.js';
 import { buildCatalog, startMarketStub, type MarketCatalog, type MarketStub } from '../../src/index.js';
 import { createStubRuntime } from '../../src/runtime/stub-runtime.js';
-import { createRequestHandler, listen } from '../../src/server.js';
+import { createRequestHandler, listen } from '../../src/http/server.js';
 import { createApp } from '../../src/http/create-app.js';
 import { startServeProcess } from '../support/cli-process.js';
 

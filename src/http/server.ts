@@ -1,11 +1,12 @@
 import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { Server as NetServer, type AddressInfo, type Socket } from 'node:net';
-import { errorReply, type ErrorCode } from './runtime/error-reply.js';
-import { createPendingResponses } from './http/pending-responses.js';
-import { writeReply } from './runtime/reply.js';
-import type { ResponseProfile } from './runtime/response-profile.js';
-import type { StubRuntime } from './runtime/stub-runtime.js';
-import type { StubRequestListener } from './http/create-app.js';
+import { errorReply, type ErrorCode } from '../runtime/error-reply.js';
+import { createPendingResponses } from './pending-responses.js';
+import { writeReply } from './write-reply.js';
+import { createNodeHandler } from './node-handler.js';
+import type { ResponseProfile } from '../runtime/response-profile.js';
+import type { StubRuntime } from '../runtime/stub-runtime.js';
+import type { StubRequestListener } from './create-app.js';
 
 /** Default time close() gives requests already received (delayed ones included) before answering them 503, ms. */
 export const DEFAULT_GRACE_MS = 5_000;
@@ -57,17 +58,17 @@ export interface RunningServer {
 }
 
 /**
- * The server's request handler: the runtime answers the two market routes (and CORS preflights)
- * without entering Express's router; everything else goes to the Express app, whose first
- * middleware is the same runtime.handle, so both paths answer identically.
+ * The server's request handler: the core (through the node:http adapter) answers the two market
+ * routes, health and CORS preflights without entering Express's router; everything else goes to
+ * the Express app, whose first middleware is the same adapter, so both paths answer identically.
  */
 export function createRequestHandler(options: { createApp: () => StubRequestListener; runtime: StubRuntime }): (req: IncomingMessage, res: ServerResponse) => void {
-  const { runtime } = options;
+  const handle = createNodeHandler(options.runtime);
   // The Express app is built on the first request the runtime does not answer, so start-up (and
   // test suites that only call the market routes) never load Express.
   let app: StubRequestListener | undefined;
   return (req, res) => {
-    if (runtime.handle(req, res)) return;
+    if (handle(req, res)) return;
     app ??= options.createApp();
     app(req, res);
   };
