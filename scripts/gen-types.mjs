@@ -1,11 +1,11 @@
-// Writes src/schema/market-types.ts from schemas/market.schema.json (json-schema-to-typescript),
+// Writes src/schema/generated/market-types.ts from schemas/market.schema.json (json-schema-to-typescript),
 // so TypeScript types are derived from the schema, never hand-copied.
 // `node scripts/gen-types.mjs --check` exits 1 when the checked-in file is stale (run by the tests).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { compile } from 'json-schema-to-typescript';
 
 const schemaUrl = new URL('../schemas/market.schema.json', import.meta.url);
-const outUrl = new URL('../src/schema/market-types.ts', import.meta.url);
+const outUrl = new URL('../src/schema/generated/market-types.ts', import.meta.url);
 
 /** Renders the types module text for the schema at `schemaUrl`. */
 export async function renderMarketTypes() {
@@ -33,7 +33,7 @@ if (process.argv[1] && new URL(import.meta.url).pathname === process.argv[1]) {
   if (process.argv.includes('--check')) {
     const current = readFileSync(outUrl, 'utf8');
     if (current !== text) {
-      console.error('src/schema/market-types.ts is stale: run `npm run gen:types` and commit the result.');
+      console.error('src/schema/generated/market-types.ts is stale: run `npm run gen:types` and commit the result.');
       process.exit(1);
     }
   } else {

@@ -4,7 +4,8 @@ import { BehaviourError, checkBehaviour, createBehaviourEngine, TRANSPORT_FAULTS
 import { MarketStubError } from './core/market-stub-error.js';
 import { ERROR_SHAPES, PAGING_MODES, resolveProfile, type ResponseProfile } from './runtime/response-profile.js';
 import { ConfigError, problem, resolveOptions, type OptionSpec, type ResolvedOptions } from './options/resolve-options.js';
-import { MAX_COUNT, MAX_JOURNAL_SIZE } from './options/stub-options.js';
+import { MAX_COUNT } from './catalog/catalog-options.js';
+import { MAX_JOURNAL_SIZE } from './runtime/runtime-options.js';
 import { DEFAULT_JOURNAL_BYTES, MAX_JOURNAL_BYTES } from './journal/request-journal.js';
 import { DEFAULT_GRACE_MS, MAX_GRACE_MS } from './http/server.js';
 import { HOST_NAME } from './http/admin/admin-access.js';

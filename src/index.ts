@@ -3,7 +3,7 @@
 
 // A stub in process, or one in another process or a container, behind one client interface.
 export { startMarketStub, type MarketStub, type MarketStubOptions } from './stub.js';
-export type { MarketStubClient } from './client/market-stub-client.js';
+export type { MarketStubClient } from './runtime/market-stub-client.js';
 export { connectMarketStub, type ConnectMarketStubOptions } from './client/connect-market-stub.js';
 export { serveEnvironment, type ServeOptionValue } from './serve-environment.js';
 export { MarketStubError, type MarketStubErrorCode, type ErrorFinding } from './core/market-stub-error.js';
@@ -25,7 +25,7 @@ export type { Deviation, DeviationClass, DeviationEndpoint, DeclaredFinding } fr
 export type { DeviationSetting } from './deviation/deviation-settings.js';
 
 // The schema and its validators.
-export type { Market, MarketSummary } from './schema/market-types.js';
+export type { Market, MarketSummary } from './schema/generated/market-types.js';
 export { getMarketValidator, type MarketValidator, type MarketValidatorOptions } from './schema/market-validator.js';
 export { loadMarketSchema, type JsonSchemaDocument } from './schema/market-schema.js';
 export type { Finding } from './schema/finding.js';

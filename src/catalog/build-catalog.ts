@@ -1,19 +1,10 @@
-import type { Market } from '../schema/market-types.js';
+import type { Market } from '../schema/generated/market-types.js';
 import { collectMarkets, FixtureError, loadFixtures, type FixtureProblem } from './load-fixtures.js';
 import { createGeneratedCatalog } from './generated-catalog.js';
 import { createMemoryCatalog, type MarketCatalog } from './market-catalog.js';
-import { checkCatalogOptions } from '../options/stub-options.js';
+import { checkCatalogOptions, type CatalogOptions } from './catalog-options.js';
 
-/** Where a catalog comes from: exactly one of fixtures, markets, or the generator's (seed, count, clock). */
-export interface CatalogOptions {
-  /** A fixture file or directory (see readFixtures). */
-  fixtures?: string | undefined;
-  /** Markets given in code, validated like fixtures. */
-  markets?: readonly unknown[] | undefined;
-  seed: number;
-  count: number;
-  clock: string;
-}
+export type { CatalogOptions } from './catalog-options.js';
 
 /**
  * Builds the catalog the server reads: from fixtures, from markets given in code, or generated

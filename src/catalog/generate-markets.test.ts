@@ -4,7 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { generateMarket, generateMarkets, indexFromGeneratedId, MAX_HORIZON_DAYS } from './generate-markets.js';
 import { addDays } from '../core/market-rules.js';
 import { getMarketValidator } from '../schema/market-validator.js';
-import type { Market } from '../schema/market-types.js';
+import type { Market } from '../schema/generated/market-types.js';
 import { loadMarketSchema } from '../schema/market-schema.js';
 
 const CLOCK = '2026-01-01';

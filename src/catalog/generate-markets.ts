@@ -1,4 +1,4 @@
-import type { Market } from '../schema/market-types.js';
+import type { Market } from '../schema/generated/market-types.js';
 import { addDays, complementaryPrices, isCalendarDate } from '../core/market-rules.js';
 import { mixSeed } from '../core/seed-mix.js';
 import { poolSpan, valuePools, type PooledField } from './value-pools.js';

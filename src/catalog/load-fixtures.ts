@@ -2,7 +2,7 @@ import { readdir, stat } from 'node:fs/promises';
 import { readRegularFile, UnreadableFileError } from '../core/read-regular-file.js';
 import path from 'node:path';
 import { getMarketValidator } from '../schema/market-validator.js';
-import type { Market } from '../schema/market-types.js';
+import type { Market } from '../schema/generated/market-types.js';
 import type { Finding } from '../schema/finding.js';
 import { MarketStubError } from '../core/market-stub-error.js';
 

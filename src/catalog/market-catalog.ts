@@ -1,4 +1,4 @@
-import type { Market, MarketSummary } from '../schema/market-types.js';
+import type { Market, MarketSummary } from '../schema/generated/market-types.js';
 import type { DeviatedReply } from '../deviation/render-deviated-market.js';
 import { utf8 } from '../core/bytes.js';
 

@@ -1,6 +1,5 @@
-import { createRequire } from 'node:module';
-import type * as JsonMergePatch from 'json-merge-patch';
-import type { Market } from '../schema/market-types.js';
+import jsonMergePatch from 'json-merge-patch';
+import type { Market } from '../schema/generated/market-types.js';
 import { validateMarkets } from './build-catalog.js';
 import { createMemoryCatalog, toCatalogEntry, toSummary, type CatalogEntry, type MarketCatalog } from './market-catalog.js';
 import { MarketStubError } from '../core/market-stub-error.js';
@@ -77,11 +76,9 @@ export interface MarketStore {
   setBase(base: MarketCatalog): void;
 }
 
-let mergePatch: typeof JsonMergePatch | undefined;
-/** json-merge-patch (CommonJS), loaded on the first patch. */
+/** RFC 7396 merge patch, by json-merge-patch. */
 function applyMergePatch(target: unknown, patch: unknown): unknown {
-  mergePatch ??= createRequire(import.meta.url)('json-merge-patch') as typeof JsonMergePatch;
-  return mergePatch.apply(target, patch);
+  return jsonMergePatch.apply(target, patch);
 }
 
 /** What the store is built with: the seed and the deviations in force at start-up (and after reset). */

@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { FSWatcher } from 'chokidar';
-import type { Market } from '../schema/market-types.js';
+import type { Market } from '../schema/generated/market-types.js';
 import { readFixtures, type FixtureProblem } from './load-fixtures.js';
 
 /** What the watcher reports: a valid set swapped in, or an invalid one refused (the old data stays). */

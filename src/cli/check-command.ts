@@ -1,15 +1,8 @@
 import { CRAWL_DEFAULTS, CRAWL_LIMITS } from '../contract/crawl-settings.js';
 import { REPORT_FORMATS } from '../contract/report-formats.js';
-import type { OptionKind } from '../options/option-kind.js';
+import type { OptionKind } from '../core/option-kind.js';
 import type { OptionSpec } from '../options/resolve-options.js';
-import type { CliIo } from './cli-io.js';
 import type { CommandSpec } from './command-spec.js';
-
-/**
- * The CLI's io plus what the contract commands also use. `stderrIsTTY` turns on the progress line;
- * absent means false (src/cli.ts can pass `Boolean(process.stderr.isTTY)`).
- */
-export type ContractCliIo = CliIo & { stderrIsTTY?: boolean };
 
 /** An integer option kind within the crawl's own limits (CRAWL_LIMITS: one definition for library and CLI). */
 const limit = (name: keyof typeof CRAWL_LIMITS): OptionKind => ({ type: 'integer', min: CRAWL_LIMITS[name][0], max: CRAWL_LIMITS[name][1] });

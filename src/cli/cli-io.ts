@@ -17,3 +17,9 @@ export interface CliIo {
 
 /** Exit codes shared by every command. */
 export const EXIT = { ok: 0, failed: 1, couldNotRun: 2 } as const;
+
+/**
+ * The CLI's io plus what the contract commands also use. `stderrIsTTY` turns on the progress line;
+ * absent means false (src/cli.ts can pass `Boolean(process.stderr.isTTY)`).
+ */
+export type ContractCliIo = CliIo & { stderrIsTTY?: boolean };

@@ -1,5 +1,5 @@
 import type { Argv } from 'yargs';
-import { typeLabel } from '../options/option-kind.js';
+import { typeLabel } from '../core/option-kind.js';
 import { flagName, optionKey, type OptionSpec, type ResolvedOptions } from '../options/resolve-options.js';
 import type { CliIo } from './cli-io.js';
 

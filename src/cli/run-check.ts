@@ -8,7 +8,7 @@ import { crawlDeployment, CRAWL_LIMITS, type CrawlOptions, type CrawlProgress } 
 import { formatContractReport, type ReportFormat } from '../contract/format-contract-report.js';
 import type { ResolvedOptions } from '../options/resolve-options.js';
 import { EXIT, type CliIo } from './cli-io.js';
-import type { ContractCliIo } from './check-command.js';
+import type { ContractCliIo } from './cli-io.js';
 
 /** Crawl options and report settings read from the resolved options. */
 export interface CrawlFlags {

@@ -7,7 +7,7 @@ import type { ReportFormat } from '../contract/format-contract-report.js';
 import { startRecordingProxy, type RecordingProxy } from '../proxy/recording-proxy.js';
 import { createLogger, flushWithin, logDropNotice, resolveLogFormat, type LogFormat } from '../logger.js';
 import type { ResolvedOptions } from '../options/resolve-options.js';
-import type { ContractCliIo } from './check-command.js';
+import type { ContractCliIo } from './cli-io.js';
 import { couldNotRun, emitReport } from './run-check.js';
 
 /**

@@ -3,10 +3,10 @@ import { checkFilter } from '../runtime/stub-controls.js';
 import { planDeviations, type DeviationSetting } from '../deviation/deviation-settings.js';
 import { MarketStubError, optionError } from '../core/market-stub-error.js';
 import type { JournalEntry, JournalFilter } from '../journal/request-journal.js';
-import { readTyped, type OptionKind } from '../options/option-kind.js';
-import type { Market } from '../schema/market-types.js';
+import { readTyped, type OptionKind } from '../core/option-kind.js';
+import type { Market } from '../schema/generated/market-types.js';
 import { createAdminTransport, type AdminAnswer, type AdminRequest, type AdminTransport } from './admin-transport.js';
-import type { MarketStubClient } from './market-stub-client.js';
+import type { MarketStubClient } from '../runtime/market-stub-client.js';
 
 /** Options of connectMarketStub; all optional. */
 export interface ConnectMarketStubOptions {

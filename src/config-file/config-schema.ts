@@ -1,7 +1,7 @@
 import { TRANSPORT_FAULTS } from '../behaviour/behaviour.js';
 import { BEHAVIOUR_OPTIONS, CONFIG_FILE_NAME, MAX_DELAY_MS, SERVE_OPTIONS } from '../config.js';
 import { optionKey, type OptionSpec } from '../options/resolve-options.js';
-import type { OptionKind } from '../options/option-kind.js';
+import type { OptionKind } from '../core/option-kind.js';
 
 /** A JSON Schema node (draft-07), as plain JSON. */
 export type SchemaNode = Record<string, unknown>;

@@ -7,7 +7,7 @@ import { closest, distance } from 'fastest-levenshtein';
 import { CONFIG_FILE_NAME, SERVE_OPTIONS } from '../config.js';
 import { jsonSyntaxReason } from '../catalog/load-fixtures.js';
 import { pointerToken, valueAtPointer } from '../schema/finding.js';
-import { expectedText } from '../options/option-kind.js';
+import { expectedText } from '../core/option-kind.js';
 import { ConfigError, optionKey, problem, type ConfigSection, type OptionProblem, type OptionSpec } from '../options/resolve-options.js';
 import { buildConfigSchema, CONFIG_SECTIONS, type SchemaNode } from './config-schema.js';
 

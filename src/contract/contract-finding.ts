@@ -1,15 +1,8 @@
-import type { Finding } from '../schema/finding.js';
-import type { FindingCode } from './finding-codes.js';
+import type { FindingCode } from '../core/finding-codes.js';
+import type { ContractEndpoint, Severity } from '../core/vocabulary.js';
 
-/** The two documented routes, as they appear in findings and reports. */
-export const LIST_ENDPOINT = 'GET /markets';
-export const SINGLE_ENDPOINT = 'GET /markets/{market_id}';
-
-/** A route a finding is about. `deployment` is for facts about the crawl as a whole (timing, sample). */
-export type ContractEndpoint = typeof LIST_ENDPOINT | typeof SINGLE_ENDPOINT | 'deployment';
-
-/** Severity of a contract finding; see docs/contract-check.md for what each one costs. */
-export type Severity = Finding['severity'];
+// The vocabulary lives on the floor (src/core/vocabulary.ts), where the deviation catalogue reads it too.
+export { LIST_ENDPOINT, SEVERITY_ORDER, SINGLE_ENDPOINT, type ContractEndpoint, type Severity } from '../core/vocabulary.js';
 
 /** One concrete occurrence kept as an example of an aggregated finding. */
 export interface FindingExample {
@@ -61,6 +54,3 @@ export interface ContractFinding {
   /** Up to three occurrences, in the order seen. */
   examples: FindingExample[];
 }
-
-/** Report order: errors, warnings, then information. */
-export const SEVERITY_ORDER: readonly Severity[] = ['error', 'warning', 'info'];

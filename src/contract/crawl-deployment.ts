@@ -1,4 +1,4 @@
-import type { Market } from '../schema/market-types.js';
+import type { Market } from '../schema/generated/market-types.js';
 import { collectBodyText } from './body-text.js';
 import { SINGLE_ENDPOINT } from './contract-finding.js';
 import { buildContractReport, type ContractReport } from './contract-report.js';

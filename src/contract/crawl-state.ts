@@ -2,7 +2,7 @@ import type { Dispatcher } from 'undici';
 import { requestTarget, createDeploymentClient, RequestFailure, type DeploymentClient, type DeploymentResponse, type ExchangeEvent } from './deployment-client.js';
 import { collectBodyText } from './body-text.js';
 import type { ContractEndpoint, Observation } from './contract-finding.js';
-import type { FindingCode } from './finding-codes.js';
+import type { FindingCode } from '../core/finding-codes.js';
 import { packageVersion } from '../core/package-info.js';
 import { ContractRunError } from './contract-run-error.js';
 import type { CrawlOptions, CrawlSettings } from './crawl-settings.js';

@@ -1,5 +1,5 @@
 import { SEVERITY_ORDER, type ContractFinding, type FindingExample, type Observation } from './contract-finding.js';
-import type { FindingCode } from './finding-codes.js';
+import type { FindingCode } from '../core/finding-codes.js';
 
 /** How many concrete occurrences an aggregated finding keeps. */
 export const MAX_EXAMPLES = 3;

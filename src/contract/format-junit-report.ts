@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import type { create as Create } from 'xmlbuilder2';
 import { LIST_ENDPOINT, SINGLE_ENDPOINT, type ContractEndpoint, type ContractFinding } from './contract-finding.js';
-import type { FindingCode } from './finding-codes.js';
+import type { FindingCode } from '../core/finding-codes.js';
 import type { ContractReport } from './contract-report.js';
 
 /** A named check of the contract and the finding codes it produces, per endpoint (JUnit testcases). */

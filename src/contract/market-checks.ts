@@ -2,12 +2,12 @@ import { hasFloatNoise, isCalendarDate, priceSumDeviation, PRICE_SUM_TOLERANCE }
 import { loadMarketSchema } from '../schema/market-schema.js';
 import { getMarketValidator } from '../schema/market-validator.js';
 import { describeFound, pointerToken, type Finding } from '../schema/finding.js';
-import type { Market } from '../schema/market-types.js';
+import type { Market } from '../schema/generated/market-types.js';
 import { LIST_ENDPOINT, SINGLE_ENDPOINT, type ContractEndpoint, type FindingExample, type Severity } from './contract-finding.js';
 import { createFindingAggregator, type FindingAggregator } from './finding-aggregator.js';
 import { readJsonText, StreamedArray, type JsonAnomaly, type JsonReadResult } from './json-body-reader.js';
 import { findMarketArray, type ListShape } from './list-envelope.js';
-import { schemaFindingCode, type FindingCode } from './finding-codes.js';
+import { schemaFindingCode, type FindingCode } from '../core/finding-codes.js';
 import { ListedMarkets, sameText, type ListedMarket } from './listed-markets.js';
 
 /** What the checks need to know about one HTTP answer (never its headers' values beyond these). */

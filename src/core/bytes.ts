@@ -38,13 +38,6 @@ export const concatBytes: (parts: readonly Uint8Array[]) => Uint8Array = NodeBuf
       return out;
     };
 
-/** Whether two byte arrays hold the same bytes. */
-export function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
-
 /** base64url without padding (RFC 4648 §5) of a string's UTF-8 bytes. */
 export function toBase64Url(text: string): string {
   let binary = '';

@@ -8,7 +8,7 @@ import { jsonReply } from '../runtime/reply.js';
 import { writeReply } from './write-reply.js';
 import { createNodeHandler } from './node-handler.js';
 import { ADMIN_PREFIX, createStubRuntime, type RuntimeOptions, type StubRuntime } from '../runtime/stub-runtime.js';
-import { checkRuntimeOptions } from '../options/stub-options.js';
+import { checkRuntimeOptions } from '../runtime/runtime-options.js';
 
 /** Build the app from runtime options (at least a catalog), or around an existing runtime. */
 export type AppOptions = RuntimeOptions | { runtime: StubRuntime };

@@ -1,4 +1,4 @@
-import { expectedText, readText, readTyped, type OptionKind, type OptionValue } from './option-kind.js';
+import { expectedText, readText, readTyped, type OptionKind, type OptionValue } from '../core/option-kind.js';
 
 /**
  * One option of a command, as data: its flag, environment variables, kind, default and help. The

@@ -1,6 +1,6 @@
 import type { Transform } from 'node:stream';
 import type { Redactor } from '../core/redact-secrets.js';
-import type { Market } from '../schema/market-types.js';
+import type { Market } from '../schema/generated/market-types.js';
 import { BodyText } from '../contract/body-text.js';
 import { LIST_ENDPOINT, SINGLE_ENDPOINT } from '../contract/contract-finding.js';
 import { contentDecoders, decodeFailureReason, unsupportedCodingReason } from '../contract/content-decoding.js';

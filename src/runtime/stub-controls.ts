@@ -3,7 +3,7 @@ import { MAX_EDITABLE } from '../catalog/market-store.js';
 import { MarketStubError, optionError, relocate } from '../core/market-stub-error.js';
 import { MAX_JOURNAL_READ, type JournalEntry, type JournalFilter } from '../journal/request-journal.js';
 import type { StubRuntime } from './stub-runtime.js';
-import type { Market } from '../schema/market-types.js';
+import type { Market } from '../schema/generated/market-types.js';
 import { describeCatalogue, type DeviationDescription } from '../deviation/describe-catalogue.js';
 import { describePlan, marketDeviations, planDeviations, type DeviationSetting } from '../deviation/deviation-settings.js';
 

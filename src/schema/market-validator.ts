@@ -1,6 +1,6 @@
 import type { ErrorObject } from 'ajv/dist/2020.js';
-import { allErrorsValidators, firstErrorValidators } from './compiled-validators.js';
-import type { Market, MarketSummary } from './market-types.js';
+import { allErrorsValidators, firstErrorValidators } from './generated/compiled-validators.js';
+import type { Market, MarketSummary } from './generated/market-types.js';
 import { describeFound, pointerToken, valueAtPointer, type Finding } from './finding.js';
 
 /** Compiled validators for the three layers of `schemas/market.schema.json`. */
@@ -35,8 +35,8 @@ type CompiledLayers = Record<'Market' | 'MarketSummary' | 'MarketAssumptions', V
 /**
  * Returns the validators of the schema's three layers, built once per process and option set.
  * They are ajv's standalone code, compiled from the schema when the package is built
- * (scripts/gen-validators.mjs writes src/schema/compiled-validators.ts; a test fails when it is
- * stale), so no process compiles the schema at start-up (Ajv docs, standalone.md; issue 13).
+ * (scripts/gen-validators.mjs writes src/schema/generated/compiled-validators.ts; a test fails when it is
+ * stale), so no process compiles the schema at start-up (Ajv docs, standalone.md).
  *
  * `multipleOfPrecision` is 9 because with default options ajv rejects 0.57 against
  * `multipleOf: 0.01` (ajv issues #928, #2329); the GeneratedMarket tick depends on it.

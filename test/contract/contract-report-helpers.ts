@@ -3,7 +3,7 @@ import type { ContractFinding } from '../../src/contract/contract-finding.js';
 import type { ContractReport } from '../../src/contract/contract-report.js';
 import { Writable } from 'node:stream';
 import { runCli } from '../../src/cli/run-cli.js';
-import type { ContractCliIo } from '../../src/cli/check-command.js';
+import type { ContractCliIo } from '../../src/cli/cli-io.js';
 import { runCliProcess, type CliResult } from '../support/cli-process.js';
 
 /** Runs the CLI in-process (runCli with captured output), as the real bin would but without a process start. */

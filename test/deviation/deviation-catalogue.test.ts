@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { LIST_ENDPOINT, SINGLE_ENDPOINT } from '../../src/contract/contract-finding.js';
-import { FINDING_KINDS } from '../../src/contract/finding-codes.js';
+import { FINDING_KINDS } from '../../src/core/finding-codes.js';
 import { CONTRACT_CHECKS } from '../../src/contract/format-junit-report.js';
 import { DEVIATIONS, deviationNames, findDeviation, UNPROVOKED_FINDINGS } from '../../src/deviation/deviation-catalogue.js';
 

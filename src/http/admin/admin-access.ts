@@ -1,7 +1,6 @@
 import { isIP } from 'node:net';
 
-/** What an allowedHosts entry may be: a host name (`market-stub`), `.domain` (the domain and its subdomains), or `*`. */
-export const HOST_NAME = /^(\*|\.?[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*)$/;
+export { HOST_NAME } from '../../core/host-name.js';
 
 /**
  * Whether a request's `Host` may reach the admin API (DNS-rebinding defence, the rule Vite's

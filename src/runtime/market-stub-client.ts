@@ -1,7 +1,7 @@
 import type { Behaviour, BehaviourRule, BehaviourRuleInput } from '../behaviour/behaviour.js';
 import type { DeviationSetting } from '../deviation/deviation-settings.js';
 import type { JournalEntry, JournalFilter } from '../journal/request-journal.js';
-import type { Market } from '../schema/market-types.js';
+import type { Market } from '../schema/generated/market-types.js';
 
 /**
  * The runtime controls of a stub, one interface for every way to reach it: the in-process handle

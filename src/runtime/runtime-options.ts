@@ -1,26 +1,17 @@
 import { checkBehaviour, createBehaviourEngine, type BehaviourRuleInput } from '../behaviour/behaviour.js';
 import { planDeviations } from '../deviation/deviation-settings.js';
+import { HOST_NAME } from '../core/host-name.js';
 import { MarketStubError, optionError, relocate } from '../core/market-stub-error.js';
-import { ERROR_SHAPES, PAGING_MODES } from '../runtime/response-profile.js';
-import { readTyped, type OptionKind } from './option-kind.js';
+import { BOOLEAN, checkFields, int, TEXT, type FieldRule } from '../core/option-fields.js';
+import { readTyped, type OptionKind } from '../core/option-kind.js';
 import { MAX_JOURNAL_BYTES, MAX_JOURNAL_ENTRIES } from '../journal/request-journal.js';
-import { HOST_NAME } from '../http/admin/admin-access.js';
-import { MAX_GRACE_MS } from '../http/server.js';
+import { ERROR_SHAPES, PAGING_MODES } from './response-profile.js';
 
-/** Largest generated catalog (markets are made on demand, so a large count costs nothing at start). */
-export const MAX_COUNT = 100_000_000;
 /** Largest request journal, in entries (a full scan of it stays a few milliseconds: reads never stall the server). */
 export const MAX_JOURNAL_SIZE = MAX_JOURNAL_ENTRIES;
 
-const int = (min: number, max: number): OptionKind => ({ type: 'integer', min, max });
-const BOOLEAN: OptionKind = { type: 'boolean' };
-const TEXT: OptionKind = { type: 'string' };
-
-/** A field of an options object: a scalar kind, or a check of its own for structured values. */
-type FieldRule = OptionKind | ((value: unknown, where: string, option: string) => void);
-
 /** Scalar and structured fields every stub surface takes (startMarketStub, createApp's runtime options). */
-const RUNTIME_FIELDS: Record<string, FieldRule> = {
+export const RUNTIME_FIELDS: Record<string, FieldRule> = {
   seed: int(0, Number.MAX_SAFE_INTEGER),
   profile: checkProfile,
   behaviour: (value, where, option) => relocateBehaviour(() => checkBehaviour(value, option), where),
@@ -41,44 +32,6 @@ const RUNTIME_FIELDS: Record<string, FieldRule> = {
   },
 };
 
-/** What `buildCatalog` takes (fixtures, markets given in code, or the generator's seed, count and clock). */
-const CATALOG_FIELDS: Record<string, FieldRule> = {
-  seed: int(0, Number.MAX_SAFE_INTEGER),
-  count: int(0, MAX_COUNT),
-  clock: { type: 'date' },
-  fixtures: { type: 'path' },
-  markets: (value, where, option) => {
-    if (!Array.isArray(value)) throw optionError(where, option, 'an array of markets', value);
-  },
-};
-
-/** startMarketStub's fields: the runtime's and the catalog's, plus where to listen. */
-const STUB_FIELDS: Record<string, FieldRule> = {
-  ...RUNTIME_FIELDS,
-  ...CATALOG_FIELDS,
-  port: int(0, 65_535),
-  host: TEXT,
-  watch: BOOLEAN,
-  shutdownGraceMs: int(0, MAX_GRACE_MS),
-};
-
-/** Fields whose values are secrets: messages name them but never show what was given. */
-const SECRET_FIELDS = new Set(['adminToken']);
-
-/**
- * Checks the options of `startMarketStub` before anything starts: every field's type and range,
- * unknown fields (a typo such as `cuont`), and combinations (`watch` needs `fixtures`; `fixtures`
- * and `markets` exclude each other).
- * @throws MarketStubError OPTION_INVALID naming `where` and the field:
- *   `startMarketStub: clock: expected a YYYY-MM-DD calendar date, found "2026-13-01"`.
- */
-export function checkStubOptions(options: unknown, where = 'startMarketStub'): void {
-  checkFields(options, STUB_FIELDS, where);
-  const o = options as Record<string, unknown>;
-  if (o['watch'] === true && o['fixtures'] === undefined) throw optionError(where, 'watch', 'a fixtures path to watch (watch applies to fixtures only)', true);
-  checkCatalogCombination(o, where);
-}
-
 /**
  * Checks the runtime options of `createApp` (or `createStubRuntime`): a catalog plus the runtime fields.
  * @throws MarketStubError OPTION_INVALID
@@ -86,35 +39,6 @@ export function checkStubOptions(options: unknown, where = 'startMarketStub'): v
 export function checkRuntimeOptions(options: unknown, where = 'createApp'): void {
   checkFields(options, { ...RUNTIME_FIELDS, catalog: checkCatalog }, where);
   if ((options as Record<string, unknown>)['catalog'] === undefined) throw optionError(where, 'catalog', 'a catalog from buildCatalog()', undefined);
-}
-
-/**
- * Checks the options of `buildCatalog`.
- * @throws MarketStubError OPTION_INVALID
- */
-export function checkCatalogOptions(options: unknown, where = 'buildCatalog'): void {
-  checkFields(options, CATALOG_FIELDS, where);
-  checkCatalogCombination(options as Record<string, unknown>, where);
-}
-
-function checkCatalogCombination(o: Record<string, unknown>, where: string): void {
-  if (o['fixtures'] !== undefined && o['markets'] !== undefined) throw optionError(where, 'markets', 'either fixtures or markets, not both', 'both given');
-}
-
-function checkFields(options: unknown, fields: Record<string, FieldRule>, where: string): void {
-  if (options === undefined) return;
-  if (options === null || typeof options !== 'object' || Array.isArray(options)) throw optionError(where, 'options', 'an object of options', options);
-  for (const [key, value] of Object.entries(options)) {
-    const rule = fields[key];
-    if (!rule) throw optionError(where, key, `a known option (${Object.keys(fields).sort().join(', ')})`, key);
-    if (value === undefined) continue;
-    if (typeof rule === 'function') {
-      rule(value, where, key);
-      continue;
-    }
-    const read = readTyped(rule, value);
-    if (!read.ok) throw optionError(where, key, read.expected, SECRET_FIELDS.has(key) ? '(not shown)' : value);
-  }
 }
 
 const PROFILE_FIELDS: Record<string, OptionKind> = {

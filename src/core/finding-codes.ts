@@ -1,4 +1,4 @@
-import { LIST_ENDPOINT, SINGLE_ENDPOINT, type ContractEndpoint, type Severity } from './contract-finding.js';
+import { LIST_ENDPOINT, SINGLE_ENDPOINT, type ContractEndpoint, type Severity } from './vocabulary.js';
 
 /** One kind of finding the checker can emit: its code, severity and the endpoints it is reported on. */
 export interface FindingKind {
@@ -14,8 +14,8 @@ const SINGLE = [SINGLE_ENDPOINT] as const;
 /**
  * Every finding `check`, `record` and `proxy` can report, as (code, severity, endpoints): the
  * schema keywords of `$defs/Market`, `$defs/MarketSummary` and `$defs/MarketAssumptions` (the
- * ajv keywords that schema uses; `forbidden` is ajv's `false schema`) and every check of this
- * room. A code with two severities has a row for each. docs/contract-check.md documents each row
+ * ajv keywords that schema uses; `forbidden` is ajv's `false schema`) and every check of the
+ * contract room (src/contract). A code with two severities has a row for each. docs/contract-check.md documents each row
  * (a test holds the two together), and the deviation catalogue (src/deviation) provokes every
  * error and warning from a stub or says why it cannot.
  */

@@ -1,4 +1,4 @@
-import { isCalendarDate } from '../core/market-rules.js';
+import { isCalendarDate } from './market-rules.js';
 
 /**
  * What values an option takes. One definition per rule, read two ways: from text (command-line

@@ -1,0 +1,54 @@
+// The layers of src/ and the rules between them, checked by `npm run lint` (depcruise src).
+// From the bottom up (docs/architecture.md draws the same picture):
+//   floor     src/core, src/schema: vocabulary, limits, errors, seeds, bytes, the schema and its validators
+//   domain    src/catalog, src/deviation, src/behaviour, src/journal: markets and what happens to them, as data
+//   runtime   src/runtime: route → decide → render → Reply; the controls behind handle, admin API and MSW
+//   adapters  src/http (node:http fast path, Express app, admin API), src/msw: requests in, Replies out
+//   assembly  src/stub.ts, src/stub-options.ts: startMarketStub puts catalog, runtime and server together
+//   edges     contract (check, record), proxy, client, options, config file, CLI, logger: files, sockets, processes
+//   entries   src/index.ts, src/cli.ts, src/msw.ts, src/testcontainers.ts: the package's doors
+// Imports point down only; floor, domain and runtime import no Node built-in and no Express, so the
+// core bundles for a browser (test/runtime/browser-bundle.test.ts proves it).
+const FLOOR = '^src/(core|schema)/';
+const DOMAIN = '^src/(catalog|deviation|behaviour|journal)/';
+const RUNTIME = '^src/runtime/';
+const ADAPTERS = '^src/(http|msw)/';
+const ASSEMBLY = '^src/(stub|stub-options)\\.ts$';
+const EDGES = '^src/(fixtures|contract|proxy|client|options|config-file|cli)/|^src/(config|serve-environment|logger)\\.ts$';
+const ENTRIES = '^src/(index|cli|msw|testcontainers)\\.ts$';
+// Files of the floor and the domain that still do file I/O, kept where they are until they move to
+// an edge room of their own (each named, so no new one slips in).
+const FILE_IO = '^src/core/(read-regular-file|write-file-atomic)\\.ts$|^src/catalog/(load-fixtures|watch-fixtures)\\.ts$';
+
+const upward = (name, from, to) => ({ name, severity: 'error', comment: 'imports point down the layers only (see the top of this file)', from: { path: from, pathNot: '\\.test\\.ts$' }, to: { path: to } });
+
+module.exports = {
+  forbidden: [
+    { name: 'no-circular', severity: 'error', comment: 'a cycle makes two modules one; break it by moving the shared part down a layer', from: {}, to: { circular: true } },
+    upward('floor-imports-up', FLOOR, `${DOMAIN}|${RUNTIME}|${ADAPTERS}|${ASSEMBLY}|${EDGES}|${ENTRIES}`),
+    upward('domain-imports-up', DOMAIN, `${RUNTIME}|${ADAPTERS}|${ASSEMBLY}|${EDGES}|${ENTRIES}`),
+    upward('runtime-imports-up', RUNTIME, `${ADAPTERS}|${ASSEMBLY}|${EDGES}|${ENTRIES}`),
+    upward('adapter-imports-up', ADAPTERS, `${ASSEMBLY}|${EDGES}|${ENTRIES}`),
+    upward('assembly-imports-up', ASSEMBLY, `${EDGES}|${ENTRIES}`),
+    upward('edge-imports-entry', EDGES, ENTRIES),
+    {
+      name: 'core-is-platform-neutral', severity: 'error',
+      comment: 'floor, domain and runtime run in a browser too: no Node built-in (files, sockets, timers belong to adapters and edges)',
+      from: { path: `${FLOOR}|${DOMAIN}|${RUNTIME}`, pathNot: `\\.test\\.ts$|${FILE_IO}` },
+      to: { dependencyTypes: ['core'] },
+    },
+    {
+      name: 'core-without-express', severity: 'error', comment: 'Express is one adapter (src/http/create-app.ts)',
+      from: { path: `${FLOOR}|${DOMAIN}|${RUNTIME}` }, to: { path: 'node_modules/(express|@types/express)/' },
+    },
+    { name: 'no-orphans', severity: 'error', comment: 'a module nothing imports is dead or an entry knip should know', from: { orphan: true, pathNot: ['\\.test\\.ts$', '\\.d\\.ts$', ENTRIES, '^src/schema/generated/'] }, to: {} },
+  ],
+  options: {
+    // @swc/core parses the TypeScript sources (dependency-cruiser 16 reads TypeScript up to 5.x only).
+    parser: 'swc',
+    tsConfig: { fileName: 'tsconfig.json' },
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '\\.test\\.ts$' },
+    includeOnly: '^src/',
+  },
+};

@@ -1,0 +1,41 @@
+import { optionError } from '../core/market-stub-error.js';
+import { checkFields, int, type FieldRule } from '../core/option-fields.js';
+
+/** Largest generated catalog (markets are made on demand, so a large count costs nothing at start). */
+export const MAX_COUNT = 100_000_000;
+
+/** Where a catalog comes from: exactly one of fixtures, markets, or the generator's (seed, count, clock). */
+export interface CatalogOptions {
+  /** A fixture file or directory (see readFixtures). */
+  fixtures?: string | undefined;
+  /** Markets given in code, validated like fixtures. */
+  markets?: readonly unknown[] | undefined;
+  seed: number;
+  count: number;
+  clock: string;
+}
+
+/** What `buildCatalog` takes (fixtures, markets given in code, or the generator's seed, count and clock). */
+export const CATALOG_FIELDS: Record<string, FieldRule> = {
+  seed: int(0, Number.MAX_SAFE_INTEGER),
+  count: int(0, MAX_COUNT),
+  clock: { type: 'date' },
+  fixtures: { type: 'path' },
+  markets: (value, where, option) => {
+    if (!Array.isArray(value)) throw optionError(where, option, 'an array of markets', value);
+  },
+};
+
+/**
+ * Checks the options of `buildCatalog`.
+ * @throws MarketStubError OPTION_INVALID
+ */
+export function checkCatalogOptions(options: unknown, where = 'buildCatalog'): void {
+  checkFields(options, CATALOG_FIELDS, where);
+  checkCatalogCombination(options as Record<string, unknown>, where);
+}
+
+/** `fixtures` and `markets` exclude each other. */
+export function checkCatalogCombination(o: Record<string, unknown>, where: string): void {
+  if (o['fixtures'] !== undefined && o['markets'] !== undefined) throw optionError(where, 'markets', 'either fixtures or markets, not both', 'both given');
+}

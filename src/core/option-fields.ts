@@ -1,0 +1,34 @@
+import { optionError } from './market-stub-error.js';
+import { readTyped, type OptionKind } from './option-kind.js';
+
+/** An integer option kind within [min, max]. */
+export const int = (min: number, max: number): OptionKind => ({ type: 'integer', min, max });
+export const BOOLEAN: OptionKind = { type: 'boolean' };
+export const TEXT: OptionKind = { type: 'string' };
+
+/** A field of a library options object: a scalar kind, or a check of its own for structured values. */
+export type FieldRule = OptionKind | ((value: unknown, where: string, option: string) => void);
+
+/** Fields whose values are secrets: messages name them but never show what was given. */
+const SECRET_FIELDS = new Set(['adminToken']);
+
+/**
+ * Checks an options object of the library against its fields: an object, every key known (a typo
+ * such as `cuont` is named with the known keys), every value of its kind.
+ * @throws MarketStubError OPTION_INVALID naming `where` and the field (`startMarketStub: seed: expected …`).
+ */
+export function checkFields(options: unknown, fields: Record<string, FieldRule>, where: string): void {
+  if (options === undefined) return;
+  if (options === null || typeof options !== 'object' || Array.isArray(options)) throw optionError(where, 'options', 'an object of options', options);
+  for (const [key, value] of Object.entries(options)) {
+    const rule = fields[key];
+    if (!rule) throw optionError(where, key, `a known option (${Object.keys(fields).sort().join(', ')})`, key);
+    if (value === undefined) continue;
+    if (typeof rule === 'function') {
+      rule(value, where, key);
+      continue;
+    }
+    const read = readTyped(rule, value);
+    if (!read.ok) throw optionError(where, key, read.expected, SECRET_FIELDS.has(key) ? '(not shown)' : value);
+  }
+}
