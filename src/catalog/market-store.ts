@@ -1,6 +1,6 @@
 import jsonMergePatch from 'json-merge-patch';
 import type { Market } from '../schema/generated/market-types.js';
-import { validateMarkets } from './build-catalog.js';
+import { validateMarkets } from './data-catalog.js';
 import { createMemoryCatalog, toCatalogEntry, toSummary, type CatalogEntry, type MarketCatalog } from './market-catalog.js';
 import { MarketStubError } from '../core/market-stub-error.js';
 import { checkJsonInput } from './json-input.js';

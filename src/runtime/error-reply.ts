@@ -1,4 +1,4 @@
-import { STATUS_CODES } from 'node:http';
+import statuses from 'statuses';
 import type { ResponseProfile } from './response-profile.js';
 import { jsonReply, type Reply } from './reply.js';
 import { utf8 } from '../core/bytes.js';
@@ -30,7 +30,7 @@ export function errorReply(shape: ResponseProfile['errors'], status: number, cod
   switch (shape) {
     case 'problem':
       // RFC 9457 §3.1: "about:blank" type means the title is the HTTP status phrase; we give a specific type URI instead.
-      body = { type: `https://market-stub.local/problems/${code.replaceAll('_', '-')}`, title: TITLES[status] ?? STATUS_CODES[status] ?? 'Error', status, detail: message, ...details };
+      body = { type: `https://market-stub.local/problems/${code.replaceAll('_', '-')}`, title: TITLES[status] ?? statuses.message[status] ?? 'Error', status, detail: message, ...details };
       contentType = 'application/problem+json; charset=utf-8';
       break;
     case 'error-object':
