@@ -13,7 +13,7 @@ export type ServeOptionValue = string | number | boolean | readonly string[];
  * checked with the option's own rule first, so a mistake fails here, not in a container's logs.
  * Used by `market-stub/testcontainers`; handy for any tool that starts the image (compose files
  * written by code, other container libraries). Undefined values are left out; list options
- * (`allowedHosts`, `marketFault`) are joined with their separator.
+ * (`allowedHosts`, `deviation`) are joined with their separator.
  * @param where the surface named in errors (`MarketStubContainer.withSeed`)
  * @param optionPrefix prefixed to the option in errors (`profile.` for `profile.paging`)
  * @throws MarketStubError OPTION_INVALID naming the option (a secret's value is never shown);

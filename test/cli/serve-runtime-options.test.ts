@@ -41,7 +41,7 @@ describe('serve: profile, behaviour and admin options', () => {
     [['--paging', 'pages'], '--paging: expected one of none, offset, cursor, found "pages".'],
     [['--error-rate', '2'], '--error-rate: expected a number from 0 to 1, found "2".'],
     [['--behaviours', '/no/such.json'], '--behaviours: cannot read behaviour rules from /no/such.json'],
-    [['--market-fault', 'wobbly=0.1'], '--market-fault: expected NAME=RATE'],
+    [['--market-fault', 'missing=0.1'], '--market-fault: unknown option'],
   ])('refuses %j with exit 2 and a clear message', async (args, message) => {
     const res = await runCliProcess(['serve', '--port', '0', ...args]);
     expect(res.code).toBe(2);

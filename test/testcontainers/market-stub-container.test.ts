@@ -59,8 +59,8 @@ describe('MarketStubContainer (builder)', () => {
 
 describe('serveEnvironment', () => {
   it('maps serve options to their first variable, lists joined by their separator, undefined left out', () => {
-    expect(serveEnvironment({ seed: 7, quiet: true, errorRate: 0.25, allowedHosts: ['stub', '.ci.internal'], marketFault: ['missing=0.1', 'stale=0.2'], delay: undefined })).toEqual({
-      MARKET_STUB_SEED: '7', MARKET_STUB_QUIET: 'true', MARKET_STUB_ERROR_RATE: '0.25', MARKET_STUB_ALLOWED_HOSTS: 'stub,.ci.internal', MARKET_STUB_MARKET_FAULT: 'missing=0.1,stale=0.2',
+    expect(serveEnvironment({ seed: 7, quiet: true, errorRate: 0.25, allowedHosts: ['stub', '.ci.internal'], deviation: ['string-price=0.1', 'item-bom'], delay: undefined })).toEqual({
+      MARKET_STUB_SEED: '7', MARKET_STUB_QUIET: 'true', MARKET_STUB_ERROR_RATE: '0.25', MARKET_STUB_ALLOWED_HOSTS: 'stub,.ci.internal', MARKET_STUB_DEVIATION: 'string-price=0.1,item-bom',
     });
     expect(serveEnvironment({ port: 0 })).toEqual({ MARKET_STUB_PORT: '0' });
   });

@@ -1,0 +1,62 @@
+import { CATALOG_FIELDS } from '../catalog/catalog-options.js';
+import { optionError } from '../core/market-stub-error.js';
+import { checkFields, type FieldRule } from '../core/option-fields.js';
+import { RUNTIME_FIELDS } from '../runtime/runtime-options.js';
+import type { RuntimeOptions } from '../runtime/stub-runtime.js';
+
+/**
+ * Options of `createMarketStubHandlers`: the options of `startMarketStub` that mean something
+ * without a server (seed, count, clock, markets given as data, profile, behaviour, rules,
+ * deviations, journal, cors, logger), plus the base URL the handlers answer under. No `fixtures`
+ * (no file system in a browser: import the JSON and pass it as `markets`), no port or host.
+ */
+export interface MarketStubHandlersOptions extends Omit<RuntimeOptions, 'catalog' | 'admin' | 'adminToken' | 'allowedHosts'> {
+  /**
+   * Absolute http(s) URL the app under test calls, e.g. `https://api.example.test/v1`: the
+   * handlers answer `${baseUrl}/markets`, `${baseUrl}/markets/{market_id}`, `${baseUrl}/openapi.json`
+   * and `${baseUrl}/healthz`. Query and fragment are not allowed; a trailing `/` is ignored.
+   */
+  baseUrl: string;
+  /** Number of generated markets (when `markets` is not given), 0–100,000,000. @default 100 */
+  count?: number;
+  /** Clock date YYYY-MM-DD (UTC) of the generated catalog. @default today (UTC) */
+  clock?: string;
+  /** Serve these markets (validated like fixtures) instead of generated ones. */
+  markets?: readonly unknown[];
+}
+
+const MSW_FIELDS: Record<string, FieldRule> = {
+  ...Object.fromEntries(Object.entries(RUNTIME_FIELDS).filter(([key]) => !['admin', 'adminToken', 'allowedHosts'].includes(key))),
+  count: CATALOG_FIELDS['count'] as FieldRule,
+  clock: CATALOG_FIELDS['clock'] as FieldRule,
+  markets: CATALOG_FIELDS['markets'] as FieldRule,
+  baseUrl: (value, where, option) => {
+    parseBaseUrl(value, where, option);
+  },
+};
+
+/**
+ * Checks the options of createMarketStubHandlers before anything is built.
+ * @throws MarketStubError OPTION_INVALID naming the field (`createMarketStubHandlers: baseUrl: expected …`).
+ */
+export function checkHandlersOptions(options: unknown, where: string): asserts options is MarketStubHandlersOptions {
+  checkFields(options, MSW_FIELDS, where);
+  if ((options as { baseUrl?: unknown } | undefined)?.baseUrl === undefined) throw optionError(where, 'baseUrl', 'the absolute URL the app calls, such as "https://api.example.test"', undefined);
+}
+
+/**
+ * The base URL as origin plus path prefix (no trailing `/`).
+ * @throws MarketStubError OPTION_INVALID when it is not an absolute http(s) URL without query or fragment.
+ */
+export function parseBaseUrl(value: unknown, where: string, option = 'baseUrl'): { origin: string; prefix: string; href: string } {
+  const expected = 'an absolute http(s) URL without query or fragment, such as "https://api.example.test/v1"';
+  let url: URL;
+  try {
+    url = new URL(String(value));
+  } catch {
+    throw optionError(where, option, expected, value);
+  }
+  if (typeof value !== 'string' || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.search !== '' || url.hash !== '' || url.username !== '' || url.password !== '') throw optionError(where, option, expected, value);
+  const prefix = url.pathname.replace(/\/+$/, '');
+  return { origin: url.origin, prefix, href: `${url.origin}${prefix}` };
+}
