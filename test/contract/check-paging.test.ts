@@ -122,6 +122,9 @@ describe.concurrent('paging is bounded', () => {
       const run = await runCheckJson(server.url, ['--max-pages', '2']);
       expect(problemKeys(run.report)).toEqual([`warning page-limit ${LIST} `]);
       expect(run.report.list).toMatchObject({ pages: 2, dialect: 'offset-limit', complete: false });
+      const text = await runCliInProcess(['check', '--base-url', server.url, '--max-pages', '2']);
+      expect(text.stdout.split('\n')[0]).toMatch(/ · envelope "markets", 2 pages \(offset-limit\), 6 markets listed, /);
+      expect(text.stdout).toContain('[paging] paging: 2 pages, followed offset-limit ("offset": 0, "limit": 3, "total": 9)');
     });
   });
 });
