@@ -39,10 +39,9 @@ export interface DialectReading {
   stuck?: string;
 }
 
-/** A paging dialect: a name, the fields or headers it reads (for docs/paging.md), and the reader. */
+/** A paging dialect: a name (docs/paging.md lists each), the fields or headers it reads, and the reader. */
 export interface PagingDialect {
   readonly name: string;
-  readonly reads: string;
   /** Every body field and header (lower-cased) the dialect reads: not reported as an unknown paging key. */
   readonly keys: readonly string[];
   /** Undefined when the page shows none of this dialect's evidence. */
@@ -79,9 +78,9 @@ const fieldEvidence = (found: FoundField) => `"${found.path}": ${shown(found.val
  * pagination headers (`X-Next-Page`, `X-Page`, `X-Per-Page`, `X-Total`, `X-Total-Pages`).
  */
 export const PAGING_DIALECTS: readonly PagingDialect[] = [
+  // A `Link: <…>; rel="next"` header (RFC 8288): absolute, relative or query-only targets, resolved against the URL that answered (RFC 3986 §5).
   {
     name: 'link-header',
-    reads: 'a `Link: <…>; rel="next"` header (RFC 8288): absolute, relative or query-only targets, resolved against the URL that answered (RFC 3986 §5)',
     keys: ['link'],
     read(page) {
       const target = findLinkTarget(page.headers['link'], 'next');
@@ -91,9 +90,9 @@ export const PAGING_DIALECTS: readonly PagingDialect[] = [
       return url ? { signal: 'link', evidence, next: { url } } : { signal: 'link', evidence, stuck: `${evidence} is not an http(s) URL reference` };
     },
   },
+  // A next-page URL, path or query in the envelope or one of its paging objects (NEXT_URL_FIELDS; `links.next`, `_links.next.href`, `paging.next`).
   {
     name: 'body-next-url',
-    reads: `a next-page URL in the envelope (or its \`meta\`, \`pagination\`, \`paging\`, \`links\`, \`_links\` object): ${NEXT_URL_FIELDS.map((f) => `\`${f}\``).join(', ')}; a link object's \`href\` counts`,
     keys: NEXT_URL_FIELDS,
     read(page) {
       const found = page.envelope ? findField(page.body, NEXT_URL_FIELDS) : undefined;
@@ -108,9 +107,9 @@ export const PAGING_DIALECTS: readonly PagingDialect[] = [
       return url ? { signal: found.path, evidence, next: { url } } : { signal: found.path, evidence, stuck: `${evidence} is not an http(s) URL` };
     },
   },
+  // An opaque cursor in the envelope or one of its paging objects, sent back as the query parameter CURSOR_PARAMS names (a URL value is followed as one).
   {
     name: 'body-cursor',
-    reads: `an opaque cursor in the envelope (or its \`meta\`, \`pagination\`… object), sent back as a query parameter: ${Object.entries(CURSOR_PARAMS).map(([f, p]) => `\`${f}\` → \`?${p}=\``).join(', ')}`,
     keys: Object.keys(CURSOR_PARAMS),
     read(page) {
       const found = page.envelope ? findField(page.body, Object.keys(CURSOR_PARAMS)) : undefined;
@@ -127,9 +126,9 @@ export const PAGING_DIALECTS: readonly PagingDialect[] = [
       return { signal: found.path, evidence, next: { url: withQuery(page.url, { [param]: text }), cursor: text } };
     },
   },
+  // `has_more` (or `hasMore`) true: the next page starts after the last market listed, `?starting_after=<market_id>` (Stripe).
   {
     name: 'has-more',
-    reads: '`has_more` (or `hasMore`) true: the next page starts after the last market listed, `?starting_after=<market_id>` (Stripe style)',
     keys: [...HAS_MORE_FIELDS, 'starting_after'],
     read(page) {
       const found = page.envelope ? findField(page.body, HAS_MORE_FIELDS) : undefined;
@@ -140,9 +139,9 @@ export const PAGING_DIALECTS: readonly PagingDialect[] = [
       return { signal: found.path, evidence: `${evidence} after market_id ${shown(page.lastId)}`, next: { url: withQuery(page.url, { starting_after: page.lastId }), cursor: page.lastId } };
     },
   },
+  // `offset` with a total (MARKET_TOTAL_FIELDS), `limit` optional: `?offset=<offset + items>&limit=<limit>` until the total is reached.
   {
     name: 'offset-limit',
-    reads: '`offset` with a total (`total`, `total_count`, `count`) and optionally `limit`: the next page is `?offset=<offset + items>&limit=<limit>` until the total is reached',
     keys: [...OFFSET_FIELDS, ...LIMIT_FIELDS],
     read(page) {
       const offset = page.envelope ? findCount(page.body, OFFSET_FIELDS) : undefined;
@@ -158,9 +157,9 @@ export const PAGING_DIALECTS: readonly PagingDialect[] = [
       return { signal, evidence, next: { url: withQuery(page.url, query) } };
     },
   },
+  // `page` (or `current_page`) with a page count (PAGE_TOTAL_FIELDS), `per_page`/`page_size` optional: `?page=<page + 1>` until the count is reached.
   {
     name: 'page-number',
-    reads: '`page` (or `current_page`) with a page count (`total_pages`, `page_count`, `last_page`) and optionally `per_page`/`page_size`: the next page is `?page=<page + 1>` until the count is reached',
     keys: [...PAGE_FIELDS, ...PAGE_SIZE_FIELDS],
     read(page) {
       const number = page.envelope ? findCount(page.body, PAGE_FIELDS) : undefined;
@@ -173,9 +172,9 @@ export const PAGING_DIALECTS: readonly PagingDialect[] = [
       return { signal: number.path, evidence, next: { url: withQuery(page.url, { page: String(next), ...(size ? { [fieldName(size.path)]: String(size.value) } : {}) }) } };
     },
   },
+  // `X-Next-Page` (a page number or a URL), else `X-Page` with `X-Total-Pages`; `X-Per-Page` goes back as `per_page` (GitLab).
   {
     name: 'page-headers',
-    reads: '`X-Next-Page` (a page number, or a URL), else `X-Page` with `X-Total-Pages`; `X-Per-Page` is sent back as `per_page` (GitLab style)',
     keys: ['x-next-page', 'x-page', 'x-per-page', 'x-prev-page'],
     read(page) {
       const { headers } = page;
