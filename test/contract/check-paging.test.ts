@@ -125,6 +125,8 @@ describe.concurrent('paging is bounded', () => {
       const text = await runCliInProcess(['check', '--base-url', server.url, '--max-pages', '2']);
       expect(text.stdout.split('\n')[0]).toMatch(/ · envelope "markets", 2 pages \(offset-limit\), 6 markets listed, /);
       expect(text.stdout).toContain('[paging] paging: 2 pages, followed offset-limit ("offset": 0, "limit": 3, "total": 9)');
+      const junit = await runCliInProcess(['check', '--base-url', server.url, '--max-pages', '2', '--format', 'junit']);
+      expect(junit.stdout).toContain('<property name="paging" value="offset-limit"/>');
     });
   });
 });
