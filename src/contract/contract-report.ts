@@ -12,9 +12,13 @@ export interface ListSummary {
   envelopeKey?: string;
   /** List pages fetched. */
   pages: number;
-  /** How paging was signalled: `none`, `link` (Link rel="next"), or the envelope field (`next_cursor`, `next`, `cursor`). */
+  /** What signalled the next page the crawl followed: `none`, `link` (Link rel="next"), an envelope field (`next_cursor`, `meta.next_cursor`, `has_more`, `offset`, `page`…) or a header (`X-Next-Page`, `X-Page`). */
   paging: string;
-  /** False when the crawl stopped early: --max-pages reached, a cursor loop, or a page that failed. */
+  /** The paging dialect (docs/paging.md) that was followed, or that read the only page: `link-header`, `body-next-url`, `body-cursor`, `has-more`, `offset-limit`, `page-number`, `page-headers` (added in 0.3; absent when none did). */
+  dialect?: string;
+  /** What the dialect was recognised by, e.g. `"offset": 0, "limit": 3, "total": 9` (with `dialect`). */
+  pagingEvidence?: string;
+  /** False when the list was not seen whole: --max-pages reached, a cursor loop, a page that failed, paging no dialect follows, or a total larger than what was seen. */
   complete: boolean;
   /** Final URL of the first page when the deployment redirected `GET /markets`. */
   redirectedTo?: string;

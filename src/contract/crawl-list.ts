@@ -6,15 +6,19 @@ import { marketsUrl } from './crawl-settings.js';
 import { failureCode, previewBody, type CrawlState } from './crawl-state.js';
 import { displayUrl, requestTarget, RequestFailure, type DeploymentResponse } from './deployment-client.js';
 import { createJsonReader } from './json-body-reader.js';
-import { findNextPage, type NextPage } from './list-envelope.js';
+import { judgeListTotals, pagingInfo, pagingUnfollowed, readPagePaging } from './crawl-paging.js';
 import { checkEncoding, checkStatus, createListPageChecker, type ListPage } from './market-checks.js';
+import type { NextStep } from './paging-dialects.js';
 
 /**
  * Stage 1 of a crawl: `GET {base}/markets`, then every page the deployment signals, each body
  * streamed through the list checks (memory stays at the compact listing, whatever the size).
- * The crawl stops, saying so in the report (`list.complete: false` and a warning), when:
- * `maxPages` is reached (`page-limit`), a next page repeats a URL or cursor already fetched (found
- * before fetching it) or a page repeats earlier markets only (`cursor-loop`), or a page fails.
+ * The next page is found by the paging dialects (paging-dialects.ts, docs/paging.md). The crawl
+ * stops, saying so in the report (`list.complete: false` and a warning), when: `maxPages` is
+ * reached (`page-limit`), a next page repeats a URL or cursor already fetched (found before
+ * fetching it) or a page repeats earlier markets only (`cursor-loop`), a page fails, more pages
+ * are signalled in a way no dialect follows (`paging-unfollowed`), or the last page announces a
+ * total larger than what was seen (`list-partial`).
  * @throws ContractRunError DEPLOYMENT_UNREACHABLE (no answer to the first page), LIMIT_EXCEEDED (a
  *   page over maxBodyMb), OPTION_INVALID (a base URL ending in /markets whose list is a 404).
  */
@@ -42,9 +46,13 @@ export async function crawlList(state: CrawlState): Promise<ListSummary> {
       stopPaging(state, list, 'cursor-loop', `page ${list.pages} lists only markets of earlier pages: the paging looped back`, response.url);
       break;
     }
-    const next = findNextPage(page.body, page.shape, response.headers['link'] ?? null, response.url);
-    if (!next) break;
-    if (list.paging === 'none') list.paging = next.via;
+    const reading = readPagePaging(list, page, response);
+    const next = reading.next;
+    if (!next) {
+      if (reading.stuck !== undefined) pagingUnfollowed(state, list, reading.stuck, response.url);
+      else judgeListTotals(state, list, reading.totals, response.url);
+      break;
+    }
     if (!(await mayFollow(state, list, next, response.url, visited, cursors))) break;
     if (list.pages >= maxPages) {
       stopPaging(state, list, 'page-limit', `stopped after ${list.pages} pages (--max-pages ${maxPages}); later pages were not checked`, next.url);
@@ -53,10 +61,7 @@ export async function crawlList(state: CrawlState): Promise<ListSummary> {
     if (next.cursor !== undefined) cursors.add(next.cursor);
     url = next.url;
   }
-  if (list.pages > 0 && list.shape !== 'unavailable') {
-    const via = list.paging === 'none' ? 'no paging signalled' : list.paging === 'link' ? 'followed Link rel="next"' : `followed the ${JSON.stringify(list.paging)} field`;
-    state.info({ code: 'paging', endpoint: LIST_ENDPOINT, pointerTemplate: '', example: { pointer: '', found: `${list.pages} page${list.pages === 1 ? '' : 's'}, ${via}` }, message: `paging: ${list.pages} page${list.pages === 1 ? '' : 's'}, ${via}; ${state.listed.size} markets listed in ${Math.round(listMs)} ms` });
-  }
+  if (list.pages > 0 && list.shape !== 'unavailable') pagingInfo(state, list, listMs);
   return list;
 }
 
@@ -130,7 +135,7 @@ function rejectMarketsSuffix(base: URL, requested: URL): void {
 }
 
 /** Whether the next page may be fetched: not a URL or cursor fetched before, and on the base origin (or followed without the headers, with a warning). */
-async function mayFollow(state: CrawlState, list: ListSummary, next: NextPage, from: URL, visited: Set<string>, cursors: Set<string>): Promise<boolean> {
+async function mayFollow(state: CrawlState, list: ListSummary, next: NextStep, from: URL, visited: Set<string>, cursors: Set<string>): Promise<boolean> {
   if (visited.has(next.url.href) || (next.cursor !== undefined && cursors.has(next.cursor))) {
     stopPaging(state, list, 'cursor-loop', `next page ${requestTarget(next.url)} was already fetched; not fetched again`, from);
     return false;

@@ -29,7 +29,7 @@ export const CONTRACT_CHECKS: readonly ContractCheck[] = [
   { name: 'answers', endpoints: BOTH, codes: ['http-status', 'not-found', 'request-failed', 'retry-exhausted', 'body-too-large', 'slow-answer'] },
   { name: 'json-body', endpoints: BOTH, codes: ['not-json', 'undecodable-body', 'content-type', 'bom', 'charset', 'duplicate-member', 'unsafe-number'] },
   { name: 'list-shape', endpoints: [LIST_ENDPOINT], codes: ['list-shape'] },
-  { name: 'paging', endpoints: [LIST_ENDPOINT], codes: ['cursor-loop', 'page-limit'] },
+  { name: 'paging', endpoints: [LIST_ENDPOINT], codes: ['cursor-loop', 'page-limit', 'paging-unfollowed', 'list-partial'] },
   { name: 'same-origin', endpoints: BOTH, codes: ['cross-origin'] },
   { name: 'schema', endpoints: BOTH, codes: ['required', 'type', 'format', 'forbidden', 'minLength', 'single-envelope'] },
   { name: 'unique-ids', endpoints: [LIST_ENDPOINT], codes: ['duplicate-id'] },
@@ -70,7 +70,7 @@ export function formatJunitReport(report: ContractReport): string {
       errors: '0', skipped: '0', time, timestamp: report.startedAt.slice(0, 19),
     });
     const props = el.ele('properties');
-    for (const [name, value] of [['baseUrl', report.baseUrl], ['reportVersion', String(report.reportVersion)], ['strict', String(report.strict)], ['verdict', report.verdict]]) {
+    for (const [name, value] of [['baseUrl', report.baseUrl], ['reportVersion', String(report.reportVersion)], ['strict', String(report.strict)], ['verdict', report.verdict], ['paging', report.list.dialect ?? report.list.paging]]) {
       props.ele('property', { name, value });
     }
     for (const c of suite.cases) {

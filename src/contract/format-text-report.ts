@@ -54,7 +54,8 @@ function describeList(report: ContractReport): string {
   const { list, summary } = report;
   if (report.command === 'proxy') return `${plural(summary.requests, 'response')} seen`;
   const shape = list.shape === 'array' ? 'bare array' : list.shape === 'envelope' ? `envelope "${list.envelopeKey ?? ''}"` : 'no market list';
-  return `${shape}, ${plural(list.pages, 'page')}, ${plural(summary.marketsListed, 'market')} listed, ${summary.marketsChecked} requested one by one`;
+  const dialect = list.dialect === undefined ? '' : ` (${list.dialect})`;
+  return `${shape}, ${plural(list.pages, 'page')}${dialect}, ${plural(summary.marketsListed, 'market')} listed, ${summary.marketsChecked} requested one by one`;
 }
 
 function plural(n: number, noun: string): string {

@@ -1,13 +1,9 @@
 import { pointerToken } from '../schema/finding.js';
 import { StreamedArray } from './json-body-reader.js';
-import { resolveHttpUrl } from './deployment-client.js';
-import { findLinkTarget } from './link-header.js';
+import { readPaging } from './paging-reading.js';
 
 /** Keys that may hold the market array of an enveloped list, in the order they are tried. */
 export const ENVELOPE_KEYS = ['markets', 'data', 'results', 'items'] as const;
-
-/** Envelope fields that carry the next page, in the order they are tried. */
-export const CURSOR_FIELDS = ['next_cursor', 'next', 'cursor'] as const;
 
 /** Where the market array of a `GET /markets` body was found, and how many items it had. */
 export type ListShape =
@@ -37,42 +33,19 @@ export function findMarketArray(body: unknown): ListShape | undefined {
 /** How the next page was signalled. */
 export interface NextPage {
   url: URL;
-  /** `link` (a `Link: rel="next"` header) or the envelope field that held the cursor or URL. */
-  via: 'link' | (typeof CURSOR_FIELDS)[number];
-  /** The opaque cursor value, when the next page is `?cursor=VALUE` (a repeated one is a loop). */
+  /** What signalled it: `link` (a `Link: rel="next"` header), the envelope field (`next_cursor`, `meta.next_cursor`, `offset`…) or the header (`X-Next-Page`). */
+  via: string;
+  /** The opaque cursor or last id, when a repeated one means a loop. */
   cursor?: string;
 }
 
 /**
- * The next page of a list response, or undefined when the deployment signals none.
- *
- * - `Link: <…>; rel="next"` (RFC 8288), resolved against the URL of the response (after redirects);
- * - else, for an envelope, the first non-empty `next_cursor`, `next` or `cursor` field: a value
- *   that is an absolute URL, a path (`/…`) or a query (`?…`) is resolved against the response URL;
- *   any other value is an opaque cursor sent back as `?cursor=VALUE` on the current page's URL
- *   (other query parameters such as `limit` are kept).
+ * The next page of a list response, or undefined when the deployment signals none: the paging
+ * dialects of paging-dialects.ts read from the body and the `Link` header (docs/paging.md), the
+ * first page of a list (no last market id, so no Stripe-style `starting_after`).
  */
 export function findNextPage(body: unknown, shape: ListShape, linkHeader: string | null, responseUrl: URL): NextPage | undefined {
-  const linked = findLinkTarget(linkHeader, 'next');
-  if (linked !== undefined) {
-    const url = resolveHttpUrl(linked, responseUrl);
-    if (url) return { url, via: 'link' };
-  }
-  if (shape.kind !== 'envelope') return undefined;
-  const record = body as Record<string, unknown>;
-  for (const field of CURSOR_FIELDS) {
-    const value = record[field];
-    if (typeof value !== 'string' && typeof value !== 'number') continue;
-    const text = String(value);
-    if (text === '') continue;
-    if (/^[a-z][a-z0-9+.-]*:\/\//i.test(text) || text.startsWith('/') || text.startsWith('?')) {
-      const url = resolveHttpUrl(text, responseUrl);
-      if (url) return { url, via: field };
-      continue;
-    }
-    const url = new URL(responseUrl);
-    url.searchParams.set('cursor', text);
-    return { url, via: field, cursor: text };
-  }
-  return undefined;
+  const reading = readPaging({ body, envelope: shape.kind === 'envelope', headers: linkHeader === null ? {} : { link: linkHeader }, url: responseUrl, lastId: undefined, items: shape.count, pageIndex: 0 });
+  if (!reading.next || reading.signal === undefined) return undefined;
+  return { url: reading.next.url, via: reading.signal, ...(reading.next.cursor === undefined ? {} : { cursor: reading.next.cursor }) };
 }

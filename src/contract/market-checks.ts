@@ -32,6 +32,8 @@ export interface ListPage {
   shape: ListShape;
   /** Every item of this (later) page was listed on an earlier page: the paging looped back (its duplicates are not reported one by one). */
   repeats: boolean;
+  /** The market_id of the array's last item, when it named one (Stripe-style paging continues after it). */
+  lastId: string | undefined;
 }
 
 type Validators = ReturnType<typeof getMarketValidator>;
@@ -212,6 +214,7 @@ interface ItemTarget {
   duplicates: FindingAggregator;
   items: number;
   duplicated: number;
+  lastId?: string | undefined;
 }
 
 /**
@@ -243,7 +246,10 @@ export function createListPageChecker(facts: ResponseFacts, ctx: CheckContext, l
     },
     onItem(key, index, value) {
       const target = key === null ? direct : candidates.get(key);
-      if (target) checkListItem(value, index, target, { ...ctx, sink: target.sink }, facts.request, fast, full, literals, isDuplicate);
+      if (target) {
+        checkListItem(value, index, target, { ...ctx, sink: target.sink }, facts.request, fast, full, literals, isDuplicate);
+        target.lastId = listedId(value);
+      }
       if (pending.length > 0) {
         const at = `${key === null ? '' : `/${pointerToken(key)}`}/${index}`;
         const id = listedId(value);
@@ -271,7 +277,7 @@ export function createListPageChecker(facts: ResponseFacts, ctx: CheckContext, l
       const winner = shape.kind === 'array' ? direct : candidates.get(shape.key);
       const repeats = traversal === 'crawl' && laterPage && winner !== undefined && winner.items > 0 && winner.duplicated === winner.items;
       if (winner) commit(winner, ctx, listed, traversal, facts.request, repeats);
-      return { body: result.value, shape, repeats };
+      return { body: result.value, shape, repeats, lastId: winner?.lastId };
     },
   };
 }

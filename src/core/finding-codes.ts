@@ -51,6 +51,8 @@ export const FINDING_KINDS = [
   { code: 'duplicate-id', severity: 'warning', endpoints: LIST },
   { code: 'cursor-loop', severity: 'warning', endpoints: LIST },
   { code: 'page-limit', severity: 'warning', endpoints: LIST },
+  { code: 'paging-unfollowed', severity: 'warning', endpoints: LIST },
+  { code: 'list-partial', severity: 'warning', endpoints: LIST },
   { code: 'cross-origin', severity: 'warning', endpoints: BOTH },
   { code: 'bom', severity: 'warning', endpoints: BOTH },
   { code: 'charset', severity: 'warning', endpoints: BOTH },
