@@ -1,0 +1,123 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { startMarketStub, type MarketStub } from '../../src/index.js';
+import { launchChromium, screenshot } from './support/chromium.js';
+
+// The web console (/__stub/ui) as a tester uses it, in Debian's chromium: locked without the
+// token, then the catalog, a deviation toggled from the page and served, the live journal, and a
+// market whose title is markup. Needs `npm run build` first (the console's files are in dist/console).
+const TOKEN = 'console-test-token';
+const XSS_ID = 'XSS-TITLE-1';
+const XSS_TITLE = '<img src=x onerror="window.__xss=1;alert(1)"><script>window.__xss=2</script>';
+
+let browser: Browser;
+let stub: MarketStub;
+let page: Page;
+const requested: string[] = [];
+const dialogs: string[] = [];
+const pageErrors: string[] = [];
+
+async function admin(method: string, path: string, body?: unknown): Promise<Response> {
+  return fetch(`${stub.url}/__stub${path}`, { method, headers: { authorization: `Bearer ${TOKEN}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+}
+
+beforeAll(async () => {
+  browser = await launchChromium();
+  stub = await startMarketStub({ seed: 3, count: 12, clock: '2026-01-01', adminToken: TOKEN });
+  expect((await admin('PUT', `/markets/${XSS_ID}`, { market_id: XSS_ID, title: XSS_TITLE, status: 'active', yes_price: 0.4, no_price: 0.6, resolution_date: '2026-06-30' })).status).toBe(201);
+  page = await browser.newPage({ viewport: { width: 1440, height: 900 }, colorScheme: 'dark' });
+  page.on('request', (r) => requested.push(r.url()));
+  page.on('dialog', (d) => {
+    dialogs.push(d.message());
+    void d.dismiss();
+  });
+  page.on('pageerror', (e) => pageErrors.push(e.message));
+});
+afterAll(async () => {
+  await browser?.close();
+  await stub?.close();
+});
+
+describe('the console at /__stub/ui', () => {
+  it('is refused by the admin API without the token: it asks for it and shows no data', async () => {
+    const refused = page.waitForResponse((r) => r.url() === `${stub.url}/__stub` && r.status() === 401);
+    await page.goto(`${stub.url}/__stub/ui`);
+    await refused;
+    await page.locator('#lock').waitFor({ state: 'visible' });
+    expect(await page.locator('#lock-reason').textContent()).toContain('needs its token');
+    expect(await page.locator('#catalog-body tr').count()).toBe(0);
+    await screenshot(page, 'console-locked');
+  });
+
+  it('with the token, shows the catalog (the token kept in sessionStorage only)', async () => {
+    await page.fill('#token-input', TOKEN);
+    await page.press('#token-input', 'Enter');
+    await page.locator('#catalog-body tr').nth(12).waitFor();
+    expect(await page.locator('#catalog-body tr').count()).toBe(13);
+    expect(await page.locator('#lock').isHidden()).toBe(true);
+    // Expressions run in the page (the test's own types have no DOM).
+    const storage = await page.evaluate("({ session: sessionStorage.getItem('market-stub.adminToken'), local: localStorage.length, cookie: document.cookie, url: location.href })");
+    expect(storage).toEqual({ session: TOKEN, local: 0, cookie: '', url: `${stub.url}/__stub/ui` });
+    expect(await page.locator('#catalog-chart svg rect.bar').count()).toBe(20);
+    await screenshot(page, 'console-catalog');
+  });
+
+  it('toggling a deviation of one market changes what the stub serves for it', async () => {
+    const id = (await page.locator('#catalog-body tr').first().getAttribute('data-id'))!;
+    const before = await (await fetch(`${stub.url}/markets/${id}`)).json() as { yes_price: unknown };
+    expect(typeof before.yes_price).toBe('number');
+    await page.locator('#catalog-body tr').first().click();
+    await page.locator('#market-deviations input[data-deviation="string-price"]').check();
+    await expect.poll(async () => typeof ((await (await fetch(`${stub.url}/markets/${id}`)).json()) as { yes_price: unknown }).yes_price, { timeout: 3000 }).toBe('string');
+    await page.locator(`#catalog-body tr[data-id="${id}"] .chip`, { hasText: 'string-price' }).waitFor();
+    await screenshot(page, 'console-deviation');
+    await page.locator('#market-deviations input[data-deviation="string-price"]').uncheck();
+    await expect.poll(async () => typeof ((await (await fetch(`${stub.url}/markets/${id}`)).json()) as { yes_price: unknown }).yes_price, { timeout: 3000 }).toBe('number');
+  });
+
+  it('shows a new request in the journal within 1 s, expandable to its (redacted) headers', async () => {
+    await fetch(`${stub.url}/markets?probe=journal-live`, { headers: { authorization: 'Bearer client-secret-xyz', 'x-trace': 'trace-42' } });
+    const entry = page.locator('#journal-list details', { hasText: 'probe=journal-live' });
+    await entry.waitFor({ timeout: 1000 });
+    await entry.locator('summary').click();
+    const detail = entry.locator('.detail');
+    await detail.waitFor();
+    const text = (await detail.textContent()) ?? '';
+    expect(text).toContain('Bearer [redacted]');
+    expect(text).toContain('trace-42');
+    expect(text).toContain('200');
+    expect(await page.content()).not.toContain('client-secret-xyz');
+    await screenshot(page, 'console-journal');
+  });
+
+  it('adds a behaviour rule from the form: the next request gets its status, then the rule is spent', async () => {
+    await page.selectOption('#rule-form select[name=route]', 'list');
+    await page.fill('#rule-form input[name=status]', '503');
+    await page.fill('#rule-form input[name=times]', '1');
+    await page.click('#rule-form button[type=submit]');
+    await page.locator('#rule-list li', { hasText: 'status=503' }).waitFor();
+    expect((await fetch(`${stub.url}/markets`)).status).toBe(503);
+    expect((await fetch(`${stub.url}/markets`)).status).toBe(200);
+    await page.locator('#journal-list details.st-5xx').first().waitFor({ timeout: 1000 });
+  });
+
+  it('renders a market title holding markup as text: no element injected, nothing run', async () => {
+    await page.fill('#catalog-search', 'XSS-TITLE');
+    const cell = page.locator(`#catalog-body tr[data-id="${XSS_ID}"] td.title`);
+    await cell.waitFor();
+    expect(await cell.textContent()).toBe(XSS_TITLE);
+    const injected = await page.evaluate("({ img: document.querySelectorAll('main img, main script').length, xss: String(window.__xss) })");
+    expect(injected).toEqual({ img: 0, xss: 'undefined' });
+    await page.locator(`#catalog-body tr[data-id="${XSS_ID}"]`).click();
+    expect((JSON.parse((await page.locator('#market-json').textContent()) ?? '') as { title: string }).title).toBe(XSS_TITLE);
+    expect(await page.evaluate("document.querySelectorAll('main img, main script').length")).toBe(0);
+    expect(dialogs).toEqual([]);
+    await screenshot(page, 'console-xss-title');
+  });
+
+  it('made no request outside its origin, and threw no error', () => {
+    expect(requested.length).toBeGreaterThan(5);
+    expect(requested.filter((url) => !url.startsWith(`${stub.url}/`))).toEqual([]);
+    expect(pageErrors).toEqual([]);
+  });
+});
