@@ -101,6 +101,32 @@ describe('the console at /__stub/ui', () => {
     await page.locator('#journal-list details.st-5xx').first().waitFor({ timeout: 1000 });
   });
 
+  it('adds deviations from the form (a share, every market), removes one, clears them; ticks from the keyboard', async () => {
+    const active = async () => ((await (await admin('GET', '/deviations')).json()) as { active: unknown[] }).active;
+    await page.selectOption('#deviation-name', 'price-sum');
+    await page.check('#deviation-form input[name=scope][value=rate]');
+    await page.fill('#deviation-rate', '0.5');
+    await page.click('#deviation-form button[type=submit]');
+    await page.locator('#deviation-active li', { hasText: 'price-sum · rate 0.5' }).waitFor();
+    expect(await active()).toEqual([{ name: 'price-sum', rate: 0.5 }]);
+    await page.selectOption('#deviation-name', 'item-500');
+    await page.check('#deviation-form input[name=scope][value=all]');
+    await page.click('#deviation-form button[type=submit]');
+    await page.locator('#deviation-active li', { hasText: 'item-500 · all' }).waitFor();
+    const id = (await page.locator('#catalog-body tr').nth(1).getAttribute('data-id'))!;
+    expect((await fetch(`${stub.url}/markets/${id}`)).status).toBe(500);
+    await page.click('#deviation-active button[aria-label="remove price-sum"]');
+    await page.locator('#deviation-active li', { hasText: 'price-sum' }).waitFor({ state: 'detached' });
+    expect(await active()).toEqual([{ name: 'item-500' }]);
+    await screenshot(page, 'console-deviations-in-force');
+    await page.click('#deviation-clear');
+    await expect.poll(active).toEqual([]);
+    expect((await fetch(`${stub.url}/markets/${id}`)).status).toBe(200);
+    await page.locator('#catalog-body').click({ position: { x: 5, y: 5 } });
+    await page.keyboard.press('t');
+    await page.locator('#tick-now', { hasText: 'tick 1' }).waitFor();
+  });
+
   it('renders a market title holding markup as text: no element injected, nothing run', async () => {
     await page.fill('#catalog-search', 'XSS-TITLE');
     const cell = page.locator(`#catalog-body tr[data-id="${XSS_ID}"] td.title`);
