@@ -11,9 +11,10 @@ function price(value: unknown): string {
   return typeof value === 'number' ? value.toFixed(2) : text(value);
 }
 
-function row(market: MarketRow, tags: readonly MarketDeviationTag[], selected: boolean): HTMLTableRowElement {
+/** One catalog row; only one row is in the tab order (`focusable`): the arrows move between rows (roving tabindex, WAI-ARIA APG). */
+function row(market: MarketRow, tags: readonly MarketDeviationTag[], selected: boolean, focusable: boolean): HTMLTableRowElement {
   const chips = tags.map((t) => h('span', { class: `chip chip-${t.kind}`, title: t.kind === 'rate' ? 'a seeded share of markets: this one may or may not serve it' : t.kind === 'all' ? 'every market serves it' : 'this market serves it' }, t.label));
-  return h('tr', { tabindex: 0, 'data-id': market.market_id, class: selected ? 'selected' : undefined, 'aria-selected': selected ? 'true' : 'false' },
+  return h('tr', { tabindex: focusable ? 0 : -1, 'data-id': market.market_id, class: selected ? 'selected' : undefined, 'aria-selected': selected ? 'true' : 'false' },
     h('td', { class: 'mono' }, market.market_id),
     h('td', { class: 'title', title: text(market.title) }, ...chips, text(market.title)),
     h('td', { class: market.status === 'active' ? 'status' : 'status warn' }, text(market.status)),
@@ -31,9 +32,10 @@ export function createCatalogView(onSelect: (market: MarketRow) => void): { rend
   let selectedId: string | undefined;
   const draw = () => {
     const matching = markets.map((m) => ({ market: m, tags: deviationsOf(m.market_id, deviations) })).filter(({ market, tags }) => marketMatches(market, tags, search.value));
-    replace(body, ...matching.slice(0, MAX_CATALOG_ROWS).map(({ market, tags }) => row(market, tags, market.market_id === selectedId)));
-    const shown = Math.min(matching.length, MAX_CATALOG_ROWS);
-    replace(byId('catalog-count', HTMLElement), `${matching.length === markets.length ? `${markets.length} markets` : `${matching.length} of ${markets.length} markets`}${shown < matching.length ? ` (first ${shown} shown: narrow the search)` : ''}`);
+    const shownRows = matching.slice(0, MAX_CATALOG_ROWS);
+    const focusId = shownRows.some(({ market }) => market.market_id === selectedId) ? selectedId : shownRows[0]?.market.market_id;
+    replace(body, ...shownRows.map(({ market, tags }) => row(market, tags, market.market_id === selectedId, market.market_id === focusId)));
+    replace(byId('catalog-count', HTMLElement), `${matching.length === markets.length ? `${markets.length} markets` : `${matching.length} of ${markets.length} markets`}${shownRows.length < matching.length ? ` (first ${shownRows.length} shown: narrow the search)` : ''}`);
   };
   const pick = (target: EventTarget | null) => {
     const tr = target instanceof Element ? target.closest('tr') : null;
@@ -54,7 +56,11 @@ export function createCatalogView(onSelect: (market: MarketRow) => void): { rend
       event.preventDefault();
       const tr = event.target instanceof Element ? event.target.closest('tr') : null;
       const next = event.key === 'ArrowDown' ? tr?.nextElementSibling : tr?.previousElementSibling;
-      if (next instanceof HTMLElement) next.focus();
+      if (next instanceof HTMLElement) {
+        tr?.setAttribute('tabindex', '-1');
+        next.setAttribute('tabindex', '0');
+        next.focus();
+      }
     }
   });
   return {

@@ -127,6 +127,28 @@ describe('the console at /__stub/ui', () => {
     await page.locator('#tick-now', { hasText: 'tick 1' }).waitFor();
   });
 
+  it('works from the keyboard: / searches, arrows and Enter select a market, Esc leaves the field, ? shows the keys', async () => {
+    await page.keyboard.press('Escape');
+    await page.locator('main').click({ position: { x: 1, y: 1 } });
+    await page.keyboard.press('/');
+    expect(await page.evaluate('document.activeElement.id')).toBe('catalog-search');
+    await page.keyboard.type('active');
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate("document.activeElement.tagName + ' ' + document.activeElement.tabIndex")).toBe('TR 0');
+    expect(await page.locator('#catalog-body tr[tabindex="0"]').count()).toBe(1);
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    const second = await page.locator('#catalog-body tr').nth(1).getAttribute('data-id');
+    expect(await page.locator('#market-id').textContent()).toBe(second);
+    await page.keyboard.press('?');
+    await page.locator('#help').waitFor({ state: 'visible' });
+    await page.keyboard.press('Escape');
+    await page.locator('#help').waitFor({ state: 'hidden' });
+    await page.fill('#catalog-search', '');
+  });
+
   it('renders a market title holding markup as text: no element injected, nothing run', async () => {
     await page.fill('#catalog-search', 'XSS-TITLE');
     const cell = page.locator(`#catalog-body tr[data-id="${XSS_ID}"] td.title`);

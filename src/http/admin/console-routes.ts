@@ -49,9 +49,14 @@ export function createConsoleHandler(admin: { checkOrigin(req: IncomingMessage, 
       checkRequest(req.method ?? 'GET', name, where);
       assets ??= loadConsoleAssets();
       const loaded = await assets;
-      if (typeof loaded === 'string') throw adminFailure('ADMIN_ROUTE_NOT_FOUND', where, `${loaded}.`, { option: 'path', expected: 'a built console (dist/console)', found: path });
+      if (typeof loaded === 'string') {
+        // Not cached: the next request looks again (after `npm run build`, say).
+        assets = undefined;
+        throw adminFailure('ADMIN_ROUTE_NOT_FOUND', where, `${loaded}.`, { option: 'path', expected: 'a built console (dist/console)', found: path });
+      }
       const asset = loaded.get(name);
-      if (asset) writeReply(res, assetReply(asset, req));
+      if (!asset) throw new Error(`console asset ${name} listed but not loaded`);
+      writeReply(res, assetReply(asset, req));
     };
     serve().catch((error: unknown) => writeReply(res, adminErrorReply(admin.toFailure(error, where))));
     return true;
