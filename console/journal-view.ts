@@ -71,6 +71,7 @@ export function createJournalView(): { add(entries: readonly JournalEntry[]): vo
     count();
   };
   for (const control of [filterText, method, status]) control.addEventListener('input', refilter);
+  count();
   return {
     add(entries) {
       const current = filter();
