@@ -39,9 +39,18 @@ const deviationControls = createDeviationControls(act);
 const behaviourControls = createBehaviourControls(act);
 const journal = createJournalView();
 
-/** Reads catalog, deviations and behaviours again and redraws them. */
-async function reload(): Promise<void> {
+/** What the panes were last drawn from, to redraw only on a change. */
+let drawn = '';
+
+/**
+ * Reads catalog, deviations and behaviours again and redraws them (`onlyIfChanged`: only when
+ * something differs from what is drawn, so a refresh in the background leaves the page alone).
+ */
+async function reload(onlyIfChanged = false): Promise<void> {
   const [m, d, b] = await Promise.all([adminCall('GET', '/markets'), adminCall('GET', '/deviations'), adminCall('GET', '/behaviours')]);
+  const signature = JSON.stringify([m, d, b]);
+  if (onlyIfChanged && signature === drawn) return;
+  drawn = signature;
   markets = m as MarketRow[];
   deviations = d as DeviationState;
   catalog.render(markets, deviations);
@@ -94,6 +103,24 @@ async function pollJournal(): Promise<void> {
   setTimeout(() => void pollJournal(), document.hidden ? HIDDEN_POLL_MS : POLL_MS);
 }
 
+/** Catalog refresh period in the background, ms, and the largest catalog refreshed so (a bigger one waits for r). */
+const REFRESH_MS = 3000;
+const MAX_REFRESHED_MARKETS = 2000;
+
+/**
+ * Follows changes other clients make over the admin API (a test suite ticking, patching markets,
+ * spending rules' `times`): every REFRESH_MS while the tab is visible, unless a control or
+ * catalog row has the focus (a redraw would take it away).
+ */
+function refreshInBackground(): void {
+  setTimeout(() => {
+    const focused = document.activeElement;
+    const busy = focused !== null && focused !== document.body && !byId('journal', HTMLElement).contains(focused);
+    const run = !locked && !document.hidden && !busy && markets.length <= MAX_REFRESHED_MARKETS ? reload(true) : Promise.resolve();
+    void run.catch((error: unknown) => say('error', failed(error))).finally(refreshInBackground);
+  }, REFRESH_MS);
+}
+
 /** Asks the admin index; unlocked when it answers, locked (asking for the token) on 401. */
 async function connect(): Promise<void> {
   try {
@@ -134,4 +161,7 @@ byId('journal-clear', HTMLButtonElement).addEventListener('click', () => void ac
 byId('catalog-refresh', HTMLButtonElement).addEventListener('click', () => void act('reload', () => Promise.resolve()));
 bindKeys({ tick: () => behaviourControls.tick(), pause: () => byId('journal-pause', HTMLButtonElement).click(), reload: () => void act('reload', () => Promise.resolve()) });
 
-void connect().then(() => pollJournal());
+void connect().then(() => {
+  void pollJournal();
+  refreshInBackground();
+});

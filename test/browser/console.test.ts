@@ -149,6 +149,13 @@ describe('the console at /__stub/ui', () => {
     await page.fill('#catalog-search', '');
   });
 
+  it('follows changes another client makes over the admin API (a patched title) within a few seconds', async () => {
+    await page.locator('main').click({ position: { x: 1, y: 1 } });
+    const id = (await page.locator('#catalog-body tr').nth(2).getAttribute('data-id'))!;
+    expect((await admin('PATCH', `/markets/${id}`, { title: 'Patched by another client' })).status).toBe(200);
+    await page.locator(`#catalog-body tr[data-id="${id}"] td.title`, { hasText: 'Patched by another client' }).waitFor({ timeout: 7000 });
+  });
+
   it('renders a market title holding markup as text: no element injected, nothing run', async () => {
     await page.fill('#catalog-search', 'XSS-TITLE');
     const cell = page.locator(`#catalog-body tr[data-id="${XSS_ID}"] td.title`);
