@@ -61,6 +61,9 @@ describe('GET /__stub/ui', () => {
     expect(js.match(/https?:\/\/[^"'`\s]+/g) ?? []).toEqual(['http://www.w3.org/2000/svg']);
   });
 
+});
+
+describe('GET /__stub/ui caching and routing', () => {
   it('answers If-None-Match with 304, HEAD with the headers only, and gzip only when accepted', async () => {
     const a = await app();
     const first = await request(a).get('/__stub/ui/console.js').set('accept-encoding', 'identity').expect(200);
