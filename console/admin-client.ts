@@ -1,3 +1,5 @@
+import { AdminCallError, readBounded } from './admin-answer.js';
+
 /**
  * The console's only way to the stub: the documented admin API under /__stub, same origin, with
  * `Authorization: Bearer <token>` when a token is kept. The token lives in sessionStorage (this
@@ -16,22 +18,11 @@ export function storeToken(token: string | undefined): void {
   else sessionStorage.setItem(TOKEN_KEY, token);
 }
 
-/** An admin API answer other than 2xx: its status and the admin error body's message (or the status text). */
-export class AdminCallError extends Error {
-  constructor(readonly status: number, message: string, readonly route: string) {
-    super(message);
-    this.name = 'AdminCallError';
-  }
-}
-
-/** Largest admin answer the console reads, bytes (a 10,000-market catalog is about 2 MB). */
-const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
-
 /**
  * One admin call: `method` and a path under /__stub (`/deviations`), a JSON body when given.
  * @returns the parsed JSON answer, or undefined for 204.
  * @throws AdminCallError for a non-2xx answer (401 when the token is missing or wrong), a
- *   network failure (status 0) or an answer over MAX_ANSWER_BYTES.
+ *   network failure (status 0) or an answer over MAX_ANSWER_BYTES (read no further; admin-answer.ts).
  */
 export async function adminCall(method: string, path: string, body?: unknown): Promise<unknown> {
   const route = `${method} /__stub${path}`;
@@ -45,9 +36,7 @@ export async function adminCall(method: string, path: string, body?: unknown): P
   } catch (error) {
     throw new AdminCallError(0, `${route}: the stub did not answer (${(error as Error).message}); is it still running?`, route);
   }
-  const length = Number(response.headers.get('content-length') ?? 0);
-  if (length > MAX_ANSWER_BYTES) throw new AdminCallError(response.status, `${route}: the answer is ${length} bytes, more than the console reads (${MAX_ANSWER_BYTES})`, route);
-  const raw = response.status === 204 ? '' : await response.text();
+  const raw = response.status === 204 ? '' : await readBounded(response, route);
   const parsed: unknown = raw === '' ? undefined : JSON.parse(raw);
   if (!response.ok) {
     const message = (parsed as { message?: unknown } | undefined)?.message;

@@ -1,5 +1,6 @@
 // The web console's entry (bundled into dist/console/console.js): wires the panes to the admin API.
-import { AdminCallError, adminCall, storeToken, storedToken } from './admin-client.js';
+import { AdminCallError } from './admin-answer.js';
+import { adminCall, storeToken, storedToken } from './admin-client.js';
 import { createBehaviourControls } from './behaviour-controls.js';
 import { createCatalogView } from './catalog-view.js';
 import type { BehaviourState, DeviationState, JournalPage, MarketRow } from './console-types.js';
