@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { buildCatalog, createApp } from '../../src/index.js';
 import { MAX_CONSOLE_ASSET_BYTES } from '../../src/http/admin/console-assets.js';
 import { CONSOLE_CSP } from '../../src/http/admin/console-routes.js';
+import { startServeProcess } from '../support/cli-process.js';
 
 // The web console's files under /__stub/ui (dist/console, written by `npm run build`): served with
 // the admin API's Host and Origin refusals, a strict CSP, ETags and gzip; off with the admin API.
@@ -129,4 +130,24 @@ describe('the console keeps the admin API\'s security', () => {
     }
     await request(a).post('/__stub/tick').set('content-type', 'application/json').send({ n: 1 }).expect(401);
   });
+});
+
+describe('the built CLI', () => {
+  it('serves the console from dist/console beside its bundle, and not with --admin off', async () => {
+    const on = await startServeProcess(['--port', '0', '--count', '2']);
+    try {
+      const page = await fetch(`${on.url}/__stub/ui`);
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain('<script src="/__stub/ui/console.js" defer></script>');
+      expect((await fetch(`${on.url}/__stub/ui/console.js`)).headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    } finally {
+      await on.stop();
+    }
+    const off = await startServeProcess(['--port', '0', '--count', '2', '--admin', 'off']);
+    try {
+      expect((await fetch(`${off.url}/__stub/ui`)).status).toBe(404);
+    } finally {
+      await off.stop();
+    }
+  }, 30_000);
 });

@@ -35,7 +35,9 @@ export const CONSOLE_FILES: Readonly<Record<string, { file: string; type: string
  * `dist/console/` (written by `npm run build`). The first holding index.html wins.
  */
 function consoleDirs(): string[] {
-  return [new URL('./console/', import.meta.url), new URL('../../../dist/console/', import.meta.url)].map((url) => fileURLToPath(url));
+  // From the sources only (this file is .ts): a bundle never looks outside its own directory.
+  const fromSources = import.meta.url.endsWith('.ts');
+  return [new URL('./console/', import.meta.url), ...(fromSources ? [new URL('../../../dist/console/', import.meta.url)] : [])].map((url) => fileURLToPath(url));
 }
 
 /** Reads one asset, refusing a file over MAX_CONSOLE_ASSET_BYTES before reading it. */
