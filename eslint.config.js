@@ -31,6 +31,16 @@ export default tseslint.config(
     languageOptions: { sourceType: 'commonjs', globals: { module: 'writable' } },
   },
   {
+    // The web console renders every value as text (console/dom.ts): no markup sink, no eval.
+    files: ['console/**/*.ts'],
+    rules: {
+      'no-restricted-properties': ['error', ...['innerHTML', 'outerHTML', 'insertAdjacentHTML', 'write', 'writeln'].map((property) => ({ property, message: 'Render data with textContent (console/dom.ts h()); the console never parses markup.' }))],
+      'no-eval': 'error',
+      'no-implied-eval': 'error',
+      'no-new-func': 'error',
+    },
+  },
+  {
     // The consumer projects' CommonJS files (test/consumers): require() is what they test.
     files: ['test/consumers/**/*.cjs', 'test/consumers/**/*.cts', 'test/consumers/jest-cjs/*.js'],
     languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', module: 'writable' } },

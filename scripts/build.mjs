@@ -40,6 +40,7 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { rollup } from 'rollup';
 import { dts } from 'rollup-plugin-dts';
+import { buildConsole } from './build-console.mjs';
 import { jsfPatternMemoPlugin } from './jsf-pattern-memo.mjs';
 
 const ROOT = path.resolve(fileURLToPath(new URL('..', import.meta.url)));
@@ -293,9 +294,12 @@ async function main() {
   }
   await buildDeclarations(ENTRIES.filter((e) => e.kind === 'library'));
   writeHelpPages();
+  const consoleFiles = await buildConsole(ROOT);
   const bundled = writeThirdPartyLicenses(results);
   if (!existsSync(path.join(DIST, 'cli.cjs'))) throw new Error('dist/cli.cjs was not written');
   process.stdout.write(`build: dist/ in ${Math.round(performance.now() - started)} ms (${bundled} packages bundled${externalDeps ? ', CLI dependencies external' : ''})\n`);
+  const sum = (key) => consoleFiles.reduce((total, f) => total + f[key], 0);
+  process.stdout.write(`build: dist/console/ ${sum('bytes')} bytes, ${sum('gzipBytes')} gzipped (${consoleFiles.map((f) => `${f.file} ${f.bytes}`).join(', ')})\n`);
 }
 
 await main();

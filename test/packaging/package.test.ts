@@ -55,7 +55,7 @@ describe('the tarball', () => {
     const paths = packed.files.map((f) => f.path);
     const stray = paths.filter((p) => !/^(dist\/|schemas\/[^/]+\.json$|fixtures\/|README\.md$|LICENSE$|package\.json$)/.test(p));
     expect(stray).toEqual([]);
-    for (const required of ['dist/cli.cjs', 'dist/cli-main.cjs', 'dist/index.js', 'dist/index.cjs', 'dist/index.d.ts', 'dist/index.d.cts', 'dist/THIRD-PARTY-LICENSES.md', 'schemas/market.schema.json', 'LICENSE']) {
+    for (const required of ['dist/cli.cjs', 'dist/cli-main.cjs', 'dist/index.js', 'dist/index.cjs', 'dist/index.d.ts', 'dist/index.d.cts', 'dist/THIRD-PARTY-LICENSES.md', 'schemas/market.schema.json', 'LICENSE', 'dist/console/index.html', 'dist/console/console.js', 'dist/console/console.css', 'dist/console/favicon.svg']) {
       expect(paths).toContain(required);
     }
     expect(packed.size).toBeLessThan(TARBALL_LIMIT);

@@ -16,6 +16,7 @@ import { MAX_ADMIN_BODY_BYTES, parseAdminBody, readAdminBody } from './admin-bod
 import { AdminFailure, adminErrorReply, adminFailure } from './admin-error.js';
 import type { AdminAnswer, AdminRoute } from './admin-route.js';
 import { BEHAVIOUR_ROUTES } from './behaviour-routes.js';
+import { createConsoleHandler } from './console-routes.js';
 import { DEVIATION_ROUTES } from './deviation-routes.js';
 import { JOURNAL_ROUTES } from './journal-routes.js';
 import { MARKET_ROUTES } from './market-routes.js';
@@ -72,8 +73,11 @@ export function createAdminRouter(runtime: StubRuntime, controls: StubControls =
     lane = turn.then(() => undefined, () => undefined);
     return turn;
   };
+  // The web console's files (/__stub/ui): the same Host and Origin refusals, no token (the page holds no data).
+  const consoleFiles = createConsoleHandler({ checkOrigin: (req, where) => checkOrigin(req, where, runtime, undefined), toFailure: (error, where) => toFailure(error, where, runtime) });
 
   return (req, res) => {
+    if (consoleFiles(req, res)) return;
     const method = req.method ?? 'GET';
     const url = req.url ?? '/';
     const q = url.indexOf('?');

@@ -1,0 +1,55 @@
+/**
+ * DOM building for the console, text only: every value is set with textContent or as an attribute
+ * value (setAttribute never parses markup), so a market title holding `<img src=x onerror=…>` is
+ * shown as those characters. There is no way to pass markup through these helpers.
+ */
+export type Child = Node | string | number | null | undefined | false;
+
+/** Attributes by name; `false`/`undefined` leave one out, `true` sets it empty. */
+export type Attributes = Record<string, string | number | boolean | undefined>;
+
+/** An HTML element with attributes and children (strings become text nodes). */
+export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attributes: Attributes = {}, ...children: Child[]): HTMLElementTagNameMap[K] {
+  const element = document.createElement(tag);
+  setAttributes(element, attributes);
+  append(element, children);
+  return element;
+}
+
+const SVG_NS = 'http://www.w3.org/2000/svg';
+
+/** An SVG element (namespaced) with attributes and children. */
+export function s<K extends keyof SVGElementTagNameMap>(tag: K, attributes: Attributes = {}, ...children: Child[]): SVGElementTagNameMap[K] {
+  const element = document.createElementNS(SVG_NS, tag);
+  setAttributes(element, attributes);
+  append(element, children);
+  return element;
+}
+
+function setAttributes(element: Element, attributes: Attributes): void {
+  for (const [name, value] of Object.entries(attributes)) {
+    // No event-handler attribute (on*) is ever set from here: handlers go through addEventListener.
+    if (value === undefined || value === false || /^on/i.test(name)) continue;
+    element.setAttribute(name, value === true ? '' : String(value));
+  }
+}
+
+function append(element: Element, children: readonly Child[]): void {
+  for (const child of children) {
+    if (child === null || child === undefined || child === false) continue;
+    element.append(typeof child === 'object' ? child : document.createTextNode(String(child)));
+  }
+}
+
+/** Replaces an element's children. */
+export function replace(element: Element, ...children: Child[]): void {
+  element.replaceChildren();
+  append(element, children);
+}
+
+/** The element with this id, of the expected kind. @throws Error when the page lacks it (a build mismatch). */
+export function byId<T extends HTMLElement>(id: string, kind: new () => T): T {
+  const element = document.getElementById(id);
+  if (!(element instanceof kind)) throw new Error(`the console page has no ${kind.name} #${id}`);
+  return element;
+}

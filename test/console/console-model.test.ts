@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import { deviationsOf, marketMatches, priceBins, unbalanced } from '../../console/catalog-model.js';
+import type { DeviationState, JournalEntry, JournalPage, MarketRow } from '../../console/console-types.js';
+import { entryMatches, MAX_HELD_ENTRIES, missedBy, newEntries, nextRead } from '../../console/journal-feed.js';
+
+// The console's logic that needs no browser: which entries to read next, the journal filter, the
+// deviations each market row shows, and the price chart's bins.
+const entry = (seq: number, extra: Partial<JournalEntry> = {}): JournalEntry => ({ seq, time: '2026-01-01T00:00:00.000Z', method: 'GET', path: '/markets', query: {}, headers: {}, status: 200, durationMs: 1, behaviour: [], ...extra });
+const page = (...seqs: number[]): JournalPage => ({ total: seqs.at(-1) ?? 0, size: seqs.length, capacity: 1000, requests: seqs.map((s) => entry(s)) });
+const market = (id: string, yes: unknown, no: unknown = typeof yes === 'number' ? 1 - yes : 0.5): MarketRow => ({ market_id: id, title: `Will ${id} rise?`, status: 'active', yes_price: yes, no_price: no, resolution_date: '2026-06-30' });
+
+describe('the live journal feed', () => {
+  it('reads nothing when the newest entry is the one seen, the new ones otherwise (at most what it holds)', () => {
+    expect(nextRead({ lastSeq: 7 }, page(7))).toEqual({ kind: 'none' });
+    expect(nextRead({ lastSeq: 7 }, page(9))).toEqual({ kind: 'read', limit: 2 });
+    expect(nextRead({ lastSeq: 0 }, page(5000))).toEqual({ kind: 'read', limit: MAX_HELD_ENTRIES });
+    expect(nextRead({ lastSeq: 0 }, page())).toEqual({ kind: 'none' });
+  });
+
+  it('starts again when the journal was emptied (the newest seq went back)', () => {
+    expect(nextRead({ lastSeq: 40 }, page(3))).toEqual({ kind: 'reset', limit: 3 });
+  });
+
+  it('keeps only entries past the cursor, and sees a gap left by entries that arrived after the probe', () => {
+    expect(newEntries({ lastSeq: 8 }, page(7, 8, 9, 10))).toEqual({ entries: [entry(9), entry(10)], cursor: { lastSeq: 10 } });
+    expect(newEntries({ lastSeq: 8 }, page())).toEqual({ entries: [], cursor: { lastSeq: 8 } });
+    // Probe said 10 (limit 2 from 8), but 11 arrived: the read of 2 got 10 and 11, missing 9.
+    expect(missedBy({ lastSeq: 8 }, page(10, 11), 2)).toBe(3);
+    expect(missedBy({ lastSeq: 8 }, page(9, 10), 2)).toBeUndefined();
+    // Fewer than asked: the journal has no more (older ones were dropped).
+    expect(missedBy({ lastSeq: 8 }, page(12), 2)).toBeUndefined();
+  });
+
+  it('filters by text, method and status class; "none" is a reset connection, "faulted" any behaviour', () => {
+    const reset = entry(1, { status: null, behaviour: ['fault=reset (rule r1)'], path: '/markets/ABC' });
+    const missing = entry(2, { status: 404, method: 'HEAD', query: { cursor: 'xyz' } });
+    const all = { text: '', method: '', status: 'all' } as const;
+    expect(entryMatches(reset, { ...all, status: 'none' })).toBe(true);
+    expect(entryMatches(missing, { ...all, status: 'none' })).toBe(false);
+    expect(entryMatches(reset, { ...all, status: 'faulted' })).toBe(true);
+    expect(entryMatches(missing, { ...all, status: '4xx' })).toBe(true);
+    expect(entryMatches(missing, { ...all, status: '5xx' })).toBe(false);
+    expect(entryMatches(missing, { ...all, method: 'GET' })).toBe(false);
+    expect(entryMatches(missing, { ...all, text: 'XYZ' })).toBe(true);
+    expect(entryMatches(reset, { ...all, text: ' rule r1 ' })).toBe(true);
+    expect(entryMatches(reset, { ...all, text: 'abd' })).toBe(false);
+  });
+});
+
+describe('the catalog pane', () => {
+  const state: DeviationState = {
+    catalogue: [{ name: 'string-price', class: 'contract', scope: 'market', describe: '' }, { name: 'item-500', class: 'contract', scope: 'market', describe: '' }, { name: 'price-sum', class: 'assumption', scope: 'market', describe: '' }, { name: 'list-500', class: 'contract', scope: 'list', describe: '' }],
+    active: [{ name: 'string-price', marketIds: ['A'] }, { name: 'item-500' }, { name: 'price-sum', rate: 0.25 }, { name: 'list-500' }],
+  };
+
+  it('shows on each market the deviations named for it, those of every market, and seeded shares as a chance; list ones on none', () => {
+    expect(deviationsOf('A', state).map((t) => t.label)).toEqual(['string-price', 'item-500 (all)', 'price-sum ~25%']);
+    expect(deviationsOf('B', state).map((t) => t.kind)).toEqual(['all', 'rate']);
+  });
+
+  it('searches every word in id, title, status, date and deviation names, ignoring case', () => {
+    const a = market('A', 0.4);
+    expect(marketMatches(a, deviationsOf('A', state), 'string-PRICE will')).toBe(true);
+    expect(marketMatches(a, deviationsOf('A', state), '2026-06 a')).toBe(true);
+    expect(marketMatches(market('B', 0.4), deviationsOf('B', state), 'string-price')).toBe(false);
+    expect(marketMatches(a, [], '   ')).toBe(true);
+  });
+
+  it('bins yes prices in twentieths of [0, 1] (1 in the last), counting non-numbers apart, and counts yes + no off 1', () => {
+    const markets = [market('A', 0), market('B', 0.049), market('C', 0.05), market('D', 1), market('E', '0.5'), market('F', 1.5), market('G', 0.3, 0.8)];
+    const { counts, outside } = priceBins(markets);
+    expect(counts).toHaveLength(20);
+    expect([counts[0], counts[1], counts[6], counts[19], outside]).toEqual([2, 1, 1, 1, 2]);
+    expect(counts.reduce((a, b) => a + b, 0)).toBe(5);
+    // E (a string price) and G (0.3 + 0.8); F's 1.5 + -0.5 sums to 1.
+    expect(unbalanced(markets)).toBe(2);
+  });
+});
