@@ -1,5 +1,6 @@
 import { readdir, stat } from 'node:fs/promises';
-import { readRegularFile, UnreadableFileError } from '../core/read-regular-file.js';
+import { readRegularFileBytes, UnreadableFileError } from '../core/read-regular-file.js';
+import { JsonInputError, jsonRuleBroken, MAX_MARKET_DEPTH, readJsonBytes } from '../core/bounded-json.js';
 import path from 'node:path';
 import { getMarketValidator } from '../schema/market-validator.js';
 import type { Market } from '../schema/market-types.js';
@@ -69,18 +70,19 @@ export async function readFixtures(location: string): Promise<FixtureLoad> {
   if (!listed) return { markets, problems, files: [] };
   const firstSeen = new Map<string, { file: string; index: number }>();
   for (const file of listed) {
-    let text: string;
+    let bytes: Buffer;
     try {
-      text = await readRegularFile(file, MAX_FIXTURE_FILE_BYTES);
+      bytes = await readRegularFileBytes(file, MAX_FIXTURE_FILE_BYTES);
     } catch (error) {
       problems.push(fileProblem(file, 'unreadable', `a readable regular JSON file of at most ${MAX_FIXTURE_FILE_BYTES} bytes`, ioReason(error)));
       continue;
     }
     let data: unknown;
     try {
-      data = JSON.parse(text);
+      data = readJsonBytes(bytes);
     } catch (error) {
-      problems.push(fileProblem(file, 'json', 'valid JSON', jsonSyntaxReason(error, text)));
+      if (!(error instanceof JsonInputError)) throw error;
+      problems.push(jsonProblem(file, error));
       continue;
     }
     if (!Array.isArray(data)) {
@@ -128,6 +130,12 @@ async function listFixtureFiles(location: string, problems: FixtureProblem[]): P
 export function collectMarkets(items: readonly unknown[], file: string, firstSeen: Map<string, { file: string; index: number }>, markets: Market[], problems: FixtureProblem[]): void {
   const validator = getMarketValidator({ allErrors: true });
   items.forEach((item, index) => {
+    // The JSON rules first (depth, member names): a market beyond them is never validated nor kept.
+    const broken = jsonRuleBroken(item, MAX_MARKET_DEPTH, `/${index}`, 'a market');
+    if (broken) {
+      problems.push({ severity: 'error', code: `json-${broken.rule}`, file, index, pointer: broken.pointer ?? `/${index}`, expected: broken.expected, found: broken.what, message: `${broken.pointer ?? ''}: expected ${broken.expected}, found ${broken.what}` });
+      return;
+    }
     const findings = validator.market(item, `/${index}`);
     for (const f of findings) problems.push({ ...f, file, index });
     // Duplicates are checked for every item with a string market_id, valid or not: one pass shows them all.
@@ -184,6 +192,12 @@ function problemLine(p: FixtureProblem): string {
   return `${p.file}:${where} expected ${p.expected}, found ${p.found}`;
 }
 
+/** A fixture file that breaks a JSON rule (core/bounded-json.ts): code `json` for syntax, `json-<rule>` otherwise. */
+function jsonProblem(file: string, error: JsonInputError): FixtureProblem {
+  const problem = fileProblem(file, error.rule === 'syntax' ? 'json' : `json-${error.rule}`, error.expected, error.found);
+  return error.pointer === undefined ? problem : { ...problem, pointer: error.pointer };
+}
+
 function fileProblem(file: string, code: string, expected: string, found: string): FixtureProblem {
   return { severity: 'error', code, file, pointer: '', expected, found, message: `${file}: expected ${expected}, found ${found}` };
 }
@@ -195,16 +209,4 @@ function ioReason(error: unknown): string {
   if (e.code === 'EACCES') return 'permission denied';
   if (e.code === 'EISDIR') return 'a directory';
   return e.message ?? String(error);
-}
-
-/** Turns V8's "… in JSON at position N" into "invalid JSON at line L, column C (…)": the `found` of a JSON syntax problem. */
-export function jsonSyntaxReason(error: unknown, text: string): string {
-  const message = error instanceof Error ? error.message : String(error);
-  const m = /at position (\d+)/.exec(message);
-  if (!m) return `invalid JSON (${message})`;
-  const position = Number(m[1]);
-  const before = text.slice(0, position);
-  const line = before.split('\n').length;
-  const column = position - before.lastIndexOf('\n');
-  return `invalid JSON at line ${line}, column ${column} (${message.replace(/ in JSON at position \d+.*$/, '')})`;
 }

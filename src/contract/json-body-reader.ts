@@ -1,6 +1,7 @@
 import { jsonParser } from 'stream-json/core/parser.js';
 import { getManyValues, isMany, none } from 'stream-chain/defs.js';
 import { pointerToken } from '../schema/finding.js';
+import { depthError, FORBIDDEN_MEMBERS, MAX_JSON_DEPTH, memberError, type JsonInputError } from '../core/bounded-json.js';
 
 /**
  * Something in a JSON text that `JSON.parse` hides, kept with its literal text:
@@ -27,10 +28,15 @@ export interface JsonReaderEvents {
   /** An item of the candidate array, complete; it is not kept by the reader. */
   onItem?(key: string | null, index: number, value: unknown): void;
   onAnomaly?(anomaly: JsonAnomaly): void;
+  /** An item of the candidate array that breaks a JSON rule (deeper than MAX_JSON_DEPTH, a forbidden member): skipped, never built. */
+  onRefusedItem?(key: string | null, index: number, error: JsonInputError): void;
 }
 
-/** The end of a read: the value (in list mode, the top level with every streamed array replaced by its item count) or why it is not JSON. */
-export type JsonReadResult = { ok: true; value: unknown } | { ok: false; reason: string };
+/**
+ * The end of a read: the value (in list mode, the top level with every streamed array replaced by
+ * its item count) or why it is not JSON; `rule` when it broke a JSON rule of core/bounded-json.ts.
+ */
+export type JsonReadResult = { ok: true; value: unknown } | { ok: false; reason: string; rule?: JsonInputError };
 
 /** A streaming JSON reader: feed decoded text with `write`, then `end`. */
 export interface JsonReader {
@@ -75,6 +81,10 @@ export function createJsonReader(mode: 'value' | 'list', events: JsonReaderEvent
   let root: unknown;
   let hasRoot = false;
   let failure: string | undefined;
+  let broken: JsonInputError | undefined;
+  // An item being skipped: containers of it still open in the text, and why it is refused.
+  let skipping = 0;
+  let refusal: JsonInputError | undefined;
 
   const pointer = (last?: string | number): string => {
     let text = '';
@@ -103,12 +113,42 @@ export function createJsonReader(mode: 'value' | 'list', events: JsonReaderEvent
     if (Object.hasOwn(record, key)) {
       events.onAnomaly?.({ kind: 'duplicate-member', pointer: pointer(), literal: JSON.stringify(key), detail: `named twice in one object; the last value, ${shortJson(value)}, is used (as JSON.parse does), not ${shortJson(record[key])}` });
     }
-    if (key === '__proto__') Object.defineProperty(record, key, { value, enumerable: true, writable: true, configurable: true });
-    else record[key] = value;
+    record[key] = value;
     top.key = undefined;
   };
 
+  /**
+   * A JSON rule broken (core/bounded-json.ts): inside an item of a streamed array, the item is
+   * dropped and the rest of it skipped (one refused item, the list read on); anywhere else, the
+   * read ends there. Either way nothing deeper than MAX_JSON_DEPTH is ever built.
+   */
+  const violate = (error: JsonInputError, opening: boolean): void => {
+    const list = stack.findIndex((frame) => frame.streamed);
+    if (list !== -1 && (stack.length > list + 1 || opening)) {
+      skipping = stack.length - (list + 1) + (opening ? 1 : 0);
+      stack.length = list + 1;
+      refusal = error;
+      return;
+    }
+    broken = error;
+    failure = error.message;
+  };
+
+  const skip = (name: string): void => {
+    if (name === 'startObject' || name === 'startArray') skipping++;
+    else if (name === 'endObject' || name === 'endArray') skipping--;
+    if (skipping > 0) return;
+    const frame = stack[stack.length - 1] as Frame;
+    events.onRefusedItem?.(frame.candidate, frame.index, refusal as JsonInputError);
+    frame.index++;
+    refusal = undefined;
+  };
+
   const open = (kind: 'object' | 'array'): void => {
+    if (stack.length >= MAX_JSON_DEPTH) {
+      violate(depthError(pointer(), MAX_JSON_DEPTH), true);
+      return;
+    }
     const parent = stack[stack.length - 1];
     const streamed = mode === 'list' && kind === 'array' && (parent === undefined || (stack.length === 1 && parent.kind === 'object'));
     const candidate = streamed && parent ? (parent.key as string) : null;
@@ -133,13 +173,23 @@ export function createJsonReader(mode: 'value' | 'list', events: JsonReaderEvent
     return value;
   };
 
+  const member = (name: string): void => {
+    (stack[stack.length - 1] as Frame).key = name;
+    if (FORBIDDEN_MEMBERS.has(name)) violate(memberError(pointer(), name), false);
+  };
+
   const consume = (token: Token): void => {
+    if (failure !== undefined) return;
+    if (skipping > 0) {
+      skip(token.name);
+      return;
+    }
     switch (token.name) {
       case 'startObject': open('object'); break;
       case 'startArray': open('array'); break;
       case 'endObject':
       case 'endArray': close(); break;
-      case 'keyValue': (stack[stack.length - 1] as Frame).key = token.value as string; break;
+      case 'keyValue': member(token.value as string); break;
       case 'stringValue': deliver(token.value); break;
       case 'numberValue': deliver(number(token.value as string)); break;
       case 'nullValue': deliver(null); break;
@@ -166,6 +216,7 @@ export function createJsonReader(mode: 'value' | 'list', events: JsonReaderEvent
     },
     end() {
       feed(none);
+      if (broken !== undefined) return { ok: false, reason: `refused: ${broken.message}`, rule: broken };
       if (failure !== undefined) return { ok: false, reason: `not JSON: ${failure}` };
       if (!hasRoot || stack.length > 0) return { ok: false, reason: hasRoot || stack.length > 0 ? 'not JSON: the text ends before the value is complete' : 'not JSON: no value (an empty body)' };
       return { ok: true, value: root };

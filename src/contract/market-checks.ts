@@ -9,6 +9,8 @@ import { readJsonText, StreamedArray, type JsonAnomaly, type JsonReadResult } fr
 import { findMarketArray, type ListShape } from './list-envelope.js';
 import { schemaFindingCode, type FindingCode } from './finding-codes.js';
 import { ListedMarkets, sameText, type ListedMarket } from './listed-markets.js';
+import type { JsonInputError } from '../core/bounded-json.js';
+import { jsonRuleObservation, marketRuleBroken } from './json-rule-finding.js';
 
 /** What the checks need to know about one HTTP answer (never its headers' values beyond these). */
 export interface ResponseFacts {
@@ -155,12 +157,21 @@ export function checkSingleBody(facts: ResponseFacts, text: string, requestedId:
     literals.note(anomaly);
     addAnomaly(anomaly, facts, ctx, SINGLE_ENDPOINT, requestedId);
   });
+  if (!parsed.ok && parsed.rule) {
+    ctx.sink.add(jsonRuleObservation(parsed.rule, SINGLE_ENDPOINT, facts.request, requestedId));
+    return undefined;
+  }
   if (!parsed.ok) {
     add(ctx, 'error', 'not-json', SINGLE_ENDPOINT, '', 'a JSON body holding the listed market', example(facts, `${describeBody(text, facts.contentType)} (${parsed.reason})`, requestedId));
     return undefined;
   }
   if (!isJsonMediaType(facts.contentType)) add(ctx, 'warning', 'content-type', SINGLE_ENDPOINT, '', 'Content-Type application/json (or a +json type) for a JSON body', example(facts, facts.contentType ?? 'no Content-Type', requestedId));
   const doc = parsed.value;
+  const broken = marketRuleBroken(doc);
+  if (broken) {
+    ctx.sink.add(jsonRuleObservation(broken, SINGLE_ENDPOINT, facts.request, requestedId));
+    return undefined;
+  }
   const at = (pointer: string, found: string) => example(facts, found, requestedId, pointer);
   const wrapped = singleEnvelopeKey(doc);
   if (wrapped !== undefined) {
@@ -198,6 +209,7 @@ export interface ListPageChecker {
   onArray(key: string | null): void;
   onItem(key: string | null, index: number, value: unknown): void;
   onAnomaly(anomaly: JsonAnomaly): void;
+  onRefusedItem(key: string | null, index: number, error: JsonInputError): void;
   /** Judges the page once its body is read: JSON, shape, content type; commits the market array's findings and markets. */
   finish(result: JsonReadResult, laterPage?: boolean, head?: { text: string; bytes: number }): ListPage | undefined;
 }
@@ -250,6 +262,10 @@ export function createListPageChecker(facts: ResponseFacts, ctx: CheckContext, l
         for (const anomaly of pending.splice(0)) report(anomaly, anomaly.pointer === at || anomaly.pointer.startsWith(`${at}/`) ? id : undefined);
       }
     },
+    onRefusedItem(key, index, error) {
+      const target = key === null ? direct : candidates.get(key);
+      if (target) target.sink.add(jsonRuleObservation(error, LIST_ENDPOINT, facts.request, undefined, `${target.basePointer}/${index}`));
+    },
     onAnomaly(anomaly) {
       literals.note(anomaly);
       if (pending.length < MAX_PENDING_ANOMALIES && ITEM_POINTER.test(anomaly.pointer)) pending.push(anomaly);
@@ -257,6 +273,10 @@ export function createListPageChecker(facts: ResponseFacts, ctx: CheckContext, l
     },
     finish(result, laterPage = false, head) {
       for (const anomaly of pending.splice(0)) report(anomaly);
+      if (!result.ok && result.rule) {
+        ctx.sink.add(jsonRuleObservation(result.rule, LIST_ENDPOINT, facts.request));
+        return undefined;
+      }
       if (!result.ok) {
         const found = head ? describeBody(head.text, facts.contentType, head.bytes) : facts.contentType ?? 'no Content-Type';
         add(ctx, 'error', 'not-json', LIST_ENDPOINT, '', 'a JSON body holding the market list', example(facts, `${found} (${result.reason})`));
@@ -304,6 +324,11 @@ function checkListItem(
   const at = `${target.basePointer}/${index}`;
   const template = `${target.basePointer}/*`;
   const id = listedId(item);
+  const broken = marketRuleBroken(item);
+  if (broken) {
+    ctx.sink.add(jsonRuleObservation(broken, LIST_ENDPOINT, request, id, at));
+    return;
+  }
   let errorPointers: Set<string> | undefined;
   if (!fast.isSummary(item)) {
     const findings = full.summary(item);
