@@ -89,7 +89,7 @@ function readConfigDocument(location: ConfigLocation): unknown {
   } catch (error) {
     if (!(error instanceof JsonInputError)) throw error;
     const option = error.pointer === undefined ? named : `${named} ${error.pointer || '/'}`;
-    throw new ConfigError([{ option, expected: error.expected, found: error.found, message: `${option}: expected ${error.expected}, found ${error.found}.` }]);
+    throw new ConfigError([{ option, expected: error.expected, found: error.what, message: `${option}: expected ${error.expected}, found ${error.what}.` }]);
   }
 }
 

@@ -4,12 +4,13 @@ import type { ContractEndpoint, Observation } from './contract-finding.js';
 /**
  * The `json-rule` error for an answer, list item or market that breaks a JSON rule of
  * core/bounded-json.ts (docs/limits.md, "Reading JSON"): nested too deep, a forbidden member name,
- * bytes that are not UTF-8. The pointer is the one where the rule was broken.
+ * bytes that are not UTF-8. The pointer is the one where the rule was broken (`error.pointer` below
+ * `basePointer`); findings aggregate by the item's pointer (`/*` for any list item).
  */
-export function jsonRuleObservation(error: JsonInputError, endpoint: ContractEndpoint, request: string, marketId?: string, basePointer = ''): Observation {
+export function jsonRuleObservation(error: JsonInputError, endpoint: ContractEndpoint, request: string, marketId?: string, basePointer = '', itemPointer = basePointer): Observation {
   const pointer = `${basePointer}${error.pointer ?? ''}`;
   return {
-    severity: 'error', code: 'json-rule', endpoint, pointerTemplate: basePointer.replace(/\/\d+(?=\/|$)/g, '/*'),
+    severity: 'error', code: 'json-rule', endpoint, pointerTemplate: itemPointer.replace(/\/\d+(?=\/|$)/g, '/*'),
     expected: `${error.expected}, as every JSON input of market-stub (docs/limits.md)`,
     example: { ...(marketId === undefined ? {} : { marketId }), pointer, found: error.what, request },
   };

@@ -9,7 +9,7 @@ import { readJsonText, StreamedArray, type JsonAnomaly, type JsonReadResult } fr
 import { findMarketArray, type ListShape } from './list-envelope.js';
 import { schemaFindingCode, type FindingCode } from './finding-codes.js';
 import { ListedMarkets, sameText, type ListedMarket } from './listed-markets.js';
-import type { JsonInputError } from '../core/bounded-json.js';
+import { parseJsonText, type JsonInputError } from '../core/bounded-json.js';
 import { jsonRuleObservation, marketRuleBroken } from './json-rule-finding.js';
 
 /** What the checks need to know about one HTTP answer (never its headers' values beyond these). */
@@ -60,11 +60,15 @@ export function charsetOf(contentType: string | undefined): string | undefined {
   return m ? (m[2] ?? '').trim() : undefined;
 }
 
-/** Parses a body as JSON; `ok: false` when it is not JSON (empty bodies included). */
+/**
+ * Parses a body as JSON under the JSON rules (core/bounded-json.ts); `ok: false` when it is not JSON
+ * (empty bodies included) or breaks a rule (too deep, a forbidden member): such a body is kept and
+ * described as text, never as a value no serialiser could write back.
+ */
 export function parseJsonBody(text: string): { ok: true; value: unknown } | { ok: false } {
   if (text.trim() === '') return { ok: false };
   try {
-    return { ok: true, value: JSON.parse(text) as unknown };
+    return { ok: true, value: parseJsonText(text) };
   } catch {
     return { ok: false };
   }
@@ -264,7 +268,7 @@ export function createListPageChecker(facts: ResponseFacts, ctx: CheckContext, l
     },
     onRefusedItem(key, index, error) {
       const target = key === null ? direct : candidates.get(key);
-      if (target) target.sink.add(jsonRuleObservation(error, LIST_ENDPOINT, facts.request, undefined, `${target.basePointer}/${index}`));
+      if (target) target.sink.add(jsonRuleObservation(error, LIST_ENDPOINT, facts.request, undefined, '', `${target.basePointer}/${index}`));
     },
     onAnomaly(anomaly) {
       literals.note(anomaly);

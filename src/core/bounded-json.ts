@@ -100,9 +100,9 @@ export function decodeJsonBytes(bytes: Uint8Array): string {
 }
 
 /**
- * Offset of the first byte that is not part of valid UTF-8: the shortest prefix a streaming
- * TextDecoder refuses, found by bisection (the decoder does not say where it failed). Only runs
- * for text already known to be invalid.
+ * Offset of the first byte of the first sequence that is not valid UTF-8: the shortest prefix a
+ * streaming TextDecoder refuses, found by bisection (the decoder does not say where it failed),
+ * then back to the character boundary before it. Only runs for text already known to be invalid.
  */
 function firstInvalidByte(bytes: Uint8Array): number {
   const refuses = (length: number, stream: boolean) => {
@@ -126,7 +126,11 @@ function firstInvalidByte(bytes: Uint8Array): number {
     if (refuses(middle, true)) high = middle;
     else low = middle;
   }
-  return high - 1;
+  // The byte at high - 1 is where decoding failed; the bad sequence starts at the last character
+  // boundary before it (a lead byte whose sequence that byte broke, or the byte itself).
+  let start = high - 1;
+  while (start > 0 && refuses(start, false)) start--;
+  return start;
 }
 
 /** Where the text nests deeper than `max`: the index of the bracket that passes it, and the brackets open before it. */
