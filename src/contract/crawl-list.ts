@@ -8,6 +8,7 @@ import { displayUrl, requestTarget, RequestFailure, type DeploymentResponse } fr
 import { createJsonReader } from './json-body-reader.js';
 import { findNextPage, type NextPage } from './list-envelope.js';
 import { checkEncoding, checkStatus, createListPageChecker, type ListPage } from './market-checks.js';
+import { checkUtf8 } from './json-rule-finding.js';
 
 /**
  * Stage 1 of a crawl: `GET {base}/markets`, then every page the deployment signals, each body
@@ -113,6 +114,7 @@ export async function readListPage(state: CrawlState, response: DeploymentRespon
     return undefined;
   }
   checkEncoding(facts, text.bom, state.ctx, LIST_ENDPOINT);
+  checkUtf8(text.notUtf8At, state.ctx.sink, LIST_ENDPOINT, facts.request);
   return checker.finish(reader.end(), laterPage, { text: head, bytes: text.bytes });
 }
 

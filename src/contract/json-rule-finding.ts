@@ -1,4 +1,5 @@
-import { jsonRuleBroken, MAX_MARKET_DEPTH, type JsonInputError } from '../core/bounded-json.js';
+import { jsonRuleBroken, MAX_MARKET_DEPTH, utf8Error, type JsonInputError } from '../core/bounded-json.js';
+import type { FindingAggregator } from './finding-aggregator.js';
 import type { ContractEndpoint, Observation } from './contract-finding.js';
 
 /**
@@ -23,4 +24,16 @@ export function jsonRuleObservation(error: JsonInputError, endpoint: ContractEnd
  */
 export function marketRuleBroken(value: unknown): JsonInputError | undefined {
   return jsonRuleBroken(value, MAX_MARKET_DEPTH, '', 'a market');
+}
+
+/**
+ * Adds the `json-rule` error for a body with bytes that are not UTF-8 (RFC 8259 §8.1), when
+ * `notUtf8At` says so. Such a single market is never recorded (its text holds U+FFFD where the
+ * deployment sent other bytes).
+ * @returns true when the body is UTF-8.
+ */
+export function checkUtf8(notUtf8At: number | undefined, sink: FindingAggregator, endpoint: ContractEndpoint, request: string, marketId?: string): boolean {
+  if (notUtf8At === undefined) return true;
+  sink.add(jsonRuleObservation(utf8Error(notUtf8At), endpoint, request, marketId));
+  return false;
 }

@@ -94,8 +94,57 @@ export function decodeJsonBytes(bytes: Uint8Array): string {
   try {
     return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
   } catch {
-    const offset = firstInvalidByte(bytes);
-    throw new JsonInputError('utf8', undefined, 'UTF-8 text (RFC 8259 §8.1)', `bytes that are not UTF-8 at byte offset ${offset}`);
+    throw utf8Error(firstInvalidByte(bytes));
+  }
+}
+
+/** The error for bytes that are not UTF-8, the first bad sequence at byte `offset` (RFC 8259 §8.1). */
+export function utf8Error(offset: number): JsonInputError {
+  return new JsonInputError('utf8', undefined, 'UTF-8 text (RFC 8259 §8.1)', `bytes that are not UTF-8 at byte offset ${offset}`);
+}
+
+/**
+ * Follows a byte stream's UTF-8 validity chunk by chunk (for bodies read as they stream): `push`
+ * each chunk, then `end`; `offset` is then the byte offset of the first sequence that is not UTF-8
+ * (counted from `start`), or undefined when every byte was UTF-8.
+ */
+export class Utf8Watch {
+  offset: number | undefined;
+  private readonly decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+  private seen = 0;
+  private tail = new Uint8Array(0);
+  constructor(private readonly start = 0) {}
+
+  push(chunk: Uint8Array): void {
+    if (this.offset !== undefined) return;
+    try {
+      this.decoder.decode(chunk, { stream: true });
+    } catch {
+      // The stream so far was valid: its last (at most 3) bytes from a character boundary resume decoding.
+      let from = 0;
+      while (from < this.tail.length && ((this.tail[from] ?? 0) & 0xc0) === 0x80) from++;
+      const joined = new Uint8Array(this.tail.length - from + chunk.length);
+      joined.set(this.tail.subarray(from));
+      joined.set(chunk, this.tail.length - from);
+      this.offset = this.start + this.seen - (this.tail.length - from) + firstInvalidByte(joined);
+    }
+    this.seen += chunk.length;
+    const keep = Math.min(3, this.tail.length + chunk.length);
+    const joined = new Uint8Array(this.tail.length + chunk.length);
+    joined.set(this.tail);
+    joined.set(chunk, this.tail.length);
+    this.tail = joined.slice(joined.length - keep);
+  }
+
+  end(): void {
+    if (this.offset !== undefined) return;
+    try {
+      this.decoder.decode();
+    } catch {
+      let from = this.tail.length - 1;
+      while (from > 0 && ((this.tail[from] ?? 0) & 0xc0) === 0x80) from--;
+      this.offset = this.start + this.seen - (this.tail.length - from);
+    }
   }
 }
 

@@ -20,14 +20,18 @@ afterAll(() => rm(work, { recursive: true, force: true }));
 const deepText = (market: RawMarket, depth: number) => JSON.stringify(market).replace(/}$/, `,"extra":${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}}`);
 /** DEV-1 nests 62 levels: within the rules, so it is recorded and served back like any market. */
 const within = JSON.parse(deepText(conformingMarket(1), 61)) as RawMarket;
-const markets = [within, conformingMarket(2), conformingMarket(3)];
-const raw = (body: string) => ({ headers: { 'content-type': 'application/json' }, body });
-/** DEV-2 answers 5,000 levels deep, DEV-3 names a constructor member; the list adds DEV-9, itself 5,000 deep. */
+const markets = [within, conformingMarket(2), conformingMarket(3), conformingMarket(4)];
+/** DEV-4's answer in Latin-1: one byte (é) that is not UTF-8, at this offset. */
+const latin1 = JSON.stringify(conformingMarket(4)).replace('deviant', 'd\u00e9viant');
+const latin1Offset = latin1.indexOf('\u00e9');
+const raw = (body: string | Buffer) => ({ headers: { 'content-type': 'application/json' }, body });
+/** DEV-2 answers 5,000 levels deep, DEV-3 names a constructor member, DEV-4 is not UTF-8; the list adds DEV-9, itself 5,000 deep. */
 const hostile: Deviations = {
   list: () => raw(`[${markets.map((m) => JSON.stringify(summaryOf(m))).join(',')},${deepText(summaryOf(conformingMarket(9)), 5000)}]`),
   single: (id) => {
     if (id === 'DEV-2') return raw(deepText(conformingMarket(2), 5000));
     if (id === 'DEV-3') return raw(JSON.stringify(conformingMarket(3)).replace('{', '{"meta":{"constructor":{"x":1}},'));
+    if (id === 'DEV-4') return raw(Buffer.from(latin1, 'latin1'));
     return undefined;
   },
 };
@@ -43,11 +47,12 @@ describe('deployment answers follow the JSON rules of every input', () => {
       expect(run.code).toBe(1);
       const report = JSON.parse(run.stdout) as ContractReport;
       expect(jsonRules(report)).toEqual([
-        `GET /markets - ${deepPointer('/3')} more than 64 levels`,
+        `GET /markets - ${deepPointer('/4')} more than 64 levels`,
         `GET /markets/{market_id} DEV-2 ${deepPointer('')} more than 64 levels`,
         'GET /markets/{market_id} DEV-3 /meta/constructor "constructor"',
+        `GET /markets/{market_id} DEV-4  bytes that are not UTF-8 at byte offset ${latin1Offset}`,
       ].sort());
-      expect(report.summary.marketsListed).toBe(3);
+      expect(report.summary.marketsListed).toBe(4);
     });
   });
 
@@ -61,7 +66,7 @@ describe('deployment answers follow the JSON rules of every input', () => {
       expect(written).toEqual([within]);
       // The invalid answers are kept as they came: the deep one as its text, never as a value.
       const invalid = JSON.parse(await readFile(path.join(out, 'invalid', 'responses.json'), 'utf8')) as { market_id: string; body: unknown }[];
-      expect(invalid.map((r) => [r.market_id, typeof r.body])).toEqual([['DEV-2', 'string'], ['DEV-3', 'string']]);
+      expect(invalid.map((r) => [r.market_id, typeof r.body])).toEqual([['DEV-2', 'string'], ['DEV-3', 'string'], ['DEV-4', 'object']]);
       expect((await runCliProcess(['validate', out])).code).toBe(0);
     });
   });
@@ -78,7 +83,7 @@ describe('deployment answers follow the JSON rules of every input', () => {
       try {
         await expect.poll(() => /proxy listening on (http:\/\/\S+)/.exec(output)?.[1], { timeout: 10_000 }).toBeTruthy();
         const url = /proxy listening on (http:\/\/\S+)/.exec(output)?.[1] ?? '';
-        for (const route of ['/markets', '/markets/DEV-2', '/markets/DEV-3', '/markets/DEV-1', '/markets/DEV-2', '/markets']) {
+        for (const route of ['/markets', '/markets/DEV-2', '/markets/DEV-3', '/markets/DEV-4', '/markets/DEV-1', '/markets/DEV-2', '/markets']) {
           expect((await fetch(`${url}${route}`)).status, route).toBe(200);
         }
       } finally {
@@ -87,7 +92,7 @@ describe('deployment answers follow the JSON rules of every input', () => {
       expect(await exited).toBe(1);
       expect(output).not.toMatch(/unexpected failure|RangeError/);
       const written = JSON.parse(await readFile(report, 'utf8')) as ContractReport;
-      expect(jsonRules(written)).toContain(`GET /markets/{market_id} DEV-2 ${deepPointer('')} more than 64 levels`);
+      expect(jsonRules(written)).toEqual(expect.arrayContaining([`GET /markets/{market_id} DEV-2 ${deepPointer('')} more than 64 levels`, `GET /markets/{market_id} DEV-4  bytes that are not UTF-8 at byte offset ${latin1Offset}`]));
       expect(JSON.parse(await readFile(path.join(out, 'markets.json'), 'utf8'))).toEqual([within]);
     });
   });
