@@ -82,10 +82,6 @@ export function createJsonReader(mode: 'value' | 'list', events: JsonReaderEvent
   let hasRoot = false;
   let failure: string | undefined;
   let broken: JsonInputError | undefined;
-  // An item being skipped: containers of it still open in the text, and why it is refused.
-  let skipping = 0;
-  let refusal: JsonInputError | undefined;
-
   const pointer = (last?: string | number): string => {
     let text = '';
     for (const frame of stack) {
@@ -117,38 +113,13 @@ export function createJsonReader(mode: 'value' | 'list', events: JsonReaderEvent
     top.key = undefined;
   };
 
-  /**
-   * A JSON rule broken (core/bounded-json.ts): inside an item of a streamed array, the item is
-   * dropped and the rest of it skipped (one refused item, the list read on); anywhere else, the
-   * read ends there. Either way nothing deeper than MAX_JSON_DEPTH is ever built.
-   */
-  const violate = (error: JsonInputError, opening: boolean): void => {
-    const list = stack.findIndex((frame) => frame.streamed);
-    if (list !== -1 && (stack.length > list + 1 || opening)) {
-      skipping = stack.length - (list + 1) + (opening ? 1 : 0);
-      stack.length = list + 1;
-      refusal = error;
-      return;
-    }
+  const guard = createRuleGuard(stack, pointer, events, (error) => {
     broken = error;
     failure = error.message;
-  };
-
-  const skip = (name: string): void => {
-    if (name === 'startObject' || name === 'startArray') skipping++;
-    else if (name === 'endObject' || name === 'endArray') skipping--;
-    if (skipping > 0) return;
-    const frame = stack[stack.length - 1] as Frame;
-    events.onRefusedItem?.(frame.candidate, frame.index, refusal as JsonInputError);
-    frame.index++;
-    refusal = undefined;
-  };
+  });
 
   const open = (kind: 'object' | 'array'): void => {
-    if (stack.length >= MAX_JSON_DEPTH) {
-      violate(depthError(pointer(), MAX_JSON_DEPTH), true);
-      return;
-    }
+    if (!guard.open()) return;
     const parent = stack[stack.length - 1];
     const streamed = mode === 'list' && kind === 'array' && (parent === undefined || (stack.length === 1 && parent.kind === 'object'));
     const candidate = streamed && parent ? (parent.key as string) : null;
@@ -173,23 +144,14 @@ export function createJsonReader(mode: 'value' | 'list', events: JsonReaderEvent
     return value;
   };
 
-  const member = (name: string): void => {
-    (stack[stack.length - 1] as Frame).key = name;
-    if (FORBIDDEN_MEMBERS.has(name)) violate(memberError(pointer(), name), false);
-  };
-
   const consume = (token: Token): void => {
-    if (failure !== undefined) return;
-    if (skipping > 0) {
-      skip(token.name);
-      return;
-    }
+    if (failure !== undefined || guard.skipped(token.name)) return;
     switch (token.name) {
       case 'startObject': open('object'); break;
       case 'startArray': open('array'); break;
       case 'endObject':
       case 'endArray': close(); break;
-      case 'keyValue': member(token.value as string); break;
+      case 'keyValue': guard.member(token.value as string); break;
       case 'stringValue': deliver(token.value); break;
       case 'numberValue': deliver(number(token.value as string)); break;
       case 'nullValue': deliver(null); break;
@@ -220,6 +182,49 @@ export function createJsonReader(mode: 'value' | 'list', events: JsonReaderEvent
       if (failure !== undefined) return { ok: false, reason: `not JSON: ${failure}` };
       if (!hasRoot || stack.length > 0) return { ok: false, reason: hasRoot || stack.length > 0 ? 'not JSON: the text ends before the value is complete' : 'not JSON: no value (an empty body)' };
       return { ok: true, value: root };
+    },
+  };
+}
+
+/**
+ * Applies the JSON rules of core/bounded-json.ts while tokens stream: a container past
+ * MAX_JSON_DEPTH and a FORBIDDEN_MEMBERS name. Inside an item of a streamed array the item is
+ * dropped, the rest of it skipped and `onRefusedItem` told once it ends (one refused item, the list
+ * read on); anywhere else `fail` ends the read. Nothing deeper than the limit is ever built.
+ */
+function createRuleGuard(stack: Frame[], pointer: () => string, events: JsonReaderEvents, fail: (error: JsonInputError) => void) {
+  // Containers of the refused item still open in the text, and why it is refused.
+  let skipping = 0;
+  let refusal: JsonInputError | undefined;
+  const violate = (error: JsonInputError, opening: boolean): void => {
+    const list = stack.findIndex((frame) => frame.streamed);
+    if (list === -1 || (stack.length === list + 1 && !opening)) return fail(error);
+    skipping = stack.length - (list + 1) + (opening ? 1 : 0);
+    stack.length = list + 1;
+    refusal = error;
+  };
+  return {
+    /** Before a container opens; false when it passes the depth limit (it is never pushed). */
+    open(): boolean {
+      if (stack.length < MAX_JSON_DEPTH) return true;
+      violate(depthError(pointer(), MAX_JSON_DEPTH), true);
+      return false;
+    },
+    member(name: string): void {
+      (stack[stack.length - 1] as Frame).key = name;
+      if (FORBIDDEN_MEMBERS.has(name)) violate(memberError(pointer(), name), false);
+    },
+    /** True while a refused item is skipped (the token is then consumed here). */
+    skipped(name: string): boolean {
+      if (skipping === 0) return false;
+      if (name === 'startObject' || name === 'startArray') skipping++;
+      else if (name === 'endObject' || name === 'endArray') skipping--;
+      if (skipping > 0) return true;
+      const frame = stack[stack.length - 1] as Frame;
+      events.onRefusedItem?.(frame.candidate, frame.index, refusal as JsonInputError);
+      frame.index++;
+      refusal = undefined;
+      return true;
     },
   };
 }
