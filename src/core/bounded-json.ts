@@ -182,22 +182,46 @@ function firstInvalidByte(bytes: Uint8Array): number {
   return start;
 }
 
-/** Where the text nests deeper than `max`: the index of the bracket that passes it, and the brackets open before it. */
-function depthPassed(text: string, max: number): { at: number; open: string } | undefined {
-  const open: number[] = [];
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 0x5c) i++; // backslash: skip the escaped character
-      else if (c === 0x22) inString = false;
-    } else if (c === 0x22) inString = true;
-    else if (c === 0x5b || c === 0x7b) {
-      if (open.length >= max) return { at: i, open: String.fromCharCode(...open) };
-      open.push(c);
-    } else if (c === 0x5d || c === 0x7d) open.pop();
+/** Index of the string's closing quote for the opening quote at `start` (escapes counted), or -1. */
+function stringEnd(text: string, start: number): number {
+  let from = start + 1;
+  for (;;) {
+    const quote = text.indexOf('"', from);
+    if (quote === -1) return -1;
+    let backslash = quote - 1;
+    while (text.charCodeAt(backslash) === 0x5c) backslash--;
+    if ((quote - 1 - backslash) % 2 === 0) return quote;
+    from = quote + 1;
   }
-  return undefined;
+}
+
+/**
+ * Where the text nests deeper than `max`: the index of the bracket that passes it, and the
+ * brackets open before it; brackets inside strings do not count. One linear pass without
+ * allocation (strings are skipped with indexOf); the brackets are collected only for a text that
+ * passes the limit.
+ */
+function depthPassed(text: string, max: number): { at: number; open: string } | undefined {
+  let depth = 0;
+  let at = -1;
+  for (let i = 0; i < text.length && at === -1; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      i = stringEnd(text, i);
+      if (i === -1) return undefined;
+    } else if (c === 0x5b || c === 0x7b) {
+      if (++depth > max) at = i;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  if (at === -1) return undefined;
+  const open: number[] = [];
+  for (let i = 0; i < at; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) i = stringEnd(text, i);
+    else if (c === 0x5b || c === 0x7b) open.push(c);
+    else if (c === 0x5d || c === 0x7d) open.pop();
+  }
+  return { at, open: String.fromCharCode(...open) };
 }
 
 /**
@@ -273,25 +297,42 @@ export function readJsonBytes(bytes: Uint8Array, maxDepth = MAX_JSON_DEPTH): unk
  * order, with its pointer below `base`. Bounded by the depth: it never overflows the stack.
  */
 export function jsonRuleBroken(value: unknown, maxDepth = MAX_JSON_DEPTH, base = '', what = 'JSON'): JsonInputError | undefined {
-  const path: string[] = [];
-  const at = () => `${base}${path.map((s) => `/${s}`).join('')}`;
-  const visit = (node: unknown, level: number): JsonInputError | undefined => {
-    if (node === null || typeof node !== 'object') return undefined;
-    if (level > maxDepth) return depthError(at(), maxDepth, what);
-    const keys = Array.isArray(node) ? node.keys() : Object.keys(node);
-    for (const key of keys) {
-      if (typeof key === 'string' && FORBIDDEN_MEMBERS.has(key)) {
-        path.push(token(key));
-        return memberError(at(), key);
-      }
-      const child = (node as Record<string | number, unknown>)[key];
+  if (value === null || typeof value !== 'object') return undefined;
+  const path: (string | number)[] = [];
+  const broken = firstBroken(value, 1, maxDepth, path);
+  if (broken === undefined) return undefined;
+  const pointer = `${base}${path.map((s) => `/${token(s)}`).join('')}`;
+  return broken === DEEP ? depthError(pointer, maxDepth, what) : memberError(pointer, broken);
+}
+
+const DEEP = Symbol('deep');
+
+/**
+ * The first rule broken below `node` (at `level`): DEEP or the forbidden member's name, with
+ * `path` left holding where. No closure per call: it runs once per market of a fixture set.
+ */
+function firstBroken(node: object, level: number, maxDepth: number, path: (string | number)[]): typeof DEEP | string | undefined {
+  if (level > maxDepth) return DEEP;
+  if (Array.isArray(node)) {
+    for (let i = 0; i < node.length; i++) {
+      const child: unknown = node[i];
       if (child === null || typeof child !== 'object') continue;
-      path.push(token(key));
-      const broken = visit(child, level + 1);
-      if (broken) return broken;
+      path.push(i);
+      const broken = firstBroken(child, level + 1, maxDepth, path);
+      if (broken !== undefined) return broken;
       path.pop();
     }
     return undefined;
-  };
-  return visit(value, 1);
+  }
+  for (const key of Object.keys(node)) {
+    path.push(key);
+    if (FORBIDDEN_MEMBERS.has(key)) return key;
+    const child = (node as Record<string, unknown>)[key];
+    if (child !== null && typeof child === 'object') {
+      const broken = firstBroken(child, level + 1, maxDepth, path);
+      if (broken !== undefined) return broken;
+    }
+    path.pop();
+  }
+  return undefined;
 }
