@@ -1,4 +1,5 @@
-import { readRegularFileSync } from './core/read-regular-file.js';
+import { readRegularFileBytesSync } from './core/read-regular-file.js';
+import { readJsonBytes } from './core/bounded-json.js';
 import { todayUtc } from './core/market-rules.js';
 import { BehaviourError, checkBehaviour, createBehaviourEngine, TRANSPORT_FAULTS, type Behaviour, type BehaviourRuleInput } from './behaviour/behaviour.js';
 import { MarketStubError } from './core/market-stub-error.js';
@@ -219,7 +220,7 @@ function readRules(g: { value: unknown; source: string } | undefined): Behaviour
   const file = String(g.value);
   let data: unknown;
   try {
-    data = JSON.parse(readRegularFileSync(file, 4 * 1024 * 1024));
+    data = readJsonBytes(readRegularFileBytesSync(file, 4 * 1024 * 1024));
   } catch (error) {
     throw new ConfigError(`${g.source}: cannot read behaviour rules from ${file} (${(error as Error).message}).`);
   }

@@ -1,11 +1,12 @@
 import { readdir, stat } from 'node:fs/promises';
-import { readRegularFile, UnreadableFileError } from '../core/read-regular-file.js';
+import { readRegularFileBytes, UnreadableFileError } from '../core/read-regular-file.js';
+import { JsonInputError, readJsonBytes } from '../core/bounded-json.js';
 import path from 'node:path';
 import type { Market } from '../schema/generated/market-types.js';
-import { collectMarkets, FixtureError, jsonSyntaxReason, type FixtureProblem } from './market-problems.js';
+import { collectMarkets, FixtureError, type FixtureProblem } from './market-problems.js';
 
 // The problems of a fixture set and their wording are platform-neutral (market-problems.ts); this module reads files.
-export { collectMarkets, describeFixtureProblems, FixtureError, formatFixtureProblems, jsonSyntaxReason, MAX_LISTED_PROBLEMS, type FixtureProblem } from './market-problems.js';
+export { collectMarkets, describeFixtureProblems, FixtureError, formatFixtureProblems, MAX_LISTED_PROBLEMS, type FixtureProblem } from './market-problems.js';
 
 /** Most `*.json` files a fixture directory may hold. */
 export const MAX_FIXTURE_FILES = 10_000;
@@ -32,18 +33,19 @@ export async function readFixtures(location: string): Promise<FixtureLoad> {
   if (!listed) return { markets, problems, files: [] };
   const firstSeen = new Map<string, { file: string; index: number }>();
   for (const file of listed) {
-    let text: string;
+    let bytes: Buffer;
     try {
-      text = await readRegularFile(file, MAX_FIXTURE_FILE_BYTES);
+      bytes = await readRegularFileBytes(file, MAX_FIXTURE_FILE_BYTES);
     } catch (error) {
       problems.push(fileProblem(file, 'unreadable', `a readable regular JSON file of at most ${MAX_FIXTURE_FILE_BYTES} bytes`, ioReason(error)));
       continue;
     }
     let data: unknown;
     try {
-      data = JSON.parse(text);
+      data = readJsonBytes(bytes);
     } catch (error) {
-      problems.push(fileProblem(file, 'json', 'valid JSON', jsonSyntaxReason(error, text)));
+      if (!(error instanceof JsonInputError)) throw error;
+      problems.push(jsonProblem(file, error));
       continue;
     }
     if (!Array.isArray(data)) {
@@ -91,6 +93,12 @@ export async function loadFixtures(location: string): Promise<Market[]> {
   const load = await readFixtures(location);
   if (load.problems.length > 0) throw new FixtureError(load.problems, location);
   return load.markets;
+}
+
+/** A fixture file that breaks a JSON rule (core/bounded-json.ts): code `json` for syntax, `json-<rule>` otherwise. */
+function jsonProblem(file: string, error: JsonInputError): FixtureProblem {
+  const problem = fileProblem(file, error.rule === 'syntax' ? 'json' : `json-${error.rule}`, error.expected, error.found);
+  return error.pointer === undefined ? problem : { ...problem, pointer: error.pointer };
 }
 
 function fileProblem(file: string, code: string, expected: string, found: string): FixtureProblem {

@@ -1,3 +1,4 @@
+import { jsonRuleBroken, MAX_MARKET_DEPTH } from '../core/bounded-json.js';
 import { MarketStubError } from '../core/market-stub-error.js';
 import type { Finding } from '../schema/finding.js';
 import type { Market } from '../schema/generated/market-types.js';
@@ -49,6 +50,12 @@ export class FixtureError extends MarketStubError {
 export function collectMarkets(items: readonly unknown[], file: string, firstSeen: Map<string, { file: string; index: number }>, markets: Market[], problems: FixtureProblem[]): void {
   const validator = getMarketValidator({ allErrors: true });
   items.forEach((item, index) => {
+    // The JSON rules first (depth, member names): a market beyond them is never validated nor kept.
+    const broken = jsonRuleBroken(item, MAX_MARKET_DEPTH, `/${index}`, 'a market');
+    if (broken) {
+      problems.push({ severity: 'error', code: `json-${broken.rule}`, file, index, pointer: broken.pointer ?? `/${index}`, expected: broken.expected, found: broken.what, message: `${broken.pointer ?? ''}: expected ${broken.expected}, found ${broken.what}` });
+      return;
+    }
     const findings = validator.market(item, `/${index}`);
     for (const f of findings) problems.push({ ...f, file, index });
     // Duplicates are checked for every item with a string market_id, valid or not: one pass shows them all.
@@ -93,16 +100,4 @@ function listProblems(problems: readonly FixtureProblem[], line: (p: FixtureProb
 function problemLine(p: FixtureProblem): string {
   const where = p.index === undefined ? '' : ` market [${p.index}] at ${p.pointer}:`;
   return `${p.file}:${where} expected ${p.expected}, found ${p.found}`;
-}
-
-/** Turns V8's "… in JSON at position N" into "invalid JSON at line L, column C (…)": the `found` of a JSON syntax problem. */
-export function jsonSyntaxReason(error: unknown, text: string): string {
-  const message = error instanceof Error ? error.message : String(error);
-  const m = /at position (\d+)/.exec(message);
-  if (!m) return `invalid JSON (${message})`;
-  const position = Number(m[1]);
-  const before = text.slice(0, position);
-  const line = before.split('\n').length;
-  const column = position - before.lastIndexOf('\n');
-  return `invalid JSON at line ${line}, column ${column} (${message.replace(/ in JSON at position \d+.*$/, '')})`;
 }

@@ -4,6 +4,7 @@ import { validateMarkets } from './data-catalog.js';
 import { createMemoryCatalog, toCatalogEntry, toSummary, type CatalogEntry, type MarketCatalog } from './market-catalog.js';
 import { MarketStubError } from '../core/market-stub-error.js';
 import { checkJsonInput } from './json-input.js';
+import { MAX_MARKET_DEPTH } from '../core/bounded-json.js';
 import { mixSeed } from '../core/seed-mix.js';
 import { fnv1a } from '../core/text-hash.js';
 import { getMarketValidator } from '../schema/market-validator.js';
@@ -217,13 +218,13 @@ export function createMarketStore(startCatalog: MarketCatalog, options: MarketSt
       return id === undefined ? undefined : raw(id);
     },
     replace(items, where = 'setMarkets') {
-      checkJsonInput(items, where, 'markets');
+      items.forEach((item, i) => checkJsonInput(item, where, `markets/${i}`, MAX_MARKET_DEPTH, 'a market'));
       const markets = validateMarkets(items, where);
       startOver(createMemoryCatalog(markets, start.source, `${start.source}: ${markets.length} markets (replaced at run time)`));
       refresh();
     },
     put(item, where = 'putMarket') {
-      checkJsonInput(item, where, 'market');
+      checkJsonInput(item, where, 'market', MAX_MARKET_DEPTH, 'a market');
       const [market] = validateMarkets([item], where, 'market');
       if (!market) throw new Error('unreachable: validateMarkets returned no market');
       const id = market.market_id;
@@ -246,7 +247,7 @@ export function createMarketStore(startCatalog: MarketCatalog, options: MarketSt
     patch(marketId, patch, where = 'patchMarket') {
       const old = raw(marketId);
       if (!old) return undefined;
-      checkJsonInput(patch, where, 'patch');
+      checkJsonInput(patch, where, 'patch', MAX_MARKET_DEPTH, 'a market');
       if ('market_id' in patch && patch['market_id'] !== marketId) {
         throw new MarketStubError({ code: 'OPTION_INVALID', where, option: 'patch.market_id', expected: `absent or ${JSON.stringify(marketId)} (market_id cannot change)`, found: patch['market_id'] });
       }

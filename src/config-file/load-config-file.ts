@@ -1,11 +1,12 @@
-import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
+import { JsonInputError, readJsonBytes } from '../core/bounded-json.js';
+import { readRegularFileBytesSync, UnreadableFileError } from '../core/read-regular-file.js';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Ajv as AjvClass, ErrorObject, ValidateFunction } from 'ajv';
 import type AjvFormats from 'ajv-formats';
 import { closest, distance } from 'fastest-levenshtein';
 import { CONFIG_FILE_NAME, SERVE_OPTIONS } from '../config.js';
-import { jsonSyntaxReason } from '../catalog/load-fixtures.js';
 import { pointerToken, valueAtPointer } from '../schema/finding.js';
 import { expectedText } from '../core/option-kind.js';
 import { ConfigError, optionKey, problem, type ConfigSection, type OptionProblem, type OptionSpec } from '../options/resolve-options.js';
@@ -52,14 +53,7 @@ export function locateConfigFile(flag: unknown, env: Readonly<Record<string, str
  * @throws ConfigError listing every problem.
  */
 export function loadConfigSection(location: ConfigLocation, command: string): ConfigSection {
-  const text = readBounded(location);
-  let document: unknown;
-  try {
-    document = JSON.parse(text);
-  } catch (error) {
-    const reason = jsonSyntaxReason(error, text);
-    throw new ConfigError([{ option: location.file, expected: 'valid JSON', found: reason, message: `${location.file}: expected valid JSON, found ${reason}.` }]);
-  }
+  const document = readConfigDocument(location);
   const problems = schemaProblems(location.file, document);
   if (problems.length > 0) throw new ConfigError(problems);
   const specs = CONFIG_SECTIONS[command] ?? [];
@@ -72,26 +66,30 @@ export function loadConfigSection(location: ConfigLocation, command: string): Co
   return { values, file: location.file, origin: (key) => `${location.file} /${pointerToken(command)}/${pointerToken(key)}` };
 }
 
-function readBounded(location: ConfigLocation): string {
-  let fd: number | undefined;
+/**
+ * Reads a config file as fixture files are read (core/read-regular-file.ts: a regular file only,
+ * opened non-blocking so a FIFO never blocks, at most MAX_CONFIG_FILE_BYTES) and parses it under
+ * the JSON rules of core/bounded-json.ts. Every error names the option or variable that gave the
+ * path (`--config`, `MARKET_STUB_CONFIG`) and, for the content, the JSON pointer.
+ * @throws ConfigError
+ */
+function readConfigDocument(location: ConfigLocation): unknown {
+  const named = location.origin === 'working directory' ? location.file : `${location.origin} ${location.file}`;
+  let bytes: Buffer;
   try {
-    fd = openSync(location.absolute, 'r');
-    const buffer = Buffer.alloc(MAX_CONFIG_FILE_BYTES + 1);
-    let size = 0;
-    for (;;) {
-      const n = readSync(fd, buffer, size, buffer.length - size, null);
-      if (n === 0) break;
-      size += n;
-      if (size > MAX_CONFIG_FILE_BYTES) throw new ConfigError(`${location.origin === 'working directory' ? location.file : `${location.origin} ${location.file}`}: expected a config file of at most ${MAX_CONFIG_FILE_BYTES} bytes, found a larger one.`);
-    }
-    return buffer.subarray(0, size).toString('utf8');
+    bytes = readRegularFileBytesSync(location.absolute, MAX_CONFIG_FILE_BYTES);
   } catch (error) {
-    if (error instanceof ConfigError) throw error;
+    if (error instanceof UnreadableFileError && error.reason === 'too-large') throw new ConfigError(`${named}: expected a config file of at most ${MAX_CONFIG_FILE_BYTES} bytes, found a larger one.`);
     const code = (error as NodeJS.ErrnoException).code;
-    const reason = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'a directory, not a file' : code === 'EACCES' ? 'permission denied' : (error as Error).message;
+    const reason = error instanceof UnreadableFileError ? `${error.found}, not a file` : code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : (error as Error).message;
     throw new ConfigError(`${location.origin}: cannot read the config file ${location.file} (${reason}).`);
-  } finally {
-    if (fd !== undefined) closeSync(fd);
+  }
+  try {
+    return readJsonBytes(bytes);
+  } catch (error) {
+    if (!(error instanceof JsonInputError)) throw error;
+    const option = error.pointer === undefined ? named : `${named} ${error.pointer || '/'}`;
+    throw new ConfigError([{ option, expected: error.expected, found: error.what, message: `${option}: expected ${error.expected}, found ${error.what}.` }]);
   }
 }
 

@@ -1,7 +1,10 @@
+import { Utf8Watch } from '../core/bounded-json.js';
+
 /**
  * Turns a body's bytes into UTF-8 text chunk by chunk, the way `Response.text()` would (WHATWG
  * "UTF-8 decode": a leading byte-order mark is dropped, invalid bytes become U+FFFD), while
- * noting what that hides: whether a BOM was there, and how many bytes came.
+ * noting what that hides: whether a BOM was there, where the first bytes that are not UTF-8 were
+ * (RFC 8259 §8.1; such a body breaks the JSON rules of core/bounded-json.ts), and how many bytes came.
  */
 export class BodyText {
   /** True when the body started with the UTF-8 byte-order mark EF BB BF. */
@@ -10,10 +13,17 @@ export class BodyText {
   bytes = 0;
   private readonly decoder = new TextDecoder('utf-8', { ignoreBOM: true });
   private head: Uint8Array | undefined = new Uint8Array(0);
+  private readonly utf8 = new Utf8Watch();
+
+  /** Byte offset of the first sequence that is not UTF-8 (known for sure once `end` was called), or undefined. */
+  get notUtf8At(): number | undefined {
+    return this.utf8.offset;
+  }
 
   /** Decodes the next chunk; returns the text it completes (possibly empty). */
   write(chunk: Uint8Array): string {
     this.bytes += chunk.length;
+    this.utf8.push(chunk);
     if (this.head === undefined) return this.decoder.decode(chunk, { stream: true });
     const joined = new Uint8Array(this.head.length + chunk.length);
     joined.set(this.head);
@@ -28,6 +38,7 @@ export class BodyText {
 
   /** Flushes what is left (an incomplete sequence becomes U+FFFD). */
   end(): string {
+    this.utf8.end();
     const rest = this.head;
     this.head = undefined;
     return (rest && rest.length > 0 ? this.decoder.decode(this.stripBom(rest), { stream: true }) : '') + this.decoder.decode();
@@ -47,6 +58,8 @@ export interface CollectedBody {
   text: string;
   bytes: number;
   bom: boolean;
+  /** Byte offset of the first sequence that is not UTF-8, when there is one. */
+  notUtf8At?: number;
 }
 
 /**
@@ -62,5 +75,5 @@ export async function collectBodyText(chunks: AsyncIterable<Uint8Array>, maxByte
     if (text.bytes >= maxBytes) break;
   }
   parts.push(text.end());
-  return { text: parts.join(''), bytes: text.bytes, bom: text.bom };
+  return { text: parts.join(''), bytes: text.bytes, bom: text.bom, ...(text.notUtf8At === undefined ? {} : { notUtf8At: text.notUtf8At }) };
 }

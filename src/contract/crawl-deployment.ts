@@ -8,6 +8,7 @@ import { createCrawlState, failureCode, type CrawlState } from './crawl-state.js
 import { displayBase, formatBytes, requestTarget, RequestFailure, type DeploymentResponse } from './deployment-client.js';
 import { fixtureText } from './fixture-set.js';
 import { checkEncoding, checkSingleBody, checkStatus, parseJsonBody } from './market-checks.js';
+import { checkUtf8 } from './json-rule-finding.js';
 import { probeUnknownId } from './probe-unknown-id.js';
 
 export { CRAWL_DEFAULTS, CRAWL_LIMITS, marketsUrl, parseBaseUrl, singleUrl, resolveCrawlSettings, type CrawlOptions, type CrawlProgress, type CrawlSettings } from './crawl-settings.js';
@@ -182,6 +183,7 @@ async function checkOneMarket(state: CrawlState, id: string): Promise<{ market?:
   };
   if (!checkStatus(facts, body, state.ctx, SINGLE_ENDPOINT, 'the listed market', id, response.retriesExhausted)) return { invalid: invalid(), ms };
   checkEncoding(facts, body.bom, state.ctx, SINGLE_ENDPOINT, id);
+  if (!checkUtf8(body.notUtf8At, state.sink, SINGLE_ENDPOINT, request, id)) return { invalid: invalid(), ms };
   const market = checkSingleBody(facts, body.text, id, listed, state.ctx);
   if (market && state.settings.redactor.active && state.settings.redactor.contains(JSON.stringify(market))) {
     // A body that echoes a --header value (a token) must never become a fixture.

@@ -9,6 +9,7 @@ import { createJsonReader } from './json-body-reader.js';
 import { judgeListTotals, pagingInfo, pagingUnfollowed, readPagePaging } from './crawl-paging.js';
 import { checkEncoding, checkStatus, createListPageChecker, type ListPage } from './market-checks.js';
 import type { NextStep } from './paging-dialects.js';
+import { checkUtf8 } from './json-rule-finding.js';
 
 /**
  * Stage 1 of a crawl: `GET {base}/markets`, then every page the deployment signals, each body
@@ -118,6 +119,7 @@ export async function readListPage(state: CrawlState, response: DeploymentRespon
     return undefined;
   }
   checkEncoding(facts, text.bom, state.ctx, LIST_ENDPOINT);
+  checkUtf8(text.notUtf8At, state.ctx.sink, LIST_ENDPOINT, facts.request);
   return checker.finish(reader.end(), laterPage, { text: head, bytes: text.bytes });
 }
 

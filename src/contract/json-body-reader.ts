@@ -1,6 +1,7 @@
 import { jsonParser } from 'stream-json/core/parser.js';
 import { getManyValues, isMany, none } from 'stream-chain/defs.js';
 import { pointerToken } from '../schema/finding.js';
+import { depthError, FORBIDDEN_MEMBERS, MAX_JSON_DEPTH, memberError, type JsonInputError } from '../core/bounded-json.js';
 
 /**
  * Something in a JSON text that `JSON.parse` hides, kept with its literal text:
@@ -27,10 +28,15 @@ export interface JsonReaderEvents {
   /** An item of the candidate array, complete; it is not kept by the reader. */
   onItem?(key: string | null, index: number, value: unknown): void;
   onAnomaly?(anomaly: JsonAnomaly): void;
+  /** An item of the candidate array that breaks a JSON rule (deeper than MAX_JSON_DEPTH, a forbidden member): skipped, never built. */
+  onRefusedItem?(key: string | null, index: number, error: JsonInputError): void;
 }
 
-/** The end of a read: the value (in list mode, the top level with every streamed array replaced by its item count) or why it is not JSON. */
-export type JsonReadResult = { ok: true; value: unknown } | { ok: false; reason: string };
+/**
+ * The end of a read: the value (in list mode, the top level with every streamed array replaced by
+ * its item count) or why it is not JSON; `rule` when it broke a JSON rule of core/bounded-json.ts.
+ */
+export type JsonReadResult = { ok: true; value: unknown } | { ok: false; reason: string; rule?: JsonInputError };
 
 /** A streaming JSON reader: feed decoded text with `write`, then `end`. */
 export interface JsonReader {
@@ -75,7 +81,7 @@ export function createJsonReader(mode: 'value' | 'list', events: JsonReaderEvent
   let root: unknown;
   let hasRoot = false;
   let failure: string | undefined;
-
+  let broken: JsonInputError | undefined;
   const pointer = (last?: string | number): string => {
     let text = '';
     for (const frame of stack) {
@@ -103,12 +109,17 @@ export function createJsonReader(mode: 'value' | 'list', events: JsonReaderEvent
     if (Object.hasOwn(record, key)) {
       events.onAnomaly?.({ kind: 'duplicate-member', pointer: pointer(), literal: JSON.stringify(key), detail: `named twice in one object; the last value, ${shortJson(value)}, is used (as JSON.parse does), not ${shortJson(record[key])}` });
     }
-    if (key === '__proto__') Object.defineProperty(record, key, { value, enumerable: true, writable: true, configurable: true });
-    else record[key] = value;
+    record[key] = value;
     top.key = undefined;
   };
 
+  const guard = createRuleGuard(stack, pointer, events, (error) => {
+    broken = error;
+    failure = error.message;
+  });
+
   const open = (kind: 'object' | 'array'): void => {
+    if (!guard.open()) return;
     const parent = stack[stack.length - 1];
     const streamed = mode === 'list' && kind === 'array' && (parent === undefined || (stack.length === 1 && parent.kind === 'object'));
     const candidate = streamed && parent ? (parent.key as string) : null;
@@ -134,12 +145,13 @@ export function createJsonReader(mode: 'value' | 'list', events: JsonReaderEvent
   };
 
   const consume = (token: Token): void => {
+    if (failure !== undefined || guard.skipped(token.name)) return;
     switch (token.name) {
       case 'startObject': open('object'); break;
       case 'startArray': open('array'); break;
       case 'endObject':
       case 'endArray': close(); break;
-      case 'keyValue': (stack[stack.length - 1] as Frame).key = token.value as string; break;
+      case 'keyValue': guard.member(token.value as string); break;
       case 'stringValue': deliver(token.value); break;
       case 'numberValue': deliver(number(token.value as string)); break;
       case 'nullValue': deliver(null); break;
@@ -166,9 +178,53 @@ export function createJsonReader(mode: 'value' | 'list', events: JsonReaderEvent
     },
     end() {
       feed(none);
+      if (broken !== undefined) return { ok: false, reason: `refused: ${broken.message}`, rule: broken };
       if (failure !== undefined) return { ok: false, reason: `not JSON: ${failure}` };
       if (!hasRoot || stack.length > 0) return { ok: false, reason: hasRoot || stack.length > 0 ? 'not JSON: the text ends before the value is complete' : 'not JSON: no value (an empty body)' };
       return { ok: true, value: root };
+    },
+  };
+}
+
+/**
+ * Applies the JSON rules of core/bounded-json.ts while tokens stream: a container past
+ * MAX_JSON_DEPTH and a FORBIDDEN_MEMBERS name. Inside an item of a streamed array the item is
+ * dropped, the rest of it skipped and `onRefusedItem` told once it ends (one refused item, the list
+ * read on); anywhere else `fail` ends the read. Nothing deeper than the limit is ever built.
+ */
+function createRuleGuard(stack: Frame[], pointer: () => string, events: JsonReaderEvents, fail: (error: JsonInputError) => void) {
+  // Containers of the refused item still open in the text, and why it is refused.
+  let skipping = 0;
+  let refusal: JsonInputError | undefined;
+  const violate = (error: JsonInputError, opening: boolean): void => {
+    const list = stack.findIndex((frame) => frame.streamed);
+    if (list === -1 || (stack.length === list + 1 && !opening)) return fail(error);
+    skipping = stack.length - (list + 1) + (opening ? 1 : 0);
+    stack.length = list + 1;
+    refusal = error;
+  };
+  return {
+    /** Before a container opens; false when it passes the depth limit (it is never pushed). */
+    open(): boolean {
+      if (stack.length < MAX_JSON_DEPTH) return true;
+      violate(depthError(pointer(), MAX_JSON_DEPTH), true);
+      return false;
+    },
+    member(name: string): void {
+      (stack[stack.length - 1] as Frame).key = name;
+      if (FORBIDDEN_MEMBERS.has(name)) violate(memberError(pointer(), name), false);
+    },
+    /** True while a refused item is skipped (the token is then consumed here). */
+    skipped(name: string): boolean {
+      if (skipping === 0) return false;
+      if (name === 'startObject' || name === 'startArray') skipping++;
+      else if (name === 'endObject' || name === 'endArray') skipping--;
+      if (skipping > 0) return true;
+      const frame = stack[stack.length - 1] as Frame;
+      events.onRefusedItem?.(frame.candidate, frame.index, refusal as JsonInputError);
+      frame.index++;
+      refusal = undefined;
+      return true;
     },
   };
 }

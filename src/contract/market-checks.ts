@@ -9,6 +9,8 @@ import { readJsonText, StreamedArray, type JsonAnomaly, type JsonReadResult } fr
 import { findMarketArray, type ListShape } from './list-envelope.js';
 import { schemaFindingCode, type FindingCode } from '../core/finding-codes.js';
 import { ListedMarkets, sameText, type ListedMarket } from './listed-markets.js';
+import { parseJsonText, type JsonInputError } from '../core/bounded-json.js';
+import { jsonRuleObservation, marketRuleBroken } from './json-rule-finding.js';
 
 /** What the checks need to know about one HTTP answer (never its headers' values beyond these). */
 export interface ResponseFacts {
@@ -60,11 +62,15 @@ export function charsetOf(contentType: string | undefined): string | undefined {
   return m ? (m[2] ?? '').trim() : undefined;
 }
 
-/** Parses a body as JSON; `ok: false` when it is not JSON (empty bodies included). */
+/**
+ * Parses a body as JSON under the JSON rules (core/bounded-json.ts); `ok: false` when it is not JSON
+ * (empty bodies included) or breaks a rule (too deep, a forbidden member): such a body is kept and
+ * described as text, never as a value no serialiser could write back.
+ */
 export function parseJsonBody(text: string): { ok: true; value: unknown } | { ok: false } {
   if (text.trim() === '') return { ok: false };
   try {
-    return { ok: true, value: JSON.parse(text) as unknown };
+    return { ok: true, value: parseJsonText(text) };
   } catch {
     return { ok: false };
   }
@@ -157,12 +163,21 @@ export function checkSingleBody(facts: ResponseFacts, text: string, requestedId:
     literals.note(anomaly);
     addAnomaly(anomaly, facts, ctx, SINGLE_ENDPOINT, requestedId);
   });
+  if (!parsed.ok && parsed.rule) {
+    ctx.sink.add(jsonRuleObservation(parsed.rule, SINGLE_ENDPOINT, facts.request, requestedId));
+    return undefined;
+  }
   if (!parsed.ok) {
     add(ctx, 'error', 'not-json', SINGLE_ENDPOINT, '', 'a JSON body holding the listed market', example(facts, `${describeBody(text, facts.contentType)} (${parsed.reason})`, requestedId));
     return undefined;
   }
   if (!isJsonMediaType(facts.contentType)) add(ctx, 'warning', 'content-type', SINGLE_ENDPOINT, '', 'Content-Type application/json (or a +json type) for a JSON body', example(facts, facts.contentType ?? 'no Content-Type', requestedId));
   const doc = parsed.value;
+  const broken = marketRuleBroken(doc);
+  if (broken) {
+    ctx.sink.add(jsonRuleObservation(broken, SINGLE_ENDPOINT, facts.request, requestedId));
+    return undefined;
+  }
   const at = (pointer: string, found: string) => example(facts, found, requestedId, pointer);
   const wrapped = singleEnvelopeKey(doc);
   if (wrapped !== undefined) {
@@ -200,6 +215,7 @@ export interface ListPageChecker {
   onArray(key: string | null): void;
   onItem(key: string | null, index: number, value: unknown): void;
   onAnomaly(anomaly: JsonAnomaly): void;
+  onRefusedItem(key: string | null, index: number, error: JsonInputError): void;
   /** Judges the page once its body is read: JSON, shape, content type; commits the market array's findings and markets. */
   finish(result: JsonReadResult, laterPage?: boolean, head?: { text: string; bytes: number }): ListPage | undefined;
 }
@@ -256,6 +272,10 @@ export function createListPageChecker(facts: ResponseFacts, ctx: CheckContext, l
         for (const anomaly of pending.splice(0)) report(anomaly, anomaly.pointer === at || anomaly.pointer.startsWith(`${at}/`) ? id : undefined);
       }
     },
+    onRefusedItem(key, index, error) {
+      const target = key === null ? direct : candidates.get(key);
+      if (target) target.sink.add(jsonRuleObservation(error, LIST_ENDPOINT, facts.request, undefined, '', `${target.basePointer}/${index}`));
+    },
     onAnomaly(anomaly) {
       literals.note(anomaly);
       if (pending.length < MAX_PENDING_ANOMALIES && ITEM_POINTER.test(anomaly.pointer)) pending.push(anomaly);
@@ -263,6 +283,10 @@ export function createListPageChecker(facts: ResponseFacts, ctx: CheckContext, l
     },
     finish(result, laterPage = false, head) {
       for (const anomaly of pending.splice(0)) report(anomaly);
+      if (!result.ok && result.rule) {
+        ctx.sink.add(jsonRuleObservation(result.rule, LIST_ENDPOINT, facts.request));
+        return undefined;
+      }
       if (!result.ok) {
         const found = head ? describeBody(head.text, facts.contentType, head.bytes) : facts.contentType ?? 'no Content-Type';
         add(ctx, 'error', 'not-json', LIST_ENDPOINT, '', 'a JSON body holding the market list', example(facts, `${found} (${result.reason})`));
@@ -310,6 +334,11 @@ function checkListItem(
   const at = `${target.basePointer}/${index}`;
   const template = `${target.basePointer}/*`;
   const id = listedId(item);
+  const broken = marketRuleBroken(item);
+  if (broken) {
+    ctx.sink.add(jsonRuleObservation(broken, LIST_ENDPOINT, request, id, at));
+    return;
+  }
   let errorPointers: Set<string> | undefined;
   if (!fast.isSummary(item)) {
     const findings = full.summary(item);

@@ -30,6 +30,7 @@ export const FINDING_KINDS = [
   { code: 'http-status', severity: 'error', endpoints: BOTH },
   { code: 'not-found', severity: 'error', endpoints: SINGLE },
   { code: 'not-json', severity: 'error', endpoints: BOTH },
+  { code: 'json-rule', severity: 'error', endpoints: BOTH },
   { code: 'request-failed', severity: 'error', endpoints: [LIST_ENDPOINT, SINGLE_ENDPOINT, 'deployment'] },
   { code: 'retry-exhausted', severity: 'error', endpoints: BOTH },
   { code: 'body-too-large', severity: 'error', endpoints: BOTH },

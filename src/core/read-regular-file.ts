@@ -34,12 +34,13 @@ function check(path: string, info: Stats, maxBytes: number): void {
 const FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
 
 /**
- * Reads a regular file of at most `maxBytes` as UTF-8. The path is stat'ed first (nothing that is
- * not a regular file is opened), opened non-blocking, and fstat'ed again (a file swapped between
+ * Reads the bytes of a regular file of at most `maxBytes` (JSON inputs then go through
+ * core/bounded-json.ts, which refuses bytes that are not UTF-8 instead of replacing them). The path is stat'ed first (nothing that
+ * is not a regular file is opened), opened non-blocking, and fstat'ed again (a file swapped between
  * the two is caught); reading stops at `maxBytes + 1` bytes whatever the size said.
  * @throws UnreadableFileError (not a regular file, too large) or a system error (ENOENT, EACCES…).
  */
-export async function readRegularFile(path: string, maxBytes: number): Promise<string> {
+export async function readRegularFileBytes(path: string, maxBytes: number): Promise<Buffer> {
   check(path, await stat(path), maxBytes);
   const handle = await open(path, FLAGS);
   try {
@@ -52,14 +53,14 @@ export async function readRegularFile(path: string, maxBytes: number): Promise<s
       length += chunk.length;
     }
     if (length > maxBytes) throw new UnreadableFileError(path, 'too-large', `over ${maxBytes} bytes`, `${path} grew past the ${maxBytes}-byte limit while read`);
-    return Buffer.concat(chunks, length).toString('utf8');
+    return Buffer.concat(chunks, length);
   } finally {
     await handle.close();
   }
 }
 
-/** readRegularFile, synchronously (for start-up configuration, before anything serves). Same checks and errors. */
-export function readRegularFileSync(path: string, maxBytes: number): string {
+/** readRegularFileBytes, synchronously (config files, before anything serves). Same checks and errors. */
+export function readRegularFileBytesSync(path: string, maxBytes: number): Buffer {
   check(path, statSync(path), maxBytes);
   const fd = openSync(path, FLAGS);
   try {
@@ -74,7 +75,7 @@ export function readRegularFileSync(path: string, maxBytes: number): string {
       if (length > maxBytes) throw new UnreadableFileError(path, 'too-large', `over ${maxBytes} bytes`, `${path} grew past the ${maxBytes}-byte limit while read`);
       if (length === buffer.length) break;
     }
-    return buffer.subarray(0, length).toString('utf8');
+    return buffer.subarray(0, length);
   } finally {
     closeSync(fd);
   }

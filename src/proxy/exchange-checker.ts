@@ -8,6 +8,7 @@ import { formatBytes } from '../contract/deployment-client.js';
 import { createJsonReader, type JsonReader } from '../contract/json-body-reader.js';
 import type { ListedMarkets } from '../contract/listed-markets.js';
 import { checkEncoding, checkSingleBody, checkStatus, createListPageChecker, type CheckContext, type ListPage, type ListPageChecker, type ResponseFacts } from '../contract/market-checks.js';
+import { checkUtf8 } from '../contract/json-rule-finding.js';
 
 /** One upstream answer to check, as the proxy passes it on. */
 export interface CheckedAnswer {
@@ -119,6 +120,7 @@ export function createExchangeCheck(answer: CheckedAnswer, ctx: CheckContext, li
         return {};
       }
       checkEncoding(facts, text.bom, ctx, endpoint, answer.marketId);
+      if (!checkUtf8(text.notUtf8At, ctx.sink, endpoint, answer.request, answer.marketId) && answer.marketId !== undefined) return {};
       if (reader && listChecker) {
         reader.write(tail);
         const page = listChecker.finish(reader.end());

@@ -163,7 +163,7 @@ export async function startRecordingProxy(options: RecordingProxyOptions): Promi
           recordOutcome(state, outcome, path, rawUrl, answer.headers['link'], ms);
           exchange.flush();
           options.onExchange?.({ method, path: rawUrl, status, ms, checked });
-        });
+        }).catch((error: unknown) => options.onSpoolError?.(error));
       });
     });
     req.pipe(outgoing);

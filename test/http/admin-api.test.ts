@@ -82,7 +82,7 @@ describe('admin API errors: one JSON shape whatever the profile', () => {
 
   it('GET /__stub answers an index of routes and limits, not market_not_found', async () => {
     const res = await request(await app()).get('/__stub').expect(200);
-    expect(res.body).toMatchObject({ name: 'market-stub admin API', version: expect.any(String), limits: { bodyBytes: 262_144, jsonDepth: 32, marketsPerRequest: 10_000, journalEntriesPerRead: 1000 } });
+    expect(res.body).toMatchObject({ name: 'market-stub admin API', version: expect.any(String), limits: { bodyBytes: 262_144, jsonDepth: 64, marketsPerRequest: 10_000, journalEntriesPerRead: 1000 } });
     expect(res.body.routes).toContainEqual({ method: 'PATCH', path: '/__stub/markets/{id}', describe: expect.stringContaining('RFC 7396') });
     expect((await request(await app()).get('/__stub/').expect(200)).body.name).toBe('market-stub admin API');
   });
@@ -135,7 +135,7 @@ describe('admin API: bounded input', () => {
       const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
       const method = path.endsWith('rules') || path.endsWith('tick') ? 'post' : 'put';
       const res = await request(a)[method](path).set(json).send(deep).expect(400);
-      expect(res.body).toMatchObject({ error: 'limit_exceeded', option: 'body', expected: 'JSON nested at most 32 levels' });
+      expect(res.body).toMatchObject({ error: 'limit_exceeded', option: 'body', expected: 'JSON nested at most 64 levels' });
     });
 
   it.each([

@@ -4,7 +4,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { MarketStubError } from '../../core/market-stub-error.js';
 import { createStubControls, MAX_MARKETS_PER_CALL, MAX_TICKS_PER_CALL, type StubControls } from '../../runtime/stub-controls.js';
 import { MAX_ADDED_MARKETS, MAX_EDITABLE, MAX_TICK_WORK } from '../../catalog/market-store.js';
-import { MAX_JSON_DEPTH } from '../../catalog/json-input.js';
+import { MAX_JSON_DEPTH } from '../../core/bounded-json.js';
 import { MAX_JOURNAL_READ } from '../../journal/request-journal.js';
 import { MAX_DEVIATED_MARKET_IDS, MAX_DEVIATION_SETTINGS } from '../../deviation/deviation-settings.js';
 import { packageVersion } from '../../core/package-info.js';
