@@ -14,6 +14,9 @@ export const SARIF_CONTRACT_URI = 'node_modules/market-stub/schemas/market.schem
 /** The base id of the deployment's URIs in relatedLocations (SARIF 2.1.0 §3.14.14 originalUriBaseIds). */
 export const SARIF_DEPLOYMENT_BASE = 'DEPLOYMENT';
 
+/** Results written at most (errors first): GitHub code scanning reads 25,000 results per run and drops the rest. */
+export const SARIF_MAX_RESULTS = 25_000;
+
 /** How a SARIF report names things outside the report. */
 export interface SarifOptions {
   /** The repository-relative path of the contract file results point at. @default SARIF_CONTRACT_URI */
@@ -71,10 +74,11 @@ function resultOf(f: ContractFinding, ruleIndex: number, contractUri: string): R
  * (`options.contractUri`) with the endpoint and pointer as its logical location and the examples'
  * requests as related locations on the deployment (`DEPLOYMENT`, the report's base URL, never a
  * credential). `automationDetails.id` is `market-stub/<command>/`, the category code scanning
- * keeps apart. 2-space indented, ending in a newline.
+ * keeps apart. At most SARIF_MAX_RESULTS results (`properties.resultsLeftOut` counts the rest).
+ * 2-space indented, ending in a newline.
  */
 export function formatSarifReport(report: ContractReport, options: SarifOptions = {}): string {
-  const problems = report.findings.filter((f) => f.severity !== 'info');
+  const problems = report.findings.filter((f) => f.severity !== 'info').slice(0, SARIF_MAX_RESULTS);
   const rules = rulesOf(problems);
   const index = new Map(rules.map((r, i) => [r.id, i]));
   const contractUri = options.contractUri ?? SARIF_CONTRACT_URI;
@@ -93,7 +97,7 @@ export function formatSarifReport(report: ContractReport, options: SarifOptions 
         properties: { verdict: report.verdict, strict: report.strict, summary: report.summary },
       }],
       results: problems.map((f) => resultOf(f, index.get(f.code) ?? 0, contractUri)),
-      properties: { informationFindings: report.summary.infos },
+      properties: { informationFindings: report.summary.infos, resultsLeftOut: report.summary.errors + report.summary.warnings - problems.length },
     }],
   };
   return `${JSON.stringify(log, null, 2)}\n`;

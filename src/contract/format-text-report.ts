@@ -1,6 +1,7 @@
 import { styleText } from 'node:util';
 import { SEVERITY_ORDER, type ContractFinding, type Severity } from './contract-finding.js';
 import type { ContractReport } from './contract-report.js';
+import { plural } from './report-groups.js';
 
 const HEADINGS: Record<Severity, string> = { error: 'Errors', warning: 'Warnings', info: 'Information' };
 const MARKS: Record<Severity, string> = { error: '✖', warning: '▲', info: '•' };
@@ -55,8 +56,4 @@ function describeList(report: ContractReport): string {
   if (report.command === 'proxy') return `${plural(summary.requests, 'response')} seen`;
   const shape = list.shape === 'array' ? 'bare array' : list.shape === 'envelope' ? `envelope "${list.envelopeKey ?? ''}"` : 'no market list';
   return `${shape}, ${plural(list.pages, 'page')}, ${plural(summary.marketsListed, 'market')} listed, ${summary.marketsChecked} requested one by one`;
-}
-
-function plural(n: number, noun: string): string {
-  return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }

@@ -4,6 +4,8 @@ import type { ContractReport } from './contract-report.js';
 import { groupFindings, marketsWithFindings, plural, type FindingGroup } from './report-groups.js';
 
 const HEADINGS: Record<Severity, string> = { error: 'Errors', warning: 'Warnings', info: 'Information' };
+/** Findings rendered at most (errors first); the rest are counted in a note. Distinct findings grow with distinct pointers, so a page stays readable. */
+export const HTML_FINDINGS_SHOWN = 1_000;
 /** Markets shown in the drill-down at most; the rest are counted (the findings keep three examples each, so this bounds a report of many codes). */
 export const HTML_MARKETS_SHOWN = 500;
 
@@ -41,7 +43,7 @@ function groupHtml(group: FindingGroup): string {
 
 /** The findings section: grouped by severity, then code, each group drillable to its findings and examples. */
 export function findingsSection(report: ContractReport): string {
-  const groups = groupFindings(report);
+  const groups = groupFindings({ findings: report.findings.slice(0, HTML_FINDINGS_SHOWN) });
   const parts: string[] = ['<section id="findings"><h2>Findings</h2>'];
   if (groups.length === 0) parts.push('<p class="empty">No finding.</p>');
   for (const severity of ['error', 'warning', 'info'] as const) {
@@ -50,6 +52,8 @@ export function findingsSection(report: ContractReport): string {
     const n = mine.reduce((sum, g) => sum + g.findings.length, 0);
     parts.push(`<h3 class="${severity}">${text(HEADINGS[severity])} (${n})</h3>`, ...mine.map(groupHtml));
   }
+  const left = report.findings.length - HTML_FINDINGS_SHOWN;
+  if (left > 0) parts.push(`<p class="note">${left} more findings not shown (at most ${HTML_FINDINGS_SHOWN}); the json report has every one.</p>`);
   parts.push('</section>');
   return parts.join('');
 }

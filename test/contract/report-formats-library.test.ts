@@ -48,7 +48,7 @@ describe('formatContractReport (library)', () => {
     });
   });
 
-  it('markdown stays within MARKDOWN_MAX_CHARS however many findings, and says what it left out', async () => {
+  it('markdown stays within MARKDOWN_MAX_CHARS and html within 1,000 findings and 500 markets however many findings, each saying what it left out', async () => {
     await withServer(conformingMarkets(2), undefined, async (server) => {
       const base = await checkDeployment({ baseUrl: server.url });
       const md = formatContractReport(reportWithFindings(base, 5_000, 200), 'markdown');
@@ -57,6 +57,12 @@ describe('formatContractReport (library)', () => {
       const few = formatContractReport(reportWithFindings(base, 150), 'markdown');
       expect(few.length).toBeLessThanOrEqual(MARKDOWN_MAX_CHARS);
       expect(few).toContain('_50 more findings not listed (at most 100); the html or json report has every one._');
+      // The html page is bounded too: 1,000 findings, 500 markets.
+      const html = formatContractReport(reportWithFindings(base, 1_500, 1), 'html');
+      expect(html.match(/<li class="finding">/g)).toHaveLength(1_000);
+      expect(html).toContain('500 more findings not shown (at most 1000); the json report has every one.');
+      expect(html.match(/<details class="market">/g)).toHaveLength(500);
+      expect(html).toContain('1000 more markets not shown (at most 500)');
     });
   });
 
