@@ -1,7 +1,7 @@
 // `market-stub check` once it runs, and the steps record and proxy share with it (crawl flags, redacted io, the report, exit 2): loaded only when one of the three commands runs.
 import { MarketStubError } from '../core/market-stub-error.js';
 import { createRedactor } from '../core/redact-secrets.js';
-import { writeFileAtomic } from '../core/write-file-atomic.js';
+import { unwritableError, writeFileAtomic } from '../core/write-file-atomic.js';
 import { ContractRunError } from '../contract/contract-run-error.js';
 import type { ContractReport } from '../contract/contract-report.js';
 import { crawlDeployment, CRAWL_LIMITS, type CrawlOptions, type CrawlProgress } from '../contract/crawl-deployment.js';
@@ -120,7 +120,13 @@ export async function emitReport(command: string, report: ContractReport, settin
     io.stderr(`market-stub ${command}: ${verdict}; ${settings.format} report written to ${settings.output}\n`);
   }
   for (const target of targets) {
-    await writeFileAtomic(target.path, target.text, `--report ${target.format}:${target.path}`);
+    const where = `--report ${target.format}:${target.path}`;
+    try {
+      await writeFileAtomic(target.path, target.text, where);
+    } catch (error) {
+      // Several reports: say which one could not be written.
+      throw error instanceof MarketStubError ? unwritableError(where, `${where}: ${error.message}`) : error;
+    }
     io.stderr(`market-stub ${command}: ${verdict}; ${target.format} report written to ${target.path}\n`);
   }
 }

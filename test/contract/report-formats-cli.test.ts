@@ -165,6 +165,16 @@ describe('--report refused before anything starts', () => {
     await rm(cwd, { recursive: true, force: true });
   });
 
+  it('a --report file that cannot be written: exit 2 naming it, the other reports still whole', async () => {
+    const cwd = await mkdtemp(path.join(tmpdir(), 'market-stub-report-unwritable-'));
+    const failed = await runCliProcess(['check', '--base-url', server.url, '--report', 'json:ok.json', '--report', 'html:missing-dir/report.html'], { cwd });
+    expect(failed.code).toBe(2);
+    expect(failed.stderr).toMatch(/^market-stub check: FAIL; json report written to ok\.json\nmarket-stub check: --report html:missing-dir\/report\.html: cannot write missing-dir\/report\.html: its directory does not exist \(ENOENT\)\. Choose a writable path with enough space\.\n$/);
+    expect(JSON.parse(await readFile(path.join(cwd, 'ok.json'), 'utf8'))).toMatchObject({ verdict: 'fail' });
+    expect(await readdir(cwd)).toEqual(['ok.json']);
+    await rm(cwd, { recursive: true, force: true });
+  });
+
   it('MARKET_STUB_REPORT gives several reports, comma-separated; --format/--output keep working beside them', async () => {
     const cwd = await mkdtemp(path.join(tmpdir(), 'market-stub-report-env-'));
     const both = await runCliProcess(['check', '--base-url', server.url, '--format', 'json', '--output', 'check.json'], { env: { MARKET_STUB_REPORT: 'markdown:summary.md,html:report.html' }, cwd });
