@@ -1,15 +1,9 @@
+import { createHash } from 'node:crypto';
 import escapeHtml from 'escape-html';
 import type { ContractReport } from './contract-report.js';
 import { verdictLine } from './format-text-report.js';
 import { chartsSection } from './html-report-charts.js';
 import { findingsSection, marketsSection } from './html-report-findings.js';
-
-/**
- * The page's Content-Security-Policy: nothing may load or run (no script, no request, no form),
- * styles only from the page itself, images only as data: URIs. The report works offline and a
- * hostile value in it can do nothing (W3C Content Security Policy Level 3, `default-src`).
- */
-export const HTML_REPORT_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'";
 
 const STYLE = `
 :root{color-scheme:light;--fail:#b42318;--pass:#067647;--warn:#b54708;--info:#175cd3;--line:#e4e7ec;--muted:#667085;--bg:#f9fafb}
@@ -37,6 +31,15 @@ svg.chart{display:block;width:100%;height:auto;max-width:420px}svg .bar{fill:#98
 svg text{font:11px system-ui,sans-serif;fill:#344054;text-anchor:middle}svg text.label{fill:var(--muted)}
 .empty,.note{color:var(--muted)}footer{color:var(--muted);font-size:12px;text-align:center;padding:8px}
 `;
+
+/**
+ * The page's Content-Security-Policy: nothing may load or run (no script, no request, no form,
+ * no base URL), images only as data: URIs, and the one stylesheet only by its SHA-256 hash (no
+ * 'unsafe-inline': a style injected past the escaping would not apply either). The report works
+ * offline and a hostile value in it can do nothing (W3C Content Security Policy Level 3,
+ * `default-src` and hash-source).
+ */
+export const HTML_REPORT_CSP = `default-src 'none'; style-src 'sha256-${createHash('sha256').update(STYLE).digest('base64')}'; img-src data:; base-uri 'none'; form-action 'none'`;
 
 const text = (value: string | number) => escapeHtml(String(value));
 
@@ -72,8 +75,9 @@ function summarySection(report: ContractReport): string {
  * charts (inline SVG: price distribution, yes + no sum, response times per endpoint), the findings
  * grouped by severity and code, and the markets with problems, each drillable (`<details>`) to
  * what was expected and found. No script, no external resource: a strict Content-Security-Policy
- * (HTML_REPORT_CSP) in a meta element. Every value is escaped as HTML text (escape-html); secrets
- * are redacted by formatContractReport before and after rendering.
+ * in a meta element (HTML_REPORT_CSP; the stylesheet allowed by its hash). Every value is escaped
+ * as HTML text (escape-html); secrets are redacted by formatContractReport before and after
+ * rendering.
  */
 export function formatHtmlReport(report: ContractReport): string {
   const title = `market-stub ${report.command}: ${report.verdict === 'pass' ? 'PASS' : 'FAIL'} — ${report.baseUrl}`;

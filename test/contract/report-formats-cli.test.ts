@@ -75,7 +75,7 @@ describe('html', () => {
     const html = files['html'] as string;
     expect(html.startsWith('<!DOCTYPE html>')).toBe(true);
     expect(html).toContain(`<meta http-equiv="Content-Security-Policy" content="${escapeHtml(HTML_REPORT_CSP)}">`);
-    expect(HTML_REPORT_CSP).toContain("default-src 'none'");
+    expect(HTML_REPORT_CSP).toMatch(/^default-src 'none'; style-src 'sha256-[A-Za-z0-9+/]{43}='; img-src data:; base-uri 'none'; form-action 'none'$/);
     expect(html).not.toMatch(/<script|<link|<iframe|<object|<img|<[^>]*\s(src|href|srcset|action)=/i);
     expect(html.indexOf('class="verdict fail"')).toBeLessThan(html.indexOf('id="summary"'));
     expect(html.match(/<svg class="chart"/g)).toHaveLength(4);
