@@ -1,5 +1,6 @@
 import type { Location, Log, ReportingDescriptor, Result } from 'sarif';
 import { fnv1a } from '../core/text-hash.js';
+import { loadMarketSchema } from '../schema/market-schema.js';
 import type { ContractFinding } from './contract-finding.js';
 import type { ContractReport } from './contract-report.js';
 import { checkOfCode } from './format-junit-report.js';
@@ -21,6 +22,28 @@ export const SARIF_MAX_RESULTS = 25_000;
 export interface SarifOptions {
   /** The repository-relative path of the contract file results point at. @default SARIF_CONTRACT_URI */
   contractUri?: string;
+}
+
+let schemaLines: string[] | undefined;
+
+/**
+ * The line of the contract a finding breaks, in schemas/market.schema.json (which is its parsed
+ * document with 2-space indentation, as a test checks): the field's property in `$defs/Market`
+ * (single answers) or `$defs/MarketSummary` (the list), in `$defs/MarketAssumptions` for a warning
+ * that has it there; else the first of those definitions' own line (1 when there is none).
+ */
+export function contractLine(f: Pick<ContractFinding, 'severity' | 'endpoint' | 'pointer'>): number {
+  schemaLines ??= JSON.stringify(loadMarketSchema(), null, 2).split('\n');
+  const lines = schemaLines;
+  const field = f.pointer.split('/').filter((s) => s !== '' && s !== '*' && !/^\d+$/.test(s)).pop();
+  const defs = [...(f.severity === 'warning' ? ['MarketAssumptions'] : []), f.endpoint.includes('{') ? 'Market' : 'MarketSummary'];
+  const starts = defs.map((def) => lines.indexOf(`    "${def}": {`)).filter((start) => start !== -1);
+  for (const start of starts) {
+    const end = lines.findIndex((line, i) => i > start && /^ {4}"/.test(line));
+    const at = field === undefined ? -1 : lines.slice(start, end === -1 ? undefined : end).indexOf(`        "${field}": {`);
+    if (at !== -1) return start + at + 1;
+  }
+  return starts[0] === undefined ? 1 : starts[0] + 1;
 }
 
 /** One rule per finding code seen: its check, level and what it expects (SARIF §3.49 reportingDescriptor). */
@@ -58,7 +81,7 @@ function resultOf(f: ContractFinding, ruleIndex: number, contractUri: string): R
     level: f.severity === 'error' ? 'error' : 'warning',
     message: { text: `${f.endpoint} ${f.pointer || '/'}: expected ${f.expected}, found ${f.found} (${f.count} occurrence${f.count === 1 ? '' : 's'}${markets.length > 0 ? `; e.g. market ${markets.join(', ')}` : ''}).` },
     locations: [{
-      physicalLocation: { artifactLocation: { uri: contractUri }, region: { startLine: 1 } },
+      physicalLocation: { artifactLocation: { uri: contractUri }, region: { startLine: contractLine(f) } },
       logicalLocations: [{ fullyQualifiedName: `${f.endpoint} ${f.pointer || '/'}`, kind: 'member' }],
     }],
     relatedLocations: relatedLocations(f),
@@ -71,11 +94,11 @@ function resultOf(f: ContractFinding, ruleIndex: number, contractUri: string): R
 /**
  * The report as a SARIF 2.1.0 log (OASIS SARIF v2.1.0) for code scanning: one run, one rule per
  * finding code, one result per error or warning finding located at the contract file
- * (`options.contractUri`) with the endpoint and pointer as its logical location and the examples'
- * requests as related locations on the deployment (`DEPLOYMENT`, the report's base URL, never a
- * credential). `automationDetails.id` is `market-stub/<command>/`, the category code scanning
- * keeps apart. At most SARIF_MAX_RESULTS results (`properties.resultsLeftOut` counts the rest).
- * 2-space indented, ending in a newline.
+ * (`options.contractUri`) on the line of the field it is about (contractLine), with the endpoint
+ * and pointer as its logical location and the examples' requests as related locations on the
+ * deployment (`DEPLOYMENT`, the report's base URL, never a credential). `automationDetails.id` is
+ * `market-stub/<command>/`, the category code scanning keeps apart. At most SARIF_MAX_RESULTS
+ * results (`properties.resultsLeftOut` counts the rest). 2-space indented, ending in a newline.
  */
 export function formatSarifReport(report: ContractReport, options: SarifOptions = {}): string {
   const problems = report.findings.filter((f) => f.severity !== 'info').slice(0, SARIF_MAX_RESULTS);

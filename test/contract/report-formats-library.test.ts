@@ -1,9 +1,11 @@
 // The reviewer formats through the library (src/index.ts): checkDeployment then
 // formatContractReport, secrets kept out, the markdown bound, and SARIF against its schema.
+import { readFileSync } from 'node:fs';
 import type { Log as SarifLog } from 'sarif';
 import { describe, expect, it } from 'vitest';
 import { checkDeployment, formatContractReport, MARKDOWN_MAX_CHARS, SARIF_CONTRACT_URI, type ContractFinding, type ContractReport } from '../../src/index.js';
 import { parseHeaderFlags } from '../../src/cli/run-check.js';
+import { contractLine } from '../../src/contract/format-sarif-report.js';
 import { conformingMarkets, withServer } from './deviant-server.js';
 import { HOSTILE_ID, SECRET_HEADER, SECRET_VALUE, startHostileDeployment } from './hostile-deployment.js';
 import { sarifValidator } from './sarif-schema.js';
@@ -64,6 +66,20 @@ describe('formatContractReport (library)', () => {
       expect(html.match(/<details class="market">/g)).toHaveLength(500);
       expect(html).toContain('1000 more markets not shown (at most 500)');
     });
+  });
+
+  it('sarif: each result sits on the line of schemas/market.schema.json that defines its field', () => {
+    const file = readFileSync(new URL('../../schemas/market.schema.json', import.meta.url), 'utf8');
+    // contractLine counts lines of the parsed schema re-indented: true only while the file is written that way.
+    expect(file).toBe(`${JSON.stringify(JSON.parse(file), null, 2)}\n`);
+    const lines = file.split('\n');
+    const lineOf = (severity: 'error' | 'warning', endpoint: ContractFinding['endpoint'], pointer: string) => lines[contractLine({ severity, endpoint, pointer }) - 1]?.trim();
+    expect(lineOf('error', 'GET /markets', '/markets/*/yes_price')).toBe('"yes_price": {');
+    expect(contractLine({ severity: 'error', endpoint: 'GET /markets', pointer: '/*/yes_price' })).toBeLessThan(contractLine({ severity: 'error', endpoint: 'GET /markets/{market_id}', pointer: '/yes_price' }));
+    expect(lineOf('error', 'GET /markets/{market_id}', '/resolution_date')).toBe('"resolution_date": {');
+    expect(lineOf('warning', 'GET /markets/{market_id}', '/status')).toBe('"status": {');
+    expect(lineOf('warning', 'GET /markets', '/*')).toBe('"MarketAssumptions": {');
+    expect(lineOf('error', 'GET /markets/{market_id}', '')).toBe('"Market": {');
   });
 
   it('sarif: the schema refuses a broken log, and options.contractUri moves every result', async () => {
