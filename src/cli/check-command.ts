@@ -25,6 +25,7 @@ export const CRAWL_OPTIONS: readonly OptionSpec[] = [
   { flag: 'strict', env: ['MARKET_STUB_STRICT'], kind: BOOLEAN, default: false, describe: 'Warnings fail the check too (exit 1)', group: 'Report:' },
   { flag: 'format', env: ['MARKET_STUB_FORMAT'], kind: { type: 'choice', choices: REPORT_FORMATS }, default: 'text', describe: 'Report format', group: 'Report:' },
   { flag: 'output', env: ['MARKET_STUB_OUTPUT'], kind: { type: 'path' }, defaultText: 'stdout', describe: 'Write the report to this file (atomically) instead of stdout', group: 'Report:' },
+  { flag: 'report', env: ['MARKET_STUB_REPORT'], kind: { type: 'list', separator: ',' }, defaultText: 'none', describe: `Also write the report as FORMAT to PATH (atomically), FORMAT:PATH with FORMAT one of ${REPORT_FORMATS.join(', ')} (repeatable; the variable takes a comma-separated list; docs/reports.md)`, group: 'Report:' },
 ];
 
 export const checkCommand: CommandSpec = {
@@ -34,6 +35,7 @@ export const checkCommand: CommandSpec = {
   examples: [
     ['$0 check --base-url http://127.0.0.1:4010', 'the list and 50 markets, text report'],
     ['MARKET_STUB_HEADER="Authorization: Bearer $TOKEN" $0 check --base-url https://api.example.com/v1 --all --format junit --output check.xml', 'every market, JUnit XML for CI; the token stays out of the process list'],
+    ['$0 check --base-url http://127.0.0.1:4010 --report junit:check.xml --report html:check.html --report markdown:check.md', 'the text report on stdout, and JUnit, HTML and markdown files from the same run'],
   ],
   // The crawl, the checks and the report formats load only when `check` runs.
   load: async () => ({ run: (await import('./run-check.js')).runCheck }),

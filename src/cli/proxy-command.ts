@@ -13,7 +13,7 @@ export const PROXY_OPTIONS: readonly OptionSpec[] = [
   { flag: 'max-body-mb', env: ['MARKET_STUB_MAX_BODY_MB'], kind: int(1, 4096), default: 64, describe: 'Largest answer body checked, decompressed, MiB; a larger one passes unchecked with an error finding', group: 'Proxy:' },
   { flag: 'log-format', env: ['MARKET_STUB_LOG_FORMAT'], kind: { type: 'choice', choices: ['auto', 'text', 'json'] }, default: 'auto', describe: 'Log lines: text, json, or auto: text on a terminal, json when piped', group: 'Proxy:' },
   { flag: 'record', env: ['MARKET_STUB_RECORD'], kind: { type: 'path' }, defaultText: 'none', describe: 'On exit, write the valid markets seen as a fixture set in this directory (atomically)', group: 'Output:' },
-  { flag: 'report', env: ['MARKET_STUB_REPORT'], kind: { type: 'path' }, defaultText: 'stdout', describe: 'On exit, write the summary report to this file (atomically) instead of stdout', group: 'Output:' },
+  { flag: 'report', env: ['MARKET_STUB_REPORT'], kind: { type: 'list', separator: ',' }, defaultText: 'stdout', describe: `On exit, write the summary report to PATH (in --format) or FORMAT:PATH (FORMAT one of ${REPORT_FORMATS.join(', ')}), atomically, instead of stdout (repeatable; the variable takes a comma-separated list)`, group: 'Output:' },
   { flag: 'format', env: ['MARKET_STUB_FORMAT'], kind: { type: 'choice', choices: REPORT_FORMATS }, default: 'text', describe: 'Summary report format', group: 'Output:' },
   { flag: 'strict', env: ['MARKET_STUB_STRICT'], kind: { type: 'boolean' }, default: false, describe: 'Warnings fail the summary too (exit 1)', group: 'Output:' },
 ];

@@ -1,7 +1,7 @@
 // `market-stub check` once it runs, and the steps record and proxy share with it (crawl flags, redacted io, the report, exit 2): loaded only when one of the three commands runs.
 import { MarketStubError } from '../core/market-stub-error.js';
 import { createRedactor } from '../core/redact-secrets.js';
-import { writeFileAtomic } from '../core/write-file-atomic.js';
+import { unwritableError, writeFileAtomic } from '../core/write-file-atomic.js';
 import { ContractRunError } from '../contract/contract-run-error.js';
 import type { ContractReport } from '../contract/contract-report.js';
 import { crawlDeployment, CRAWL_LIMITS, type CrawlOptions, type CrawlProgress } from '../contract/crawl-deployment.js';
@@ -9,6 +9,7 @@ import { formatContractReport, type ReportFormat } from '../contract/format-cont
 import type { ResolvedOptions } from '../options/resolve-options.js';
 import { EXIT, type CliIo } from './cli-io.js';
 import type { ContractCliIo } from './cli-io.js';
+import { parseReportTargets, type ReportTarget } from './report-targets.js';
 
 /** Crawl options and report settings read from the resolved options. */
 export interface CrawlFlags {
@@ -19,6 +20,8 @@ export interface CrawlFlags {
   outputOrigin: string | undefined;
   /** The --header values, to keep out of every report. */
   secrets: string[];
+  /** --report FORMAT:PATH: more reports of the same run, each written atomically. */
+  reports: ReportTarget[];
 }
 
 /**
@@ -36,7 +39,10 @@ export function resolveCrawlFlags(options: ResolvedOptions): CrawlFlags {
     sameOriginOnly: v['sameOriginOnly'] === true,
   };
   for (const name of Object.keys(CRAWL_LIMITS) as (keyof typeof CRAWL_LIMITS)[]) crawl[name] = v[name] as number;
-  return { crawl, format: v['format'] as ReportFormat, output: v['output'] as string | undefined, outputOrigin: options.origins['output'], secrets: headers.map(([, value]) => value) };
+  const format = v['format'] as ReportFormat;
+  const output = v['output'] as string | undefined;
+  const reports = parseReportTargets(v['report'], format, options.origins['report'] ?? '--report', output === undefined ? [] : [output]);
+  return { crawl, format, output, outputOrigin: options.origins['output'], secrets: headers.map(([, value]) => value), reports };
 }
 
 /**
@@ -92,16 +98,37 @@ export function redactingIo<T extends CliIo>(io: T, secrets: readonly string[]):
   return { ...io, stdout: (text: string) => io.stdout(redactor.redact(text)), stderr: (text: string) => io.stderr(redactor.redact(text)) };
 }
 
-/** Writes a report to --output (atomically) or stdout; colours only for a terminal without NO_COLOR. */
-export async function emitReport(command: string, report: ContractReport, settings: Pick<CrawlFlags, 'format' | 'output' | 'secrets'> & { outputOrigin?: string }, io: ContractCliIo): Promise<void> {
+/** Where emitReport writes: the --format report (to --output or stdout, unless `primary` is false) and the --report files. */
+export type ReportSettings = Pick<CrawlFlags, 'format' | 'output' | 'secrets'> & { outputOrigin?: string; reports?: readonly ReportTarget[]; primary?: boolean };
+
+/**
+ * Writes a run's reports: the --format one to --output (atomically) or stdout, colours only for
+ * a terminal without NO_COLOR; then each --report file, atomically, in the order given. Every
+ * report is rendered before the first is written, each through formatContractReport (one path
+ * for every format and command).
+ * @throws MarketStubError OUTPUT_UNWRITABLE naming the file and the option that gave it.
+ */
+export async function emitReport(command: string, report: ContractReport, settings: ReportSettings, io: ContractCliIo): Promise<void> {
+  const primary = settings.primary !== false;
   const colour = settings.output === undefined && io.isTTY && !io.env['NO_COLOR'];
-  const text = formatContractReport(report, settings.format, { colour, secrets: settings.secrets });
-  if (settings.output === undefined) {
-    io.stdout(text);
-    return;
+  const targets = (settings.reports ?? []).map((t) => ({ ...t, text: formatContractReport(report, t.format, { secrets: settings.secrets }) }));
+  const text = primary ? formatContractReport(report, settings.format, { colour, secrets: settings.secrets }) : '';
+  const verdict = report.verdict === 'pass' ? 'PASS' : 'FAIL';
+  if (primary && settings.output === undefined) io.stdout(text);
+  else if (primary && settings.output !== undefined) {
+    await writeFileAtomic(settings.output, text, settings.outputOrigin ?? '--output');
+    io.stderr(`market-stub ${command}: ${verdict}; ${settings.format} report written to ${settings.output}\n`);
   }
-  await writeFileAtomic(settings.output, text, settings.outputOrigin ?? '--output');
-  io.stderr(`market-stub ${command}: ${report.verdict === 'pass' ? 'PASS' : 'FAIL'}; ${settings.format} report written to ${settings.output}\n`);
+  for (const target of targets) {
+    const where = `--report ${target.format}:${target.path}`;
+    try {
+      await writeFileAtomic(target.path, target.text, where);
+    } catch (error) {
+      // Several reports: say which one could not be written.
+      throw error instanceof MarketStubError ? unwritableError(where, `${where}: ${error.message}`) : error;
+    }
+    io.stderr(`market-stub ${command}: ${verdict}; ${target.format} report written to ${target.path}\n`);
+  }
 }
 
 /** Prints a MarketStubError (ContractRunError, an unwritable output) as one sentence and returns 2; rethrows anything else (a bug, reported by src/cli.ts). */

@@ -9,6 +9,7 @@ import { createLogger, flushWithin, logDropNotice, resolveLogFormat, type LogFor
 import type { ResolvedOptions } from '../options/resolve-options.js';
 import type { ContractCliIo } from './cli-io.js';
 import { couldNotRun, emitReport } from './run-check.js';
+import { parseReportTargets } from './report-targets.js';
 
 /**
  * `market-stub proxy`: forwards every request to --upstream and passes the answers back unchanged,
@@ -26,7 +27,8 @@ export async function runProxy(options: ResolvedOptions, io: ContractCliIo): Pro
     const format = v['format'] as ReportFormat;
     const logFormat = resolveLogFormat(v['logFormat'] as LogFormat | 'auto', io.isTTY);
     const record = v['record'] as string | undefined;
-    const report = v['report'] as string | undefined;
+    // --report PATH (in --format) or FORMAT:PATH, repeatable: checked before listening, like --record.
+    const reports = parseReportTargets(v['report'], format, options.origins['report'] ?? '--report');
     // --record is checked (and its staging made) before listening: nothing starts towards a DIR that cannot be written.
     if (record !== undefined) staging = await stageFixtureSet(record, { where: options.origins['record'] ?? '--record' });
     let proxy: RecordingProxy | undefined;
@@ -73,7 +75,7 @@ export async function runProxy(options: ResolvedOptions, io: ContractCliIo): Pro
     const summary = proxy.report();
     // The log's last lines go out before the report that follows them on stdout.
     await flushWithin(logger);
-    await emitReport('proxy', summary, { format, output: report, outputOrigin: options.origins['report'] ?? '--report', secrets: [] }, { ...io, stdout: (text) => io.stdout(redactor.redact(text)) });
+    await emitReport('proxy', summary, { format, output: undefined, secrets: [], reports, primary: reports.length === 0 }, { ...io, stdout: (text) => io.stdout(redactor.redact(text)) });
     return recorded ? summary.exitCode : 2;
   } catch (error) {
     await staging?.abandon();

@@ -1,5 +1,6 @@
 import { packageVersion } from '../core/package-info.js';
 import type { ContractFinding } from './contract-finding.js';
+import type { ReportDistributions } from './report-distributions.js';
 
 /** Version of the JSON report shape (docs/contract-check.md). Bumped on any incompatible change. */
 export const REPORT_VERSION = 1;
@@ -78,6 +79,8 @@ export interface ContractReport {
   list: ListSummary;
   probe?: ProbeSummary;
   findings: ContractFinding[];
+  /** Prices and answer times in fixed bins, for the html report's charts (added in 0.3; optional in reportVersion 1). */
+  distributions?: ReportDistributions;
 }
 
 /** Everything a report is built from. */
@@ -91,6 +94,7 @@ export interface ReportInput {
   list: ListSummary;
   probe?: ProbeSummary;
   findings: ContractFinding[];
+  distributions?: ReportDistributions;
   marketsListed: number;
   marketsChecked: number;
   requests: number;
@@ -127,5 +131,6 @@ export function buildContractReport(input: ReportInput): ContractReport {
     list: input.list,
     ...(input.probe ? { probe: input.probe } : {}),
     findings: input.findings,
+    ...(input.distributions ? { distributions: input.distributions } : {}),
   };
 }

@@ -10,6 +10,7 @@ import { fixtureText } from './fixture-set.js';
 import { checkEncoding, checkSingleBody, checkStatus, parseJsonBody } from './market-checks.js';
 import { checkUtf8 } from './json-rule-finding.js';
 import { probeUnknownId } from './probe-unknown-id.js';
+import { buildDistributions } from './report-distributions.js';
 
 export { CRAWL_DEFAULTS, CRAWL_LIMITS, marketsUrl, parseBaseUrl, singleUrl, resolveCrawlSettings, type CrawlOptions, type CrawlProgress, type CrawlSettings } from './crawl-settings.js';
 
@@ -73,6 +74,7 @@ export async function crawlDeployment(options: CrawlOptions): Promise<CrawlResul
       list,
       probe,
       findings: state.sink.findings(),
+      distributions: buildDistributions(state.listed.pricePairs(), state.times),
       marketsListed: state.listed.size,
       marketsChecked: singles.checked,
       requests: state.requests,
@@ -174,6 +176,7 @@ async function checkOneMarket(state: CrawlState, id: string): Promise<{ market?:
     throw error;
   }
   const ms = performance.now() - response.startedAt;
+  state.times.record(SINGLE_ENDPOINT, ms);
   if (ms > state.settings.slowMs) {
     state.sink.add({ severity: 'warning', code: 'slow-answer', endpoint: SINGLE_ENDPOINT, pointerTemplate: '', expected: `an answer within --slow-ms (${state.settings.slowMs} ms)`, example: { marketId: id, pointer: '', found: `${Math.round(ms)} ms`, request } });
   }

@@ -84,7 +84,9 @@ async function fetchPage(state: CrawlState, url: URL, list: ListSummary): Promis
   list.pages++;
   if (list.pages === 1 && response.url.href !== url.href) list.redirectedTo = displayUrl(response.url);
   const page = await readListPage(state, response, list.pages > 1);
-  return { response, page, ms: performance.now() - response.startedAt };
+  const ms = performance.now() - response.startedAt;
+  state.times.record(LIST_ENDPOINT, ms);
+  return { response, page, ms };
 }
 
 /**

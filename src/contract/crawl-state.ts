@@ -9,6 +9,7 @@ import type { CrawlOptions, CrawlSettings } from './crawl-settings.js';
 import { createFindingAggregator, type FindingAggregator } from './finding-aggregator.js';
 import { ListedMarkets } from './listed-markets.js';
 import type { CheckContext } from './market-checks.js';
+import { ResponseTimeRecorder } from './report-distributions.js';
 
 /** What the stages of a crawl share. */
 export interface CrawlState {
@@ -18,6 +19,8 @@ export interface CrawlState {
   ctx: CheckContext;
   listed: ListedMarkets;
   requests: number;
+  /** Answer times per endpoint, for the report's distributions. */
+  times: ResponseTimeRecorder;
   signal: AbortSignal | undefined;
   onProgress: CrawlOptions['onProgress'];
   /** GETs a URL (throwing INTERRUPTED once aborted) and reports its redirects and retries. */
@@ -45,7 +48,7 @@ export function createCrawlState(options: CrawlOptions, settings: CrawlSettings)
   });
   const info: CrawlState['info'] = (observation) => sink.add({ severity: 'info', expected: 'nothing in particular (information)', ...observation });
   const state: CrawlState = {
-    settings, client, sink, ctx: { sink, today: settings.today }, listed: new ListedMarkets(), requests: 0, signal, onProgress: options.onProgress, info,
+    settings, client, sink, ctx: { sink, today: settings.today }, listed: new ListedMarkets(), requests: 0, times: new ResponseTimeRecorder(), signal, onProgress: options.onProgress, info,
     async get(url, endpoint, marketId) {
       if (signal?.aborted) throw interrupted();
       try {

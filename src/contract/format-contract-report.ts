@@ -1,7 +1,10 @@
 import { createRedactor } from '../core/redact-secrets.js';
 import type { ContractReport } from './contract-report.js';
 import type { ReportFormat } from './report-formats.js';
+import { formatHtmlReport } from './format-html-report.js';
 import { formatJunitReport } from './format-junit-report.js';
+import { formatMarkdownReport } from './format-markdown-report.js';
+import { formatSarifReport, type SarifOptions } from './format-sarif-report.js';
 import { formatTextReport } from './format-text-report.js';
 
 export { REPORT_FORMATS, type ReportFormat } from './report-formats.js';
@@ -15,17 +18,30 @@ export interface FormatOptions {
    * truncated, without its auth scheme) is replaced by `[redacted]` (core/redact-secrets.ts).
    */
   secrets?: readonly string[];
+  /** The sarif format's repository-relative contract path (format-sarif-report.ts). */
+  sarif?: SarifOptions;
 }
+
+/** The formatters by format: each takes the (already redacted) report. */
+const FORMATTERS: Record<ReportFormat, (report: ContractReport, options: FormatOptions) => string> = {
+  text: (report, options) => formatTextReport(report, options.colour ?? false),
+  json: (report) => `${JSON.stringify(report, null, 2)}\n`,
+  junit: (report) => formatJunitReport(report),
+  html: (report) => formatHtmlReport(report),
+  markdown: (report) => formatMarkdownReport(report),
+  sarif: (report, options) => formatSarifReport(report, options.sarif),
+};
 
 /**
  * Renders a report as `text` (for people), `json` (the versioned shape of docs/contract-check.md,
- * 2-space indented) or `junit` (XML for CI). Every format ends with a newline.
+ * 2-space indented), `junit` (XML for CI), `html` (one self-contained page for reviewers),
+ * `markdown` (a CI job summary or merge-request comment, bounded) or `sarif` (SARIF 2.1.0 for code
+ * scanning); docs/reports.md says what each is for. Every format ends with a newline. The secrets
+ * are redacted from the report's values before rendering (so no escaping of the format hides one)
+ * and from the text after.
  */
 export function formatContractReport(report: ContractReport, format: ReportFormat, options: FormatOptions = {}): string {
-  const text = format === 'json'
-    ? `${JSON.stringify(report, null, 2)}\n`
-    : format === 'junit'
-      ? formatJunitReport(report)
-      : formatTextReport(report, options.colour ?? false);
-  return createRedactor(options.secrets ?? []).redact(text);
+  const redactor = createRedactor(options.secrets ?? []);
+  const clean = redactor.active ? redactor.redactValue(report) : report;
+  return redactor.redact(FORMATTERS[format](clean, options));
 }

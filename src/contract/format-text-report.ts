@@ -1,6 +1,7 @@
 import { styleText } from 'node:util';
 import { SEVERITY_ORDER, type ContractFinding, type Severity } from './contract-finding.js';
 import type { ContractReport } from './contract-report.js';
+import { plural } from './report-groups.js';
 
 const HEADINGS: Record<Severity, string> = { error: 'Errors', warning: 'Warnings', info: 'Information' };
 const MARKS: Record<Severity, string> = { error: '✖', warning: '▲', info: '•' };
@@ -56,8 +57,4 @@ function describeList(report: ContractReport): string {
   const shape = list.shape === 'array' ? 'bare array' : list.shape === 'envelope' ? `envelope "${list.envelopeKey ?? ''}"` : 'no market list';
   const dialect = list.dialect === undefined ? '' : ` (${list.dialect})`;
   return `${shape}, ${plural(list.pages, 'page')}${dialect}, ${plural(summary.marketsListed, 'market')} listed, ${summary.marketsChecked} requested one by one`;
-}
-
-function plural(n: number, noun: string): string {
-  return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }

@@ -77,6 +77,11 @@ export class ListedMarkets {
     this.prices[at * 2 + 1] = finite(item['no_price']);
   }
 
+  /** `[yes_price, no_price]` of every listed market in list order (NaN where the list's value was not a finite number). */
+  *pricePairs(): IterableIterator<readonly [number, number]> {
+    for (let k = 0; k < this.count; k++) yield [this.prices[k * 2] as number, this.prices[k * 2 + 1] as number];
+  }
+
   get(id: string): ListedMarket | undefined {
     const at = this.find(id);
     if (at === -1) return undefined;

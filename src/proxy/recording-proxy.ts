@@ -15,6 +15,7 @@ import { fixtureText } from '../contract/fixture-set.js';
 import { findNextPage } from '../contract/list-envelope.js';
 import { ListedMarkets } from '../contract/listed-markets.js';
 import type { MarketSpool } from '../contract/market-spool.js';
+import { buildDistributions, ResponseTimeRecorder } from '../contract/report-distributions.js';
 import { createExchangeCheck, type CheckOutcome } from './exchange-checker.js';
 import { credentialValues, SecretBook } from './proxy-secrets.js';
 
@@ -201,6 +202,7 @@ interface ProxyState {
   responses: number;
   listMs: number;
   marketsMs: number;
+  times: ResponseTimeRecorder;
   startedAt: Date;
   start: number;
   /** Writes to the spool not yet done (awaited by close). */
@@ -210,7 +212,7 @@ interface ProxyState {
 function createProxyState(options: RecordingProxyOptions): ProxyState {
   return {
     options, today: options.today ?? todayUtc(), sink: createFindingAggregator(), listed: new ListedMarkets(), book: new SecretBook(), loggedInfo: new Set(),
-    list: { shape: 'unavailable', pages: 0, paging: 'none', complete: true }, singles: 0, responses: 0, listMs: 0, marketsMs: 0,
+    list: { shape: 'unavailable', pages: 0, paging: 'none', complete: true }, singles: 0, responses: 0, listMs: 0, marketsMs: 0, times: new ResponseTimeRecorder(),
     startedAt: new Date(), start: performance.now(), spoolWrites: Promise.resolve(),
   };
 }
@@ -261,6 +263,7 @@ function recordOutcome(state: ProxyState, outcome: CheckOutcome, path: string, r
   if (singleMarketId(path) === undefined) {
     state.list.pages++;
     state.listMs += ms;
+    state.times.record(LIST_ENDPOINT, ms);
     const page = outcome.page;
     if (page && state.list.shape === 'unavailable') {
       state.list.shape = page.shape.kind;
@@ -272,6 +275,7 @@ function recordOutcome(state: ProxyState, outcome: CheckOutcome, path: string, r
   }
   state.singles++;
   state.marketsMs += ms;
+  state.times.record(SINGLE_ENDPOINT, ms);
   const market = outcome.market;
   const spool = state.options.spool;
   if (!market || !spool) return;
@@ -295,6 +299,7 @@ function buildReport(state: ProxyState, upstream: URL): ContractReport {
     strict: state.options.strict ?? false,
     list: { ...state.list },
     findings: state.sink.findings(),
+    distributions: buildDistributions(state.listed.pricePairs(), state.times),
     marketsListed: state.listed.size,
     marketsChecked: state.singles,
     requests: state.responses,

@@ -1,7 +1,8 @@
 // Issue 12 point 4: the CI recipes in docs/ci are valid against the published schemas of their
-// platforms (vendored: test/data/ci-schemas/README.md says from where), wire the JUnit report the
-// check writes to what the platform uploads, and their `market-stub check` commands run for real
-// against a stub configured like the recipe's service. docs/ci/compose.yaml runs for real with
+// platforms (vendored: test/data/ci-schemas/README.md says from where), wire the JUnit report, the
+// markdown summary and the HTML report (docs/reports.md) the check writes to what the platform
+// shows and uploads, and their `market-stub check` commands run for real against a stub
+// configured like the recipe's service. docs/ci/compose.yaml runs for real with
 // podman in the container test (test/container/compose-recipe.test.ts).
 import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -57,6 +58,21 @@ function outputOf(command: string): string {
   return /--output (\S+)/.exec(command)?.[1] ?? '';
 }
 
+/** The path of the command's `--report FORMAT:PATH` of that format. */
+function reportOf(command: string, format: string): string {
+  return new RegExp(`--report ${format}:(\\S+)`).exec(command)?.[1] ?? '';
+}
+
+/** The markdown summary and HTML report a recipe's check wrote in `cwd`: both there, verdict first, no token. */
+function readReviewerReports(command: string, cwd: string): { markdown: string; html: string } {
+  const markdown = readFileSync(path.join(cwd, reportOf(command, 'markdown')), 'utf8');
+  const html = readFileSync(path.join(cwd, reportOf(command, 'html')), 'utf8');
+  expect(markdown.split('\n')[0]).toMatch(/^### ✅ market-stub check: PASS: 0 errors, \d+ warnings? in 25 markets/);
+  expect(html).toContain('<h1>PASS</h1>');
+  for (const text of [markdown, html]) expect(text).not.toContain(TOKEN);
+  return { markdown, html };
+}
+
 const TOKEN = 'recipe-token-2b9e';
 let stub: MarketStub;
 beforeAll(async () => {
@@ -82,7 +98,7 @@ describe('docs/ci/github-actions.yml', () => {
     expect(validate(broken)).toBe(false);
   });
 
-  it('runs the stub as a service container with a health check, and uploads the JUnit report the check writes', () => {
+  it('runs the stub as a service container with a health check, appends the markdown summary to the job summary, and uploads the JUnit and HTML reports the check writes', () => {
     const integration = jobs['integration'];
     const service = integration?.services?.['market-stub'];
     expect(service?.ports).toEqual(['4010:4010']);
@@ -92,8 +108,12 @@ describe('docs/ci/github-actions.yml', () => {
       const check = job.steps.find((s) => s.run?.includes('npx market-stub check'));
       const upload = job.steps.find((s) => s.uses?.startsWith('actions/upload-artifact@'));
       expect(check?.run).toContain('--format junit');
-      expect(upload?.with?.['path']).toBe(outputOf(check?.run ?? ''));
+      const run = check?.run ?? '';
+      expect(upload?.with?.['path']).toBe(`${outputOf(run)}\n${reportOf(run, 'html')}\n`);
       expect(upload?.if).toBe('always()');
+      const summary = job.steps.find((s) => s.run?.includes('$GITHUB_STEP_SUMMARY'));
+      expect(summary?.run?.trim()).toBe(`cat ${reportOf(run, 'markdown')} >> "$GITHUB_STEP_SUMMARY"`);
+      expect(summary?.if).toBe('always()');
     }
   });
 
@@ -109,13 +129,14 @@ describe('docs/ci/github-actions.yml', () => {
       expect(XMLValidator.validate(report)).toBe(true);
       expect(report).toContain('<testsuites');
       expect(report).not.toContain(TOKEN);
+      readReviewerReports(check?.run ?? '', cwd);
     }
   }, 120_000);
 });
 
 describe('docs/ci/gitlab-ci.yml', () => {
   const pipeline = yamlOf('docs/ci/gitlab-ci.yml');
-  type GitLabJob = { services?: { name: string; alias: string; variables?: Record<string, string> }[]; variables?: Record<string, string>; script: string[]; artifacts: { when: string; reports: { junit: string } } };
+  type GitLabJob = { services?: { name: string; alias: string; variables?: Record<string, string> }[]; variables?: Record<string, string>; script: string[]; after_script?: string[]; artifacts: { when: string; expose_as?: string; paths?: string[]; reports: { junit: string } } };
   const jobs = Object.fromEntries(Object.entries(pipeline).filter(([key]) => key !== 'stages')) as Record<string, GitLabJob>;
 
   it('is valid against GitLab\'s CI schema, which refuses a broken copy', () => {
@@ -135,6 +156,10 @@ describe('docs/ci/gitlab-ci.yml', () => {
       expect(check).toContain('--format junit');
       expect(job.artifacts.reports.junit).toBe(outputOf(check));
       expect(job.artifacts.when).toBe('always');
+      // The HTML report linked from the merge request; the markdown summary at the end of the log, even on failure.
+      expect(job.artifacts.paths).toEqual([reportOf(check, 'html')]);
+      expect(job.artifacts.expose_as).toMatch(/contract report$/);
+      expect(job.after_script).toEqual([`cat ${reportOf(check, 'markdown')}`]);
     }
   });
 
@@ -152,6 +177,7 @@ describe('docs/ci/gitlab-ci.yml', () => {
       const report = readFileSync(path.join(cwd, outputOf(check)), 'utf8');
       expect(XMLValidator.validate(report)).toBe(true);
       expect(report).not.toContain(TOKEN);
+      readReviewerReports(check, cwd);
     }
   }, 120_000);
 });

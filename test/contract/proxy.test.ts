@@ -110,13 +110,19 @@ describe('market-stub proxy', () => {
       expect(check.code).toBe(1);
       const reportFile = path.join(work, 'proxy-report.json');
       const recordDir = path.join(work, 'seen');
-      const proxy = await startProxyProcess(['--upstream', upstream.url, '--port', '0', '--report', reportFile, '--format', 'json', '--record', recordDir, '--log-format', 'text']);
+      const htmlFile = path.join(work, 'proxy-report.html');
+      // A bare --report PATH takes --format; FORMAT:PATH adds more reports of the same summary.
+      const proxy = await startProxyProcess(['--upstream', upstream.url, '--port', '0', '--report', reportFile, '--report', `html:${htmlFile}`, '--format', 'json', '--record', recordDir, '--log-format', 'text']);
       await crawlLikeAClient(proxy.url);
       // Findings are logged while the proxy runs, one line each.
       await expect.poll(() => proxy.stdout(), { timeout: 5_000 }).toMatch(/ERROR.*error GET \/markets \/\*\/yes_price \[type\]: expected number, found "0\.57"/);
       const stopped = await proxy.stop();
       expect(stopped.code).toBe(1);
       expect(stopped.stderr).toContain(`market-stub proxy: FAIL; json report written to ${reportFile}`);
+      expect(stopped.stderr).toContain(`market-stub proxy: FAIL; html report written to ${htmlFile}`);
+      const html = await readFile(htmlFile, 'utf8');
+      expect(html).toContain('<h1>FAIL</h1>');
+      expect(html).toContain('Response times, GET /markets/{market_id} (ms)');
       const report = JSON.parse(await readFile(reportFile, 'utf8')) as ContractReport;
       expect(report).toMatchObject({ reportVersion: 1, command: 'proxy', verdict: 'fail', exitCode: 1, baseUrl: upstream.url });
       expect(problemKeys(report)).toEqual(problemKeys(check.report));
