@@ -1,9 +1,8 @@
 import type { NextFunction, Request, Response } from 'express';
-import { packageVersion } from '../core/package-info.js';
 import { loadExpress } from './load-express.js';
 import { createAdminRouter } from './admin/admin-router.js';
 import { errorReply, routeNotFound } from './error-reply.js';
-import { buildOpenApiDocument } from './openapi-document.js';
+import { createOpenApiResponder } from './openapi-served.js';
 import { jsonReply, writeReply } from './reply.js';
 import { ADMIN_PREFIX, createStubRuntime, type RuntimeOptions, type StubRuntime } from './stub-runtime.js';
 import { checkRuntimeOptions } from '../options/stub-options.js';
@@ -39,11 +38,8 @@ export function createApp(options: AppOptions): StubRequestListener {
     if (!runtime.handle(req, res)) next();
   });
   if (runtime.admin) app.use(ADMIN_PREFIX, createAdminRouter(runtime));
-  let openapi: Buffer | undefined;
-  app.get('/openapi.json', (_req: Request, res: Response) => {
-    openapi ??= Buffer.from(JSON.stringify(buildOpenApiDocument(runtime.profile, packageVersion())));
-    writeReply(res, jsonReply(openapi));
-  });
+  const openapi = createOpenApiResponder(runtime.profile);
+  app.get('/openapi.json', (req: Request, res: Response) => writeReply(res, jsonReply(openapi(runtime.store.current(), req))));
   app.use((req: Request, res: Response) => writeReply(res, routeNotFound(shape, req.method, req.path)));
   // Express recognises a 4-argument function as the error handler; it never sends a stack.
   app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
