@@ -16,6 +16,7 @@ import type { MarketStubClient } from './client/market-stub-client.js';
 import { createStubControls, type StubControls } from './control/stub-controls.js';
 import { createRequestHandler, listen } from './server.js';
 import { isIP } from 'node:net';
+import { withClockDate } from './http/clock-date-header.js';
 
 /**
  * Options of startMarketStub; every field is optional. Besides these, the runtime options apply
@@ -89,7 +90,8 @@ export async function launchStub(options: MarketStubOptions = {}, where = 'start
   // A stub bound to a host name answers the admin API under that name too.
   const allowedHosts = isIP(host) === 0 ? [...(runtimeOptions.allowedHosts ?? []), host] : runtimeOptions.allowedHosts;
   const runtime = createStubRuntime({ ...runtimeOptions, ...(allowedHosts ? { allowedHosts } : {}), catalog, seed }, where);
-  const running = await listen(createRequestHandler({ createApp: () => createApp({ runtime }), runtime }), {
+  const handler = createRequestHandler({ createApp: () => createApp({ runtime }), runtime });
+  const running = await listen(clock === undefined ? handler : withClockDate(handler, clock), {
     port: port ?? 0,
     host,
     ...(shutdownGraceMs === undefined ? {} : { graceMs: shutdownGraceMs }),

@@ -34,6 +34,7 @@ export function resolveCrawlFlags(options: ResolvedOptions): CrawlFlags {
     all: v['all'] === true,
     strict: v['strict'] === true,
     sameOriginOnly: v['sameOriginOnly'] === true,
+    ...(typeof v['today'] === 'string' ? { today: v['today'] } : {}),
   };
   for (const name of Object.keys(CRAWL_LIMITS) as (keyof typeof CRAWL_LIMITS)[]) crawl[name] = v[name] as number;
   return { crawl, format: v['format'] as ReportFormat, output: v['output'] as string | undefined, outputOrigin: options.origins['output'], secrets: headers.map(([, value]) => value) };

@@ -8,6 +8,7 @@ import { displayUrl, requestTarget, RequestFailure, type DeploymentResponse } fr
 import { createJsonReader } from './json-body-reader.js';
 import { findNextPage, type NextPage } from './list-envelope.js';
 import { checkEncoding, checkStatus, createListPageChecker, type ListPage } from './market-checks.js';
+import { adoptDeploymentDate } from './deployment-date.js';
 
 /**
  * Stage 1 of a crawl: `GET {base}/markets`, then every page the deployment signals, each body
@@ -30,6 +31,7 @@ export async function crawlList(state: CrawlState): Promise<ListSummary> {
     const fetched = await fetchPage(state, url, list);
     if (!fetched) break;
     const { response, page } = fetched;
+    if (list.pages === 1) adoptDeploymentDate(state, response.headers['date']);
     listMs += fetched.ms;
     visited.add(response.url.href);
     state.onProgress?.({ phase: 'list', pages: list.pages, listed: state.listed.size });
