@@ -2,7 +2,7 @@ import { buildCatalog } from './catalog/build-catalog.js';
 import { todayUtc } from './core/market-rules.js';
 import { createMemoryCatalog } from './catalog/market-catalog.js';
 import type { GeneratedCatalog } from './catalog/generated-catalog.js';
-import { formatFixtureProblems } from './catalog/load-fixtures.js';
+import { formatWatchRefusal } from './catalog/load-fixtures.js';
 import { watchFixtures, type FixtureWatch } from './catalog/watch-fixtures.js';
 import { createApp } from './http/create-app.js';
 import { createStubRuntime, type RuntimeOptions, type StubRuntime } from './http/stub-runtime.js';
@@ -119,7 +119,7 @@ export async function launchStub(options: MarketStubOptions = {}, where = 'start
           options.logger?.info({ count: loaded.length }, `fixtures reloaded: ${loaded.length} markets from ${location}`);
         },
         // A refusal is worth a line even without a request log: the served data is not what is on disk.
-        onInvalid: (problems) => runtime.warn(`fixtures changed but are invalid; still serving the previous data. ${formatFixtureProblems(problems, location)}`),
+        onInvalid: (problems) => runtime.warn(formatWatchRefusal(problems, location)),
       });
     } catch (error) {
       await running.close();

@@ -4,6 +4,7 @@ import { faultDeviation } from '../catalog/domain-faults.js';
 import type { ResolvedOptions } from '../options/resolve-options.js';
 import { EXIT, type CliIo } from './cli-io.js';
 import type { CommandSpec } from './command-spec.js';
+import { CLI_HINT } from '../core/cli-hint.js';
 
 /** `market-stub serve`: options as data (SERVE_OPTIONS), run loaded on use. */
 export const serveCommand: CommandSpec = {
@@ -32,7 +33,7 @@ export async function runServe(options: ResolvedOptions, io: CliIo): Promise<num
     config = composeServeConfig(options);
   } catch (error) {
     if (error instanceof ConfigError || error instanceof MarketStubError) {
-      io.stderr(`market-stub serve: ${error.message} Run 'market-stub serve --help' for the options.\n`);
+      io.stderr(`market-stub serve: ${error.message} Run '${CLI_HINT} serve --help' for the options.\n`);
       return EXIT.couldNotRun;
     }
     throw error;
@@ -76,7 +77,9 @@ export async function runServe(options: ResolvedOptions, io: CliIo): Promise<num
       cors: config.cors,
       admin: config.admin,
       ...(config.adminToken !== undefined ? { adminToken: config.adminToken } : {}),
-      ...(config.quiet ? {} : { logger }),
+      // One line per warning, in one stream: the request log when there is one (a JSON line, or a
+      // pretty one on a terminal), stderr with --quiet; never both (`podman logs` shows both streams).
+      ...(config.quiet ? {} : { logger, errorLog: () => undefined }),
     }, 'market-stub serve');
   } catch (error) {
     if (error instanceof FixtureError) {
@@ -89,7 +92,7 @@ export async function runServe(options: ResolvedOptions, io: CliIo): Promise<num
       return EXIT.couldNotRun;
     }
     if (error instanceof MarketStubError) {
-      io.stderr(`${error.message}. Run 'market-stub serve --help' for the options.\n`);
+      io.stderr(`${error.message}. Run '${CLI_HINT} serve --help' for the options.\n`);
       return EXIT.couldNotRun;
     }
     throw error;
