@@ -5,6 +5,7 @@ import type { ResolvedOptions } from '../options/resolve-options.js';
 import { EXIT, type CliIo } from './cli-io.js';
 import type { CommandSpec } from './command-spec.js';
 import { CLI_HINT } from '../core/cli-hint.js';
+import { ignoredOptionWarning, ignoredServeOptions } from '../options/ignored-options.js';
 
 /** `market-stub serve`: options as data (SERVE_OPTIONS), run loaded on use. */
 export const serveCommand: CommandSpec = {
@@ -43,6 +44,7 @@ export async function runServe(options: ResolvedOptions, io: CliIo): Promise<num
     io.stdout(formatServeConfig(config, options));
     return EXIT.ok;
   }
+  for (const ignored of ignoredServeOptions(options)) io.stderr(`${ignoredOptionWarning(ignored)}\n`);
   const [{ createLogger, logDropNotice, resolveLogFormat }, { launchStub }, { FixtureError, formatFixtureProblems }] = await Promise.all([
     import('../logger.js'), import('../stub.js'), import('../catalog/load-fixtures.js'),
   ]);

@@ -69,3 +69,24 @@ describe('check: arguments other tools would take', () => {
     expect((await runCliInProcess(['serve', '--url', 'x'])).stderr).toMatch(/^market-stub serve: --url: unknown option\.\n/);
   });
 });
+
+describe('serve: options the others make ignored', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'market-stub-ignored-'));
+  writeFileSync(path.join(dir, 'markets.json'), JSON.stringify([MARKET]));
+  writeFileSync(path.join(dir, 'market-stub.config.json'), JSON.stringify({ serve: { seed: 7, count: 250, fixtures: 'markets.json' } }));
+
+  it('a config file with count and fixtures: one warning naming both, and the fixtures served', async () => {
+    const stub = await startServeProcess(['--port', '0', '--config', path.join(dir, 'market-stub.config.json'), '--quiet']);
+    running.push(stub);
+    expect(stub.output().stderr).toBe(`market-stub serve: warning: count (${path.join(dir, 'market-stub.config.json')} /serve/count) is ignored: fixtures are served (${path.join(dir, 'market-stub.config.json')} /serve/fixtures); remove count, or fixtures to serve generated markets.\n`);
+    expect(((await (await fetch(`${stub.url}/markets`)).json()) as unknown[]).length).toBe(1);
+  });
+
+  it('--count with --fixtures warns; --print-config marks count ignored; seed alone, or count without fixtures, does not', async () => {
+    const file = path.join(dir, 'markets.json');
+    const both = await runCliInProcess(['serve', '--port', '0', '--fixtures', file, '--count', '5', '--print-config']);
+    expect(both.stdout).toMatch(/^ {2}count +5 +--count \(ignored: fixtures are served \(--fixtures\)\)$/m);
+    expect((await runCliInProcess(['serve', '--fixtures', file, '--seed', '3', '--print-config'])).stdout).not.toContain('(ignored:');
+    expect((await runCliInProcess(['serve', '--count', '5', '--print-config'])).stdout).not.toContain('(ignored:');
+  });
+});
