@@ -2,7 +2,7 @@ import { buildCatalog } from './catalog/build-catalog.js';
 import { todayUtc } from './core/market-rules.js';
 import { createMemoryCatalog } from './catalog/market-catalog.js';
 import type { GeneratedCatalog } from './catalog/generated-catalog.js';
-import { formatFixtureProblems } from './catalog/load-fixtures.js';
+import { formatWatchRefusal } from './catalog/load-fixtures.js';
 import { watchFixtures, type FixtureWatch } from './catalog/watch-fixtures.js';
 import { createApp } from './http/create-app.js';
 import { createStubRuntime, type RuntimeOptions, type StubRuntime } from './runtime/stub-runtime.js';
@@ -13,6 +13,7 @@ import { createStubControls } from './runtime/stub-controls.js';
 import { createHandle } from './runtime/stub-handle.js';
 import { createRequestHandler, listen } from './http/server.js';
 import { isIP } from 'node:net';
+import { withClockDate } from './http/clock-date-header.js';
 
 /**
  * Options of startMarketStub; every field is optional. Besides these, the runtime options apply
@@ -86,7 +87,8 @@ export async function launchStub(options: MarketStubOptions = {}, where = 'start
   // A stub bound to a host name answers the admin API under that name too.
   const allowedHosts = isIP(host) === 0 ? [...(runtimeOptions.allowedHosts ?? []), host] : runtimeOptions.allowedHosts;
   const runtime = createStubRuntime({ ...runtimeOptions, ...(allowedHosts ? { allowedHosts } : {}), catalog, seed }, where);
-  const running = await listen(createRequestHandler({ createApp: () => createApp({ runtime }), runtime }), {
+  const handler = createRequestHandler({ createApp: () => createApp({ runtime }), runtime });
+  const running = await listen(clock === undefined ? handler : withClockDate(handler, clock), {
     port: port ?? 0,
     host,
     ...(shutdownGraceMs === undefined ? {} : { graceMs: shutdownGraceMs }),
@@ -114,7 +116,7 @@ export async function launchStub(options: MarketStubOptions = {}, where = 'start
           options.logger?.info({ count: loaded.length }, `fixtures reloaded: ${loaded.length} markets from ${location}`);
         },
         // A refusal is worth a line even without a request log: the served data is not what is on disk.
-        onInvalid: (problems) => runtime.warn(`fixtures changed but are invalid; still serving the previous data. ${formatFixtureProblems(problems, location)}`),
+        onInvalid: (problems) => runtime.warn(formatWatchRefusal(problems, location)),
       });
     } catch (error) {
       await running.close();

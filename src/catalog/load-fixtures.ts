@@ -6,7 +6,7 @@ import type { Market } from '../schema/generated/market-types.js';
 import { collectMarkets, FixtureError, type FixtureProblem } from './market-problems.js';
 
 // The problems of a fixture set and their wording are platform-neutral (market-problems.ts); this module reads files.
-export { collectMarkets, describeFixtureProblems, FixtureError, formatFixtureProblems, MAX_LISTED_PROBLEMS, type FixtureProblem } from './market-problems.js';
+export { collectMarkets, describeFixtureProblems, FixtureError, formatFixtureProblems, formatWatchRefusal, MAX_LISTED_PROBLEMS, type FixtureProblem } from './market-problems.js';
 
 /** Most `*.json` files a fixture directory may hold. */
 export const MAX_FIXTURE_FILES = 10_000;

@@ -1,4 +1,5 @@
 import { jsonRuleBroken, MAX_MARKET_DEPTH } from '../core/bounded-json.js';
+import { CLI_HINT } from '../core/cli-hint.js';
 import { MarketStubError } from '../core/market-stub-error.js';
 import type { Finding } from '../schema/finding.js';
 import type { Market } from '../schema/generated/market-types.js';
@@ -80,7 +81,16 @@ export function collectMarkets(items: readonly unknown[], file: string, firstSee
  * then a closing line that says what to do (fix and re-run, or check offline with `validate`).
  */
 export function formatFixtureProblems(problems: readonly FixtureProblem[], location: string): string {
-  return `${describeFixtureProblems(problems, location)}\nFix the files listed, then re-run; 'market-stub validate ${location}' checks them without starting a server.`;
+  return `${describeFixtureProblems(problems, location)}\nFix the files listed, then re-run; '${CLI_HINT} validate ${location}' checks them without starting a server.`;
+}
+
+/**
+ * `--watch`'s message for a save that left the fixtures invalid: the problems, then what the stub
+ * does about it (keeps the markets it serves, reloads on the next save) instead of start-up's
+ * "fix, then re-run".
+ */
+export function formatWatchRefusal(problems: readonly FixtureProblem[], location: string): string {
+  return `fixtures changed but are invalid; still serving the previous data. ${describeFixtureProblems(problems, location)}\nFix the files listed and save: the stub reloads on the next save ('${CLI_HINT} validate ${location}' checks them meanwhile).`;
 }
 
 /** The problems of a fixture set, one line each, under a heading naming the location (no advice). */

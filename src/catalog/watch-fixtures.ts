@@ -18,7 +18,8 @@ export interface FixtureWatch {
 /**
  * Watches a fixture file or directory with chokidar and re-reads the whole set after changes settle
  * (`debounceMs`). A valid set goes to `onValid` (only when it differs from the last one loaded), an
- * invalid or missing one to `onInvalid`, and the old data stays.
+ * invalid or missing one to `onInvalid` (only when its problems differ from the last ones reported:
+ * one save that fires several events, or re-arms the watch, is reported once), and the old data stays.
  *
  * It never goes deaf: chokidar watches the location's entry in its parent directory (so deleting
  * and recreating the location, renaming a file or directory over it, or swapping a symlink is
@@ -35,6 +36,7 @@ export async function watchFixtures(location: string, handlers: FixtureWatchHand
   let watchers: FSWatcher[] = [];
   let identity = await identityOf(target);
   let lastLoaded: string | undefined;
+  let lastRefused: string | undefined;
   let timer: NodeJS.Timeout | undefined;
   let closed = false;
   let replaced = false;
@@ -64,8 +66,12 @@ export async function watchFixtures(location: string, handlers: FixtureWatchHand
   const reload = async () => {
     if (closed) return;
     const load = await readFixtures(target);
-    if (load.problems.length > 0) handlers.onInvalid(load.problems);
-    else {
+    if (load.problems.length > 0) {
+      const refusal = JSON.stringify(load.problems);
+      if (refusal !== lastRefused) handlers.onInvalid(load.problems);
+      lastRefused = refusal;
+    } else {
+      lastRefused = undefined;
       const digest = await digestOf(load.markets);
       if (digest !== lastLoaded) {
         lastLoaded = digest;

@@ -22,6 +22,7 @@ export const CRAWL_OPTIONS: readonly OptionSpec[] = [
   { flag: 'concurrency', env: ['MARKET_STUB_CONCURRENCY'], kind: limit('concurrency'), default: CRAWL_DEFAULTS.concurrency, describe: 'Requests (and keep-alive connections) in flight at once', group: 'Crawl:' },
   { flag: 'max-pages', env: ['MARKET_STUB_MAX_PAGES'], kind: limit('maxPages'), default: CRAWL_DEFAULTS.maxPages, describe: 'List pages followed at most; stopping there is a warning', group: 'Crawl:' },
   { flag: 'slow-ms', env: ['MARKET_STUB_SLOW_MS'], kind: limit('slowMs'), default: CRAWL_DEFAULTS.slowMs, describe: 'A single-market answer slower than this, ms, is a warning (slow-answer)', group: 'Report:' },
+  { flag: 'today', env: ['MARKET_STUB_TODAY'], kind: { type: 'date' }, defaultText: 'the deployment\'s Date header, else today (UTC)', describe: 'The day an active market\'s resolution_date may not be before (past-resolution-date), YYYY-MM-DD', group: 'Report:' },
   { flag: 'strict', env: ['MARKET_STUB_STRICT'], kind: BOOLEAN, default: false, describe: 'Warnings fail the check too (exit 1)', group: 'Report:' },
   { flag: 'format', env: ['MARKET_STUB_FORMAT'], kind: { type: 'choice', choices: REPORT_FORMATS }, default: 'text', describe: 'Report format', group: 'Report:' },
   { flag: 'output', env: ['MARKET_STUB_OUTPUT'], kind: { type: 'path' }, defaultText: 'stdout', describe: 'Write the report to this file (atomically) instead of stdout', group: 'Report:' },

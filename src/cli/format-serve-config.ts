@@ -1,13 +1,16 @@
 import { SERVE_OPTIONS, type ServeConfig } from '../config.js';
 import { optionKey, type ResolvedOptions } from '../options/resolve-options.js';
+import { ignoredServeOptions } from '../options/ignored-options.js';
 
 /**
  * `serve --print-config`: every serve option's resolved value and where it came from, one line
  * each, in the order of `serve --help` (`port  4010  market-stub.config.json /serve/port`).
  * Values are JSON; a secret shows `(set, not shown)` and never its value; the clock shows the
- * date a default of today resolved to; rules show how many and from where.
+ * date a default of today resolved to; rules show how many and from where; an option the others
+ * make ignored (count with fixtures) says so after its origin.
  */
 export function formatServeConfig(config: ServeConfig, resolved: ResolvedOptions): string {
+  const ignored = new Map(ignoredServeOptions(resolved).map((o) => [o.key, o]));
   const rows: [string, string, string][] = [];
   for (const spec of SERVE_OPTIONS) {
     if (spec.flag === 'print-config') continue;
@@ -15,7 +18,8 @@ export function formatServeConfig(config: ServeConfig, resolved: ResolvedOptions
     const value = key === 'clock' ? config.clock : resolved.values[key];
     const origin = resolved.origins[key] ?? 'default';
     const shown = value === undefined ? '(not set)' : spec.secret ? '(set, not shown)' : JSON.stringify(value);
-    rows.push([key, shown, key === 'clock' && origin === 'default' ? 'default (today, UTC)' : origin]);
+    const because = ignored.get(key)?.because;
+    rows.push([key, shown, key === 'clock' && origin === 'default' ? 'default (today, UTC)' : because ? `${origin} (ignored: ${because})` : origin]);
   }
   const rules = config.rules.length;
   rows.push(['rules', rules === 0 ? '(none)' : `${rules} rule${rules === 1 ? '' : 's'}`, config.origins['rules'] ?? 'default']);

@@ -37,6 +37,7 @@ export function resolveCrawlFlags(options: ResolvedOptions): CrawlFlags {
     all: v['all'] === true,
     strict: v['strict'] === true,
     sameOriginOnly: v['sameOriginOnly'] === true,
+    ...(typeof v['today'] === 'string' ? { today: v['today'] } : {}),
   };
   for (const name of Object.keys(CRAWL_LIMITS) as (keyof typeof CRAWL_LIMITS)[]) crawl[name] = v[name] as number;
   const format = v['format'] as ReportFormat;

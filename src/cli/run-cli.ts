@@ -5,6 +5,8 @@ import { flagNames, unknownFlags, type CommandSpec } from './command-spec.js';
 import { COMMANDS } from './commands.js';
 import { readSimpleCommandLine } from './simple-command-line.js';
 import { CONFIG_SECTIONS } from '../config-file/config-schema.js';
+import { CLI_HINT } from '../core/cli-hint.js';
+import { bareArgumentHint, synonymFlag } from './argument-hints.js';
 
 /** What the command line asks for, before anything runs. */
 type Parsed =
@@ -49,18 +51,21 @@ async function parseCommandLine(argv: readonly string[], io: CliIo, commands: re
 
   const [name, ...extra] = args._.map(String);
   const names = commands.map((c) => c.name);
-  if (name === undefined) return { kind: 'refused', message: `market-stub: name a command: ${names.join(', ')}. Run 'market-stub --help' for what each does.` };
+  if (name === undefined) return { kind: 'refused', message: `market-stub: name a command: ${names.join(', ')}. Run '${CLI_HINT} --help' for what each does.` };
   const command = commands.find((c) => c.name === name);
   if (!command) return { kind: 'refused', message: `market-stub: unknown command ${JSON.stringify(name)}${suggest(name, names)} The commands are ${names.join(', ')}.` };
   const prefix = `market-stub ${command.name}:`;
-  const help = `Run 'market-stub ${command.name} --help' for the options.`;
+  const help = `Run '${CLI_HINT} ${command.name} --help' for the options.`;
   const unknown = unknownFlags(command, args);
   if (unknown.length > 0) {
     const known = flagNames(command);
-    const lines = unknown.map((flag) => `${flag}: unknown option${suggest(flag, known)}`);
+    const lines = unknown.map((flag) => {
+      const synonym = synonymFlag(flag, known);
+      return `${flag}: unknown option${synonym ? `; did you mean ${synonym}?` : suggest(flag, known)}`;
+    });
     return { kind: 'refused', message: `${prefix} ${lines.join(`\n${prefix} `)}\n${help}` };
   }
-  if (extra.length > 0) return { kind: 'refused', message: `${prefix} unexpected argument ${JSON.stringify(extra[0])}; options are given as --name value. ${help}` };
+  if (extra.length > 0) return { kind: 'refused', message: `${prefix} unexpected argument ${JSON.stringify(extra[0])}; ${bareArgumentHint(command, String(extra[0])) ?? 'options are given as --name value'}. ${help}` };
   try {
     return { kind: 'run', command, options: await resolveWithConfigFile(command, args, io) };
   } catch (error) {

@@ -1,3 +1,5 @@
+import { realpath } from 'node:fs/promises';
+import path from 'node:path';
 import { crawlDeployment } from '../contract/crawl-deployment.js';
 import { stageFixtureSet } from '../contract/fixture-set.js';
 import type { ResolvedOptions } from '../options/resolve-options.js';
@@ -38,10 +40,21 @@ export async function runRecord(options: ResolvedOptions, cliIo: ContractCliIo):
       const apart = written.invalidFile ? `; ${result.invalid.length} invalid answer${result.invalid.length === 1 ? '' : 's'} kept apart in ${written.invalidFile}` : '';
       const left = result.report.summary.marketsChecked - written.markets;
       io.stderr(`market-stub record: wrote ${written.markets} market${written.markets === 1 ? '' : 's'} to ${written.file}${left > 0 && !written.invalidFile ? ` (${left} invalid or missing, not written)` : ''}${apart}\n`);
+      io.stderr(`${await setLocation(written.file)}\n`);
     }
     await emitReport('record', result.report, settings, io);
     return result.report.exitCode;
   } catch (error) {
     return couldNotRun('record', error, io);
   }
+}
+
+/**
+ * Where the recorded set really is: `DIR/markets.json` is a symlink through DIR's pointer into
+ * `DIR/.market-stub-sets/<version>/` (contract/fixture-set.ts), which a copy without `-L` or a
+ * commit of the link alone would lose (docs/record-layout.md).
+ */
+async function setLocation(file: string): Promise<string> {
+  const real = await realpath(file);
+  return `market-stub record: the set is in ${path.dirname(real)}; ${file} is a symlink to it. Copy it with 'cp -L' (a plain file) or copy DIR whole; docs/record-layout.md says what to commit.`;
 }

@@ -3,6 +3,8 @@ import { MarketStubError } from '../core/market-stub-error.js';
 import type { ResolvedOptions } from '../options/resolve-options.js';
 import { EXIT, type CliIo } from './cli-io.js';
 import type { CommandSpec } from './command-spec.js';
+import { CLI_HINT } from '../core/cli-hint.js';
+import { ignoredOptionWarning, ignoredServeOptions } from '../options/ignored-options.js';
 
 /** `market-stub serve`: options as data (SERVE_OPTIONS), run loaded on use. */
 export const serveCommand: CommandSpec = {
@@ -31,7 +33,7 @@ export async function runServe(options: ResolvedOptions, io: CliIo): Promise<num
     config = composeServeConfig(options);
   } catch (error) {
     if (error instanceof ConfigError || error instanceof MarketStubError) {
-      io.stderr(`market-stub serve: ${error.message} Run 'market-stub serve --help' for the options.\n`);
+      io.stderr(`market-stub serve: ${error.message} Run '${CLI_HINT} serve --help' for the options.\n`);
       return EXIT.couldNotRun;
     }
     throw error;
@@ -41,6 +43,7 @@ export async function runServe(options: ResolvedOptions, io: CliIo): Promise<num
     io.stdout(formatServeConfig(config, options));
     return EXIT.ok;
   }
+  for (const ignored of ignoredServeOptions(options)) io.stderr(`${ignoredOptionWarning(ignored)}\n`);
   const [{ createLogger, logDropNotice, resolveLogFormat }, { launchStub }, { FixtureError, formatFixtureProblems }] = await Promise.all([
     import('../logger.js'), import('../stub.js'), import('../catalog/load-fixtures.js'),
   ]);
@@ -70,7 +73,9 @@ export async function runServe(options: ResolvedOptions, io: CliIo): Promise<num
       cors: config.cors,
       admin: config.admin,
       ...(config.adminToken !== undefined ? { adminToken: config.adminToken } : {}),
-      ...(config.quiet ? {} : { logger }),
+      // One line per warning, in one stream: the request log when there is one (a JSON line, or a
+      // pretty one on a terminal), stderr with --quiet; never both (`podman logs` shows both streams).
+      ...(config.quiet ? {} : { logger, errorLog: () => undefined }),
     }, 'market-stub serve');
   } catch (error) {
     if (error instanceof FixtureError) {
@@ -83,7 +88,7 @@ export async function runServe(options: ResolvedOptions, io: CliIo): Promise<num
       return EXIT.couldNotRun;
     }
     if (error instanceof MarketStubError) {
-      io.stderr(`${error.message}. Run 'market-stub serve --help' for the options.\n`);
+      io.stderr(`${error.message}. Run '${CLI_HINT} serve --help' for the options.\n`);
       return EXIT.couldNotRun;
     }
     throw error;

@@ -2,6 +2,7 @@ import { packageVersion } from '../core/package-info.js';
 import { commandUsage, declareOptions, type CommandSpec } from './command-spec.js';
 import type { CommandLineArgs } from './simple-command-line.js';
 import { helpWidth } from './help-pages.js';
+import { CLI_HINT } from '../core/cli-hint.js';
 
 /** What yargs made of a command line: text to print (help, version), a refusal, or the parsed arguments. */
 export type YargsReading =
@@ -35,7 +36,7 @@ export async function readWithYargs(argv: readonly string[], commands: readonly 
   const args = (await parser.parseAsync([...argv], {}, (_error, _argv, out) => {
     output = out;
   })) as CommandLineArgs;
-  if (failure !== undefined) return { kind: 'refused', message: `market-stub: ${failure}. Run 'market-stub --help' for the commands.` };
+  if (failure !== undefined) return { kind: 'refused', message: `market-stub: ${failure}. Run '${CLI_HINT} --help' for the commands.` };
   if (output) return { kind: 'output', text: `${output}\n` };
   return { kind: 'args', args };
 }

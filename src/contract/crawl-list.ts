@@ -10,6 +10,7 @@ import { judgeListTotals, pagingInfo, pagingUnfollowed, readPagePaging } from '.
 import { checkEncoding, checkStatus, createListPageChecker, type ListPage } from './market-checks.js';
 import type { NextStep } from './paging-dialects.js';
 import { checkUtf8 } from './json-rule-finding.js';
+import { adoptDeploymentDate } from './deployment-date.js';
 
 /**
  * Stage 1 of a crawl: `GET {base}/markets`, then every page the deployment signals, each body
@@ -35,6 +36,7 @@ export async function crawlList(state: CrawlState): Promise<ListSummary> {
     const fetched = await fetchPage(state, url, list);
     if (!fetched) break;
     const { response, page } = fetched;
+    if (list.pages === 1) adoptDeploymentDate(state, response.headers['date']);
     listMs += fetched.ms;
     visited.add(response.url.href);
     state.onProgress?.({ phase: 'list', pages: list.pages, listed: state.listed.size });

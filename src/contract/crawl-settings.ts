@@ -35,7 +35,10 @@ export interface CrawlOptions {
   slowMs?: number;
   /** Warnings fail the run too. @default false */
   strict?: boolean;
-  /** Today's date YYYY-MM-DD (UTC) for the past-resolution-date rule. @default today */
+  /**
+   * Today's date YYYY-MM-DD (UTC) for the past-resolution-date rule. @default the date of the
+   * deployment's `Date` header on its first list answer (RFC 9110 §6.6.1), else this machine's today
+   */
   today?: string;
   /** Which command the report names. @default 'check' */
   command?: 'check' | 'record';
@@ -90,6 +93,8 @@ export interface CrawlSettings {
   slowMs: number;
   sameOriginOnly: boolean;
   today: string;
+  /** `today` was given: the deployment's Date header does not replace it. */
+  todayGiven: boolean;
   redactor: Redactor;
 }
 
@@ -120,6 +125,7 @@ export function resolveCrawlSettings(options: CrawlOptions): CrawlSettings {
     slowMs: number('slowMs', '--slow-ms'),
     sameOriginOnly: options.sameOriginOnly ?? false,
     today,
+    todayGiven: options.today !== undefined,
     redactor: createRedactor((options.headers ?? []).map(([, value]) => value)),
   };
 }

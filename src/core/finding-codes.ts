@@ -64,6 +64,7 @@ export const FINDING_KINDS = [
   { code: 'undocumented-field', severity: 'info', endpoints: BOTH },
   { code: 'list-shape', severity: 'info', endpoints: LIST },
   { code: 'paging', severity: 'info', endpoints: LIST },
+  { code: 'deployment-date', severity: 'info', endpoints: LIST },
   { code: 'redirect', severity: 'info', endpoints: BOTH },
   { code: 'retry', severity: 'info', endpoints: BOTH },
   { code: 'timing', severity: 'info', endpoints: SINGLE },

@@ -10,3 +10,8 @@ import manifest from '../../package.json' with { type: 'json' };
 export function packageVersion(): string {
   return manifest.version;
 }
+
+/** market-stub's licence, its package.json `license` (an SPDX identifier: `MIT`). */
+export function packageLicense(): string {
+  return manifest.license;
+}

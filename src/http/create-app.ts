@@ -1,9 +1,8 @@
 import type { NextFunction, Request, Response } from 'express';
-import { packageVersion } from '../core/package-info.js';
 import { loadExpress } from './load-express.js';
 import { createAdminRouter } from './admin/admin-router.js';
 import { errorReply, routeNotFound } from '../runtime/error-reply.js';
-import { buildOpenApiDocument } from '../runtime/openapi-document.js';
+import { createOpenApiResponder } from '../runtime/openapi-served.js';
 import { jsonReply } from '../runtime/reply.js';
 import { writeReply } from './write-reply.js';
 import { createNodeHandler } from './node-handler.js';
@@ -42,11 +41,8 @@ export function createApp(options: AppOptions): StubRequestListener {
     if (!handle(req, res)) next();
   });
   if (runtime.admin) app.use(ADMIN_PREFIX, createAdminRouter(runtime));
-  let openapi: Buffer | undefined;
-  app.get('/openapi.json', (_req: Request, res: Response) => {
-    openapi ??= Buffer.from(JSON.stringify(buildOpenApiDocument(runtime.profile, packageVersion())));
-    writeReply(res, jsonReply(openapi));
-  });
+  const openapi = createOpenApiResponder(runtime.profile);
+  app.get('/openapi.json', (req: Request, res: Response) => writeReply(res, jsonReply(openapi(runtime.store.current(), req))));
   app.use((req: Request, res: Response) => writeReply(res, routeNotFound(shape, req.method, req.path)));
   // Express recognises a 4-argument function as the error handler; it never sends a stack.
   app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {

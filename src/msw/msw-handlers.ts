@@ -1,11 +1,9 @@
 import { http, HttpResponse, type HttpHandler } from 'msw';
 import { buildDataCatalog } from '../catalog/data-catalog.js';
 import { todayUtc } from '../core/market-rules.js';
-import { utf8 } from '../core/bytes.js';
-import { packageVersion } from '../core/package-info.js';
 import { answerRequest, splitTarget } from '../runtime/answer-request.js';
 import type { MarketStubClient } from '../runtime/market-stub-client.js';
-import { buildOpenApiDocument } from '../runtime/openapi-document.js';
+import { createOpenApiResponder } from '../runtime/openapi-served.js';
 import { jsonReply } from '../runtime/reply.js';
 import { createStubControls } from '../runtime/stub-controls.js';
 import { createHandle } from '../runtime/stub-handle.js';
@@ -45,7 +43,7 @@ export function createMarketStubHandlers(options: MarketStubHandlersOptions): Ma
   const runtime = createStubRuntime({ ...runtimeOptions, catalog, seed, admin: false }, WHERE);
   const answer = marketRoutesResolver(runtime, base.prefix);
   const handlers = [
-    http.get(`${base.href}/openapi.json`, openApiResolver(runtime)),
+    http.get(`${base.href}/openapi.json`, openApiResolver(runtime, base.prefix)),
     http.all(`${base.href}/markets`, answer),
     http.all(`${base.href}/markets/*`, answer),
     http.all(`${base.href}/healthz`, answer),
@@ -74,12 +72,12 @@ function marketRoutesResolver(runtime: StubRuntime, prefix: string): Resolver {
   };
 }
 
-/** `GET /openapi.json`: the document for the stub's profile, built once. */
-function openApiResolver(runtime: StubRuntime): () => Response {
-  let body: Uint8Array | undefined;
-  return () => {
-    body ??= utf8(JSON.stringify(buildOpenApiDocument(runtime.profile, packageVersion())));
-    const reply = jsonReply(body);
+/** `GET /openapi.json`: the document the node:http adapter serves, with the base URL as its server and examples from the catalog in force. */
+function openApiResolver(runtime: StubRuntime, prefix: string): (info: { request: Request }) => Response {
+  const respond = createOpenApiResponder(runtime.profile);
+  return ({ request }) => {
+    const url = new URL(request.url);
+    const reply = jsonReply(respond(runtime.store.current(), { protocol: url.protocol.replace(/:$/, ''), baseUrl: prefix, get: () => url.host }));
     return new Response(reply.body, { status: 200, headers: { ...reply.headers, 'content-length': String(reply.body.length) } });
   };
 }

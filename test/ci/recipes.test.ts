@@ -4,7 +4,7 @@
 // shows and uploads, and their `market-stub check` commands run for real against a stub
 // configured like the recipe's service. docs/ci/compose.yaml runs for real with
 // podman in the container test (test/container/compose-recipe.test.ts).
-import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Ajv, type ValidateFunction } from 'ajv';
@@ -189,5 +189,10 @@ describe('docs/ci/compose.yaml (lint; run for real in the container test)', () =
     expect(compose.services['market-stub']?.volumes).toEqual(['./market-stub.config.json:/config/market-stub.config.json:ro']);
     for (const name of ['service-under-test', 'contract-check']) expect(compose.services[name]?.depends_on).toEqual({ 'market-stub': { condition: 'service_healthy' } });
     expect(compose.services['contract-check']?.command).toEqual(['check', '--base-url', 'http://market-stub:4010', '--format', 'junit', '--output', '/reports/market-contract.xml']);
+  });
+
+  it('is the one compose recipe: no other compose file, and the docs name only this one', () => {
+    expect(existsSync(new URL('docker/compose.yaml', ROOT))).toBe(false);
+    for (const doc of ['README.md', 'docker/README.md']) expect(read(doc).match(/[\w./-]*compose\.ya?ml/g)?.filter((f) => !f.endsWith('docs/ci/compose.yaml')) ?? [], doc).toEqual([]);
   });
 });

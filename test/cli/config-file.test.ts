@@ -106,7 +106,8 @@ describe('serve with a config file', () => {
     });
     const byFlag = await printed(['--config', 'ci/stub.json'], { cwd, env: { MARKET_STUB_CONFIG: 'other.json' } });
     expect(byFlag['config']).toEqual(['"ci/stub.json"', '--config']);
-    expect(byFlag['count']).toEqual(['7', 'ci/stub.json /serve/count']);
+    // With fixtures, count does nothing: --print-config says so.
+    expect(byFlag['count']).toEqual(['7', 'ci/stub.json /serve/count (ignored: fixtures are served (ci/stub.json /serve/fixtures))']);
     expect(byFlag['fixtures']).toEqual([JSON.stringify(path.join(cwd, 'ci', 'data', 'markets.json')), 'ci/stub.json /serve/fixtures']);
     const byEnv = await printed([], { cwd, env: { MARKET_STUB_CONFIG: 'other.json' } });
     expect(byEnv['count']).toEqual(['8', 'other.json /serve/count']);

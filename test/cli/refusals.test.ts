@@ -76,7 +76,7 @@ describe('every command refuses bad input before anything runs', () => {
     expect(run.code).toBe(2);
     expect(run.stdout).toBe('');
     expect(run.stderr).toMatch(message);
-    expect(run.stderr).toMatch(/Run 'market-stub \w+ --help' for the options\.\n$|The commands are|options are given as/);
+    expect(run.stderr).toMatch(/Run 'npx market-stub \w+ --help' for the options\.\n$|The commands are|options are given as/);
     expect(run.stderr).not.toMatch(/\n\s+at /); // no stack trace
     expect(requests).toBe(before);
     expect(existsSync(out)).toBe(false);

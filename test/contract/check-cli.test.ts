@@ -201,7 +201,7 @@ describe('check that cannot run (exit 2, one sentence, no stack trace)', () => {
   });
 
   it.each([
-    [['check'], /^market-stub check: --base-url: required: the deployment's base URL, .*, or set MARKET_STUB_BASE_URL\.\nRun 'market-stub check --help' for the options\.\n$/],
+    [['check'], /^market-stub check: --base-url: required: the deployment's base URL, .*, or set MARKET_STUB_BASE_URL\.\nRun 'npx market-stub check --help' for the options\.\n$/],
     [['check', '--base-url', 'not a url'], /^market-stub check: --base-url: expected an absolute http:\/\/ or https:\/\/ URL, found "not a url"\.\n/],
     [['check', '--base-url', 'ftp://example.test'], /^market-stub check: --base-url: expected an absolute http:\/\/ or https:\/\/ URL, found "ftp:\/\/example\.test"\.\n/],
     [['check', '--base-url', 'http://user:pw@127.0.0.1:1'], /^market-stub check: --base-url: the URL carries a user name or password/],

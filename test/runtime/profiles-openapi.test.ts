@@ -129,7 +129,10 @@ describe('GET /openapi.json', () => {
 
   it('holds the schema\'s $defs as components (no second copy in the code)', async () => {
     const doc = (await request(await appFor({})).get('/openapi.json')).body as { components: { schemas: Record<string, unknown> } };
-    expect(Object.keys(doc.components.schemas)).toEqual(expect.arrayContaining(['Market', 'MarketSummary', 'MarketAssumptions', 'Error']));
+    expect(Object.keys(doc.components.schemas)).toEqual(expect.arrayContaining(['Market', 'MarketSummary', 'MarketId', 'Error']));
+    // The checker's assumptions and the generator's input are $defs no route uses: no unused component.
+    expect(Object.keys(doc.components.schemas)).not.toContain('MarketAssumptions');
+    expect(Object.keys(doc.components.schemas)).not.toContain('GeneratedMarket');
     expect(JSON.stringify(doc)).not.toContain('#/$defs/');
   });
 });
