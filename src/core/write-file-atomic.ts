@@ -22,6 +22,8 @@ export async function writeFileAtomic(file: string, content: FileContent, what =
     await rename(temporary, target);
   } catch (error) {
     await rm(temporary, { force: true }).catch(() => undefined);
+    // A refusal from whoever produced the content (a limit, an interruption) keeps its own words.
+    if (error instanceof MarketStubError) throw error;
     throw unwritableError(what, `cannot write ${file}: ${writeFailureReason(error)}. Nothing was written; a file already there is unchanged.`);
   }
 }
