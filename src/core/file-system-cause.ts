@@ -51,23 +51,21 @@ export function fileSystemCause(error: unknown): FileSystemCause {
   return { code, cause: code === undefined ? message : `${message} (${code})`, remedy: 'choose a writable path with enough space' };
 }
 
-/** Whether `error` is a system error of the file system (it has an errno `code` and a `syscall`), not a bug. */
-export function isFileSystemError(error: unknown): boolean {
-  const e = error as NodeJS.ErrnoException | undefined;
-  return typeof e?.code === 'string' && typeof e.syscall === 'string';
-}
-
 /**
  * mkdir -p that reports the real cause: Node's recursive mkdir answers ENOENT when a missing
  * ancestor cannot be created (a read-only file system, no permission), so on ENOENT the first
- * missing ancestor is created alone to obtain the error that stopped it (EROFS, EACCES, ENOSPC…).
+ * missing ancestor is created alone to obtain the error that stopped it (EROFS, EACCES, ENOSPC…);
+ * and it answers EEXIST where a file stands in place of a directory of the path: reported as ENOTDIR.
  * @throws the file-system error of the first directory that cannot be created.
  */
 export async function makeDirectory(dir: string): Promise<void> {
   try {
     await mkdir(dir, { recursive: true });
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    // EEXIST from a recursive mkdir: a file stands where a directory of the path should be.
+    if (code === 'EEXIST') throw Object.assign(new Error(`ENOTDIR: not a directory, mkdir '${dir}'`), { code: 'ENOTDIR', syscall: 'mkdir', path: dir });
+    if (code !== 'ENOENT') throw error;
     let child = path.resolve(dir);
     let parent = path.dirname(child);
     while (parent !== child && !(await lstat(parent).then(() => true, () => false))) {
