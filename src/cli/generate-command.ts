@@ -44,20 +44,20 @@ export async function runGenerate(options: ResolvedOptions, io: CliIo): Promise<
   const clock = (values['clock'] as string | undefined) ?? todayUtc();
   const out = values['out'] as string | undefined;
   const where = options.origins['out'] ?? '--out';
-  const [writer, { MarketStubError }] = await Promise.all([import('./write-generated-catalog.js'), import('../core/market-stub-error.js')]);
+  const [{ streamCatalog, writeCatalogFile, writeCatalogDirectory, namesDirectory, MAX_OUTPUT_FILE_BYTES }, { MarketStubError }] = await Promise.all([import('./write-generated-catalog.js'), import('../core/market-stub-error.js')]);
   const spec = { count, seed, clock, signal: io.signal };
   try {
     if (out === undefined) {
-      const { bytes, closed } = await writer.streamCatalog(spec, io.stdoutStream);
-      if (!closed && bytes > writer.MAX_OUTPUT_FILE_BYTES) io.stderr(`market-stub generate: note: ${bytes} bytes written, over the ${writer.MAX_OUTPUT_FILE_BYTES / 2 ** 20} MiB limit of one fixture file; as one file, validate and serve --fixtures refuse it. Use --out DIR/ to split the markets into files within the limit.\n`);
+      const { bytes, closed } = await streamCatalog(spec, io.stdoutStream);
+      if (!closed && bytes > MAX_OUTPUT_FILE_BYTES) io.stderr(`market-stub generate: note: ${bytes} bytes written, over the ${MAX_OUTPUT_FILE_BYTES / 2 ** 20} MiB limit of one fixture file; as one file, validate and serve --fixtures refuse it. Use --out DIR/ to split the markets into files within the limit.\n`);
       return EXIT.ok;
     }
-    if (await writer.namesDirectory(out)) {
-      const files = await writer.writeCatalogDirectory(spec, out, where);
+    if (await namesDirectory(out)) {
+      const files = await writeCatalogDirectory(spec, out, where);
       io.stderr(`market-stub generate: wrote ${count} markets (seed ${seed}, clock ${clock}) to ${out} in ${files} file${files === 1 ? '' : 's'}\n`);
       return EXIT.ok;
     }
-    await writer.writeCatalogFile(spec, out, where);
+    await writeCatalogFile(spec, out, where);
   } catch (error) {
     if (!(error instanceof MarketStubError)) throw error;
     io.stderr(`market-stub generate: ${error.message}\n`);
