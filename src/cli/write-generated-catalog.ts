@@ -96,11 +96,8 @@ export async function streamCatalog(spec: GeneratedCatalogSpec, stream: NodeJS.W
   } finally {
     stream.off('drain', onDrain);
   }
-  if (!failure) {
-    stream.off('error', onError);
-    return { bytes, closed: false };
-  }
-  // The error listener stays: a closed pipe may report EPIPE once more, and nothing else is written.
+  // The error listener stays: a pipe closed after the last write still reports EPIPE, later.
+  if (!failure) return { bytes, closed: false };
   const code = (failure as NodeJS.ErrnoException).code;
   if (code === 'EPIPE' || code === 'ERR_STREAM_DESTROYED' || code === 'ECONNRESET') return { bytes, closed: true };
   throw failure;

@@ -80,8 +80,10 @@ export interface FixtureSetStaging {
  * temporaries and sets no pointer names; the `DIR.old-<pid>` of earlier versions is restored
  * when DIR is missing), and checks DIR up front, so a crawl never starts towards a DIR that
  * cannot be written.
+ * One run at a time: DIR's lock (fixture-set-lock.ts) is taken first and released by commit or abandon.
  * @throws ContractRunError OPTION_INVALID when DIR is a file or holds `*.json` fixtures market-stub
- *   did not record (they would be replaced); MarketStubError OUTPUT_UNWRITABLE when it cannot be written.
+ *   did not record (they would be replaced); MarketStubError OUTPUT_UNWRITABLE when it cannot be
+ *   written (the real cause named) or another run holds its lock.
  */
 export async function stageFixtureSet(dir: string, options: FixtureSetOptions = {}): Promise<FixtureSetStaging> {
   const where = options.where ?? 'writeFixtureSet';
