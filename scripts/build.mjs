@@ -282,6 +282,16 @@ function writeHelpPages() {
   writeFileSync(path.join(DIST, 'help-pages.json'), json);
 }
 
+/**
+ * dist/fixture-reader-worker.cjs: the worker thread that reads a watched fixture set off the
+ * serving thread (src/catalog/read-fixtures-off-thread.ts starts it from the file beside its bundle).
+ */
+async function buildFixtureReaderWorker() {
+  const result = await build({ ...COMMON, ...CJS_MODULE_URL, entryPoints: { 'fixture-reader-worker': 'src/catalog/fixture-reader-worker.ts' }, outdir: DIST, format: 'cjs', outExtension: { '.js': '.cjs' } });
+  assertNoImportMeta(path.join(DIST, 'fixture-reader-worker.cjs'));
+  return result;
+}
+
 async function main() {
   const started = performance.now();
   const externalDeps = process.argv.includes('--cli-external-deps');
@@ -292,6 +302,7 @@ async function main() {
     if (entry.kind === 'cli') results.push(...(await buildCli(entry, { externalDeps })));
     else results.push(...(await buildLibrary(entry)));
   }
+  results.push(await buildFixtureReaderWorker());
   await buildDeclarations(ENTRIES.filter((e) => e.kind === 'library'));
   writeHelpPages();
   const consoleFiles = await buildConsole(ROOT);

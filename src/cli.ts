@@ -47,6 +47,12 @@ async function run(): Promise<number> {
       stdoutStream: process.stdout,
     });
   } catch (error: unknown) {
+    // Out of file descriptors (while loading a command's code, say) is the machine's limit, not a bug.
+    const code = (error as { code?: unknown } | undefined)?.code;
+    if (code === 'EMFILE' || code === 'ENFILE') {
+      process.stderr.write(`market-stub: cannot run: too many open files (${code}); raise the open-file limit (ulimit -n) or close other work, then run again.\n`);
+      return 2;
+    }
     process.stderr.write(`market-stub: unexpected failure: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\nPlease report it with the command you ran.\n`);
     return 2;
   }

@@ -1,6 +1,6 @@
 import { buildCatalog } from './catalog/build-catalog.js';
 import { todayUtc } from './core/market-rules.js';
-import { createMemoryCatalog } from './catalog/market-catalog.js';
+import { createMemoryCatalogInSlices } from './catalog/memory-catalog-in-slices.js';
 import type { GeneratedCatalog } from './catalog/generated-catalog.js';
 import { formatWatchRefusal } from './catalog/load-fixtures.js';
 import { watchFixtures, type FixtureWatch } from './catalog/watch-fixtures.js';
@@ -111,8 +111,8 @@ export async function launchStub(options: MarketStubOptions = {}, where = 'start
     const location = fixtures;
     try {
       watching = await watchFixtures(location, {
-        onValid: (loaded) => {
-          runtime.store.setBase(createMemoryCatalog(loaded, 'fixtures', `fixtures: ${loaded.length} markets from ${location}`));
+        onValid: async (loaded) => {
+          runtime.store.setBase(await createMemoryCatalogInSlices(loaded, 'fixtures', `fixtures: ${loaded.length} markets from ${location}`));
           options.logger?.info({ count: loaded.length }, `fixtures reloaded: ${loaded.length} markets from ${location}`);
         },
         // A refusal is worth a line even without a request log: the served data is not what is on disk.

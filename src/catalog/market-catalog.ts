@@ -59,14 +59,18 @@ export function toCatalogEntry(market: Market): CatalogEntry {
  * An in-memory catalog over already validated markets with unique ids. Entries (the serialised
  * bodies) are built on first use and kept, so swapping in a new catalog costs a map of ids, not a
  * serialisation of every market (an admin PUT of thousands of markets stays short).
+ * `index` (market_id → position), when given, is used as is (built by the caller, e.g. in slices
+ * between requests: createMemoryCatalogInSlices).
  * @throws Error on a duplicate market_id (callers validate first; this guards the invariant).
  */
-export function createMemoryCatalog(markets: readonly Market[], source: CatalogSource, description: string): MarketCatalog {
-  const byId = new Map<string, number>();
-  markets.forEach((m, i) => {
-    if (byId.has(m.market_id)) throw new Error(`duplicate market_id ${JSON.stringify(m.market_id)} in catalog`);
-    byId.set(m.market_id, i);
-  });
+export function createMemoryCatalog(markets: readonly Market[], source: CatalogSource, description: string, index?: ReadonlyMap<string, number>): MarketCatalog {
+  const byId = index ?? new Map<string, number>();
+  if (!index) {
+    markets.forEach((m, i) => {
+      if (byId.has(m.market_id)) throw new Error(`duplicate market_id ${JSON.stringify(m.market_id)} in catalog`);
+      (byId as Map<string, number>).set(m.market_id, i);
+    });
+  }
   const entries = new Array<CatalogEntry | undefined>(markets.length);
   const entryAt = (index: number): CatalogEntry | undefined => {
     const market = markets[index];

@@ -2,11 +2,13 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { FSWatcher } from 'chokidar';
 import type { Market } from '../schema/generated/market-types.js';
-import { readFixtures, type FixtureProblem } from './load-fixtures.js';
+import type { FixtureProblem } from './load-fixtures.js';
+import { readFixturesOffThread } from './read-fixtures-off-thread.js';
 
 /** What the watcher reports: a valid set swapped in, or an invalid one refused (the old data stays). */
 export interface FixtureWatchHandlers {
-  onValid(markets: Market[]): void;
+  /** A new valid set; awaited before the next reload (building its catalog may yield to requests). */
+  onValid(markets: Market[]): void | Promise<void>;
   onInvalid(problems: FixtureProblem[]): void;
 }
 
@@ -17,7 +19,8 @@ export interface FixtureWatch {
 
 /**
  * Watches a fixture file or directory with chokidar and re-reads the whole set after changes settle
- * (`debounceMs`). A valid set goes to `onValid` (only when it differs from the last one loaded), an
+ * (`debounceMs`), in a worker thread (readFixturesOffThread), so a reload of a large set never
+ * stalls the server. A valid set goes to `onValid` (only when it differs from the last one loaded), an
  * invalid or missing one to `onInvalid` (only when its problems differ from the last ones reported:
  * one save that fires several events, or re-arms the watch, is reported once), and the old data stays.
  *
@@ -65,17 +68,17 @@ export async function watchFixtures(location: string, handlers: FixtureWatchHand
   };
   const reload = async () => {
     if (closed) return;
-    const load = await readFixtures(target);
+    // Read, parsed, validated and digested in a worker thread: the server keeps answering meanwhile.
+    const load = await readFixturesOffThread(target);
     if (load.problems.length > 0) {
       const refusal = JSON.stringify(load.problems);
       if (refusal !== lastRefused) handlers.onInvalid(load.problems);
       lastRefused = refusal;
     } else {
       lastRefused = undefined;
-      const digest = await digestOf(load.markets);
-      if (digest !== lastLoaded) {
-        lastLoaded = digest;
-        handlers.onValid(load.markets);
+      if (load.digest !== lastLoaded) {
+        lastLoaded = load.digest;
+        await handlers.onValid(load.markets);
       }
     }
     const now = await identityOf(target);
@@ -95,8 +98,8 @@ export async function watchFixtures(location: string, handlers: FixtureWatchHand
   };
 
   // The set served at start is the one loaded now; only a change differs from it.
-  const first = await readFixtures(target);
-  if (first.problems.length === 0) lastLoaded = await digestOf(first.markets);
+  const first = await readFixturesOffThread(target);
+  if (first.problems.length === 0) lastLoaded = first.digest;
   await arm();
   return {
     async close() {
@@ -117,10 +120,4 @@ async function identityOf(location: string): Promise<string> {
   } catch {
     return 'missing';
   }
-}
-
-/** SHA-256 of the markets' JSON, to tell a real change from a rewrite of the same data; node:crypto loads only for stubs that watch. */
-async function digestOf(markets: readonly Market[]): Promise<string> {
-  const { createHash } = await import('node:crypto');
-  return createHash('sha256').update(JSON.stringify(markets)).digest('hex');
 }

@@ -13,7 +13,7 @@ const CATALOG_OPTIONS = ['seed', 'count', 'clock'].map((flag) => {
 /** `market-stub generate`'s options: the catalog options of `serve` (same flags and variables), plus where to write. */
 export const GENERATE_OPTIONS: readonly OptionSpec[] = [
   ...CATALOG_OPTIONS,
-  { flag: 'out', env: ['MARKET_STUB_OUT'], kind: { type: 'path' }, defaultText: 'stdout', describe: 'File to write (atomically: a temporary file, fsync, rename)', group: 'Output:' },
+  { flag: 'out', env: ['MARKET_STUB_OUT'], kind: { type: 'path' }, defaultText: 'stdout', describe: 'File to write (atomically: a temporary file, fsync, rename), at most 64 MiB; a directory (DIR/) gets the markets split into files within that limit', group: 'Output:' },
 ];
 
 export const generateCommand: CommandSpec = {
@@ -23,15 +23,19 @@ export const generateCommand: CommandSpec = {
   examples: [
     ['$0 generate --seed 7 --count 250 --clock 2026-01-01 --out fixtures/generated.json', 'then: market-stub serve --fixtures fixtures/generated.json serves the same markets'],
     ['$0 generate --count 3', 'three markets on stdout'],
+    ['$0 generate --count 1000000 --out fixtures/large/', 'a million markets in files of at most 64 MiB each, for serve --fixtures fixtures/large'],
   ],
   load: async () => ({ run: runGenerate }),
 };
 
 /**
- * `market-stub generate`: writes the generated catalog for (seed, count, clock) as a fixtures file
- * (a JSON array, 2-space indented) that `serve --fixtures` reads back unchanged. With `--out`, the
- * file is written atomically (writeFileAtomic: temporary file, fsync, rename), never half-written.
- * @returns 0 on success; 2 on an unwritable file.
+ * `market-stub generate`: writes the generated catalog for (seed, count, clock) as fixtures that
+ * `serve --fixtures` reads back unchanged (a JSON array, 2-space indented), streamed one market at
+ * a time, so every count runs in the same memory (write-generated-catalog.ts). Without --out it
+ * goes to stdout and stops quietly, exit 0, when the reader hangs up (`| head`). `--out FILE` is
+ * written atomically and refused (LIMIT_EXCEEDED, nothing written) beyond the 64 MiB limit of one
+ * fixture file; `--out DIR/` (or an existing directory) splits the catalog into files within it.
+ * @returns 0 on success; 2 on an unwritable output, a refused size or an interruption.
  */
 export async function runGenerate(options: ResolvedOptions, io: CliIo): Promise<number> {
   const { values } = options;
@@ -39,16 +43,21 @@ export async function runGenerate(options: ResolvedOptions, io: CliIo): Promise<
   const count = values['count'] as number;
   const clock = (values['clock'] as string | undefined) ?? todayUtc();
   const out = values['out'] as string | undefined;
-  const [{ generateMarkets }, { writeFileAtomic }, { MarketStubError }] = await Promise.all([
-    import('../catalog/generate-markets.js'), import('../core/write-file-atomic.js'), import('../core/market-stub-error.js'),
-  ]);
-  const text = `${JSON.stringify(generateMarkets(count, { seed, clock }), null, 2)}\n`;
-  if (out === undefined) {
-    io.stdout(text);
-    return EXIT.ok;
-  }
+  const where = options.origins['out'] ?? '--out';
+  const [{ streamCatalog, writeCatalogFile, writeCatalogDirectory, namesDirectory, MAX_OUTPUT_FILE_BYTES }, { MarketStubError }] = await Promise.all([import('./write-generated-catalog.js'), import('../core/market-stub-error.js')]);
+  const spec = { count, seed, clock, signal: io.signal };
   try {
-    await writeFileAtomic(out, text, options.origins['out'] ?? '--out');
+    if (out === undefined) {
+      const { bytes, closed } = await streamCatalog(spec, io.stdoutStream);
+      if (!closed && bytes > MAX_OUTPUT_FILE_BYTES) io.stderr(`market-stub generate: note: ${bytes} bytes written, over the ${MAX_OUTPUT_FILE_BYTES / 2 ** 20} MiB limit of one fixture file; as one file, validate and serve --fixtures refuse it. Use --out DIR/ to split the markets into files within the limit.\n`);
+      return EXIT.ok;
+    }
+    if (await namesDirectory(out)) {
+      const files = await writeCatalogDirectory(spec, out, where);
+      io.stderr(`market-stub generate: wrote ${count} markets (seed ${seed}, clock ${clock}) to ${out} in ${files} file${files === 1 ? '' : 's'}\n`);
+      return EXIT.ok;
+    }
+    await writeCatalogFile(spec, out, where);
   } catch (error) {
     if (!(error instanceof MarketStubError)) throw error;
     io.stderr(`market-stub generate: ${error.message}\n`);

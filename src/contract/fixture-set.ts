@@ -1,9 +1,12 @@
 import { link, lstat, mkdir, open, readdir, readlink, rename, rm, stat, symlink, copyFile } from 'node:fs/promises';
 import path from 'node:path';
+import { makeDirectory } from '../core/file-system-cause.js';
 import { unwritableError, writeDurable, writeFailureReason } from '../core/write-file-atomic.js';
 import type { Market } from '../schema/generated/market-types.js';
 import { ContractRunError } from './contract-run-error.js';
 import { createMarketSpool, type MarketSpool } from './market-spool.js';
+import { lockFixtureSet, type FixtureSetLock } from './fixture-set-lock.js';
+import { MarketStubError } from '../core/market-stub-error.js';
 
 /** The file a recorded fixture set holds its markets in (`serve --fixtures DIR` reads `DIR/*.json`). */
 export const FIXTURE_FILE = 'markets.json';
@@ -77,8 +80,10 @@ export interface FixtureSetStaging {
  * temporaries and sets no pointer names; the `DIR.old-<pid>` of earlier versions is restored
  * when DIR is missing), and checks DIR up front, so a crawl never starts towards a DIR that
  * cannot be written.
+ * One run at a time: DIR's lock (fixture-set-lock.ts) is taken first and released by commit or abandon.
  * @throws ContractRunError OPTION_INVALID when DIR is a file or holds `*.json` fixtures market-stub
- *   did not record (they would be replaced); MarketStubError OUTPUT_UNWRITABLE when it cannot be written.
+ *   did not record (they would be replaced); MarketStubError OUTPUT_UNWRITABLE when it cannot be
+ *   written (the real cause named) or another run holds its lock.
  */
 export async function stageFixtureSet(dir: string, options: FixtureSetOptions = {}): Promise<FixtureSetStaging> {
   const where = options.where ?? 'writeFixtureSet';
@@ -87,8 +92,11 @@ export async function stageFixtureSet(dir: string, options: FixtureSetOptions = 
   const name = path.basename(target);
   const step = async (s: FixtureSetStep) => options.onStep?.(s);
   let staging: string;
+  let lock: FixtureSetLock | undefined;
   try {
-    await mkdir(parent, { recursive: true });
+    await makeDirectory(parent);
+    // One run at a time per DIR (fixture-set-lock.ts); recovery below touches only dead runs' leftovers.
+    lock = await lockFixtureSet(target, where);
     await recoverParent(parent, name, target);
     const existing = await describeDir(target, where);
     if (existing.kind === 'missing') {
@@ -100,14 +108,17 @@ export async function stageFixtureSet(dir: string, options: FixtureSetOptions = 
     await rm(staging, { recursive: true, force: true });
     await mkdir(staging, { recursive: true });
   } catch (error) {
-    if (error instanceof ContractRunError) throw error;
+    await lock?.release();
+    if (error instanceof MarketStubError) throw error;
     throw unwritable(where, target, error);
   }
+  const held = lock;
   let spool: MarketSpool;
   try {
-    spool = await createMarketSpool(path.join(staging, 'spool'));
+    spool = await createMarketSpool(path.join(staging, 'spool'), (error) => unwritable(where, target, error));
   } catch (error) {
     await rm(staging, { recursive: true, force: true }).catch(() => undefined);
+    await held.release();
     throw unwritable(where, target, error);
   }
   await step('staged');
@@ -116,6 +127,7 @@ export async function stageFixtureSet(dir: string, options: FixtureSetOptions = 
     finished = true;
     await spool.dispose().catch(() => undefined);
     await rm(staging, { recursive: true, force: true }).catch(() => undefined);
+    await held.release();
   };
   return {
     dir: target,
@@ -141,6 +153,8 @@ export async function stageFixtureSet(dir: string, options: FixtureSetOptions = 
         await rm(staging, { recursive: true, force: true }).catch(() => undefined);
         if (error instanceof ContractRunError) throw error;
         throw unwritable(where, target, error);
+      } finally {
+        await held.release();
       }
     },
   };
@@ -369,5 +383,5 @@ function escapeRegExp(text: string): string {
 }
 
 function unwritable(where: string, target: string, error: unknown) {
-  return unwritableError(where, `cannot write the fixture set ${target}: ${writeFailureReason(error)}. Check the directory is writable and has space; the previous set, if any, was left unchanged.`);
+  return unwritableError(where, `cannot write the fixture set ${target}: ${writeFailureReason(error)}. The previous set, if any, was left unchanged.`);
 }

@@ -26,15 +26,19 @@ interface Place {
 
 /**
  * Creates a spool in `file` (created, truncated). Writes are queued so `put` calls from
- * concurrent requests append one after another.
+ * concurrent requests append one after another. A failed write (no space left…) rejects that
+ * `put` and every later one with `describeError(error)`.
  * @throws the file system's error when the file cannot be created.
  */
-export async function createMarketSpool(file: string): Promise<MarketSpool> {
+export async function createMarketSpool(file: string, describeError: (error: unknown) => unknown = (error) => error): Promise<MarketSpool> {
   const handle: FileHandle = await open(file, 'w+');
   const places = new Map<string, Place>();
   let end = 0;
   let queue: Promise<void> = Promise.resolve();
   let disposed = false;
+  const settled = () => queue.catch((error: unknown) => {
+    throw describeError(error);
+  });
   return {
     get size() {
       return places.size;
@@ -42,7 +46,7 @@ export async function createMarketSpool(file: string): Promise<MarketSpool> {
     put(id, json) {
       const hash = fnv1a(json);
       const known = places.get(id);
-      if (known && known.hash === hash && known.length === Buffer.byteLength(json)) return queue;
+      if (known && known.hash === hash && known.length === Buffer.byteLength(json)) return settled();
       const bytes = Buffer.from(json);
       const place = { offset: end, length: bytes.length, hash };
       end += bytes.length;
@@ -50,7 +54,7 @@ export async function createMarketSpool(file: string): Promise<MarketSpool> {
         await handle.write(bytes, 0, bytes.length, place.offset);
         places.set(id, place);
       });
-      return queue;
+      return settled();
     },
     has: (id) => places.has(id),
     async *texts(order = []) {

@@ -1,5 +1,6 @@
 import { open, rename, rm, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
+import { fileSystemCause } from './file-system-cause.js';
 import { MarketStubError } from './market-stub-error.js';
 
 /** What a file is written from: one text, or chunks produced as it is written (bounded by disk, not by string length). */
@@ -21,7 +22,9 @@ export async function writeFileAtomic(file: string, content: FileContent, what =
     await rename(temporary, target);
   } catch (error) {
     await rm(temporary, { force: true }).catch(() => undefined);
-    throw unwritableError(what, `cannot write ${file}: ${writeFailureReason(error)}. Choose a writable path with enough space.`);
+    // A refusal from whoever produced the content (a limit, an interruption) keeps its own words.
+    if (error instanceof MarketStubError) throw error;
+    throw unwritableError(what, `cannot write ${file}: ${writeFailureReason(error)}. Nothing was written; a file already there is unchanged.`);
   }
 }
 
@@ -51,23 +54,14 @@ export async function writeContent(handle: FileHandle, content: FileContent): Pr
   }
 }
 
-/** The real cause of a failed file-system write, as a short phrase (`no space left on the device (ENOSPC)`). */
+/**
+ * The real cause of a failed file-system write and what to do, as one clause
+ * (`no space left on the device (ENOSPC); free space on that file system or choose another one`).
+ * The mapping is fileSystemCause's (core/file-system-cause.ts).
+ */
 export function writeFailureReason(error: unknown): string {
-  const e = error as NodeJS.ErrnoException;
-  switch (e.code) {
-    case 'ENOENT': return 'its directory does not exist (ENOENT)';
-    case 'EACCES':
-    case 'EPERM': return `permission denied (${e.code})`;
-    case 'EISDIR': return 'it is a directory (EISDIR)';
-    case 'ENOTDIR':
-    case 'EEXIST': return `a file is in the way of the path (${e.code})`;
-    case 'ENOSPC': return 'no space left on the device (ENOSPC)';
-    case 'EDQUOT': return 'the disk quota is exhausted (EDQUOT)';
-    case 'EROFS': return 'the file system is read-only (EROFS)';
-    case 'EFBIG': return 'the file is larger than the file system allows (EFBIG)';
-    case 'EIO': return 'an input/output error on the device (EIO)';
-    default: return e.code ? `${e.message} (${e.code})` : (e.message ?? String(error));
-  }
+  const { cause, remedy } = fileSystemCause(error);
+  return `${cause}; ${remedy}`;
 }
 
 /** The error of an output that cannot be written: MarketStubError OUTPUT_UNWRITABLE. */

@@ -140,7 +140,7 @@ describe('proxy hardening', () => {
       await rm(path.join(work, staging[0] as string), { recursive: true, force: true });
       const stopped = await proxy.stop();
       expect(stopped.code).toBe(2);
-      expect(stopped.stdout).toMatch(/cannot write the fixture set .*record-fails: its directory does not exist \(ENOENT\)/);
+      expect(stopped.stdout).toMatch(/cannot write the fixture set .*record-fails: a directory on the path does not exist \(ENOENT\)/);
       const report = JSON.parse(await readFile(reportFile, 'utf8')) as ContractReport;
       expect(report).toMatchObject({ command: 'proxy', verdict: 'pass', summary: { marketsChecked: 3 } });
     });
