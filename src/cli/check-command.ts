@@ -4,6 +4,7 @@ import type { OptionKind } from '../options/option-kind.js';
 import type { OptionSpec } from '../options/resolve-options.js';
 import type { CliIo } from './cli-io.js';
 import type { CommandSpec } from './command-spec.js';
+import { NETWORK_OPTIONS } from './network-flags.js';
 
 /**
  * The CLI's io plus what the contract commands also use. `stderrIsTTY` turns on the progress line;
@@ -32,6 +33,7 @@ export const CRAWL_OPTIONS: readonly OptionSpec[] = [
   { flag: 'strict', env: ['MARKET_STUB_STRICT'], kind: BOOLEAN, default: false, describe: 'Warnings fail the check too (exit 1)', group: 'Report:' },
   { flag: 'format', env: ['MARKET_STUB_FORMAT'], kind: { type: 'choice', choices: REPORT_FORMATS }, default: 'text', describe: 'Report format', group: 'Report:' },
   { flag: 'output', env: ['MARKET_STUB_OUTPUT'], kind: { type: 'path' }, defaultText: 'stdout', describe: 'Write the report to this file (atomically) instead of stdout', group: 'Report:' },
+  ...NETWORK_OPTIONS,
 ];
 
 export const checkCommand: CommandSpec = {

@@ -1,5 +1,5 @@
 import type { Dispatcher } from 'undici';
-import { requestTarget, createDeploymentClient, RequestFailure, type DeploymentClient, type DeploymentResponse, type ExchangeEvent } from './deployment-client.js';
+import { displayUrl, requestTarget, createDeploymentClient, RequestFailure, type DeploymentClient, type DeploymentResponse, type ExchangeEvent } from './deployment-client.js';
 import { collectBodyText } from './body-text.js';
 import type { ContractEndpoint, Observation } from './contract-finding.js';
 import type { FindingCode } from './finding-codes.js';
@@ -39,6 +39,7 @@ export function createCrawlState(options: CrawlOptions, settings: CrawlSettings)
     sameOriginOnly: settings.sameOriginOnly,
     connections: settings.concurrency,
     userAgent: `market-stub/${packageVersion()} (contract check)`,
+    network: settings.network,
     ...(signal ? { signal } : {}),
     // Any undici Dispatcher fits CrawlDispatcher; the client needs undici's own type.
     ...(options.dispatcher ? { dispatcher: options.dispatcher as Dispatcher } : {}),
@@ -54,6 +55,8 @@ export function createCrawlState(options: CrawlOptions, settings: CrawlSettings)
         return response;
       } catch (error) {
         if (signal?.aborted) throw interrupted();
+        // The proxy is ours, not the deployment's: no request can succeed past it.
+        if (error instanceof RequestFailure && error.kind === 'proxy') throw new ContractRunError('DEPLOYMENT_UNREACHABLE', `cannot reach ${displayUrl(url)}: ${error.reason}. Check --proxy or the HTTP_PROXY/HTTPS_PROXY/NO_PROXY variables.`);
         throw error;
       }
     },

@@ -3,6 +3,7 @@ import type { Readable } from 'node:stream';
 import type * as UndiciModule from 'undici';
 import type { Dispatcher } from 'undici';
 import { ACCEPT_ENCODING, contentDecoders, decodeFailureReason, unsupportedCodingReason } from './content-decoding.js';
+import { createOutgoingAgent, proxyCause, type OutgoingAgent } from './outgoing-agent.js';
 
 /**
  * How check and record talk to a deployment: undici's keep-alive pool, redirects followed by hand
@@ -32,6 +33,8 @@ export interface DeploymentClientOptions {
   dispatcher?: Dispatcher;
   /** `User-Agent` sent. */
   userAgent: string;
+  /** Forward proxy and client certificate (outgoing-agent.ts); ignored when `dispatcher` is given. @default direct, no client certificate */
+  network?: OutgoingAgent;
 }
 
 /** Something the client did on the way to an answer, reported by the crawl as a finding. */
@@ -62,7 +65,7 @@ export interface DeploymentResponse {
 }
 
 /** The kinds of failure, each with its real cause in `reason`. */
-export type FailureKind = 'timeout' | 'refused' | 'dns' | 'tls' | 'reset' | 'decode' | 'limit' | 'cross-origin' | 'aborted' | 'other';
+export type FailureKind = 'timeout' | 'refused' | 'dns' | 'tls' | 'reset' | 'decode' | 'limit' | 'cross-origin' | 'aborted' | 'proxy' | 'other';
 
 /** Why a request got no complete answer; `reason` is a short phrase with the real cause ("the gzip body could not be decoded: incorrect header check (Z_DATA_ERROR)"). */
 export class RequestFailure extends Error {
@@ -93,14 +96,15 @@ const BACKOFF_MS = 500;
  * `User-Agent`; the given headers only to `origin`.
  */
 export function createDeploymentClient(options: DeploymentClientOptions): DeploymentClient {
+  const network = options.network ?? createOutgoingAgent();
   let pool: Promise<{ undici: Undici; agent: Dispatcher; fresh: Dispatcher; owned: Dispatcher[] }> | undefined;
   const load = () => (pool ??= import('undici').then((module) => {
     // undici is CommonJS: its exports are the default export everywhere (Node's ESM loader and the
     // CLI bundle, whose lazy chunk exports only the default); the named ones exist only under Node.
     const undici = (module.default ?? module) as unknown as Undici;
-    const agent = options.dispatcher ?? new undici.Agent({ connections: options.connections, keepAliveTimeout: 4_000, connect: { timeout: options.timeoutMs } });
+    const agent = options.dispatcher ?? network.dispatcher(undici, { connections: options.connections, keepAliveTimeout: 4_000, connectTimeoutMs: options.timeoutMs });
     // pipelining 0 disables keep-alive: a retry after a dropped connection gets a fresh one.
-    const fresh = options.dispatcher ?? new undici.Agent({ pipelining: 0, connect: { timeout: options.timeoutMs } });
+    const fresh = options.dispatcher ?? network.dispatcher(undici, { pipelining: 0, connectTimeoutMs: options.timeoutMs });
     return { undici, agent, fresh, owned: options.dispatcher ? [] : [agent, fresh] };
   }));
   let notBefore = 0;
@@ -122,7 +126,10 @@ export function createDeploymentClient(options: DeploymentClientOptions): Deploy
       return { answer, controller, release };
     } catch (error) {
       release();
-      throw toRequestFailure(url, error, options.timeoutMs, controller.signal.reason, true);
+      const failure = toRequestFailure(url, error, options.timeoutMs, controller.signal.reason, true);
+      const proxy = options.dispatcher ? undefined : network.proxyFor(url);
+      const cause = proxy && failure.kind !== 'aborted' ? proxyCause(error, failure.kind, failure.reason, proxy) : undefined;
+      throw cause === undefined ? failure : new RequestFailure(url, cause, 'proxy', true);
     }
   };
 
