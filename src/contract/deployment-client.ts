@@ -4,6 +4,7 @@ import type * as UndiciModule from 'undici';
 import type { Dispatcher } from 'undici';
 import { ACCEPT_ENCODING, contentDecoders, decodeFailureReason, unsupportedCodingReason } from './content-decoding.js';
 import { createOutgoingAgent, proxyCause, type OutgoingAgent } from './outgoing-agent.js';
+import { describeTlsAlert, probeTlsFailure, tlsAlertName } from './tls-failure.js';
 
 /**
  * How check and record talk to a deployment: undici's keep-alive pool, redirects followed by hand
@@ -129,7 +130,13 @@ export function createDeploymentClient(options: DeploymentClientOptions): Deploy
       const failure = toRequestFailure(url, error, options.timeoutMs, controller.signal.reason, true);
       const proxy = options.dispatcher ? undefined : network.proxyFor(url);
       const cause = proxy && failure.kind !== 'aborted' ? proxyCause(error, failure.kind, failure.reason, proxy) : undefined;
-      throw cause === undefined ? failure : new RequestFailure(url, cause, 'proxy', true);
+      if (cause !== undefined) throw new RequestFailure(url, cause, 'proxy', true);
+      // A TLS 1.3 server refusing the client certificate closes after the handshake: ask it why, once, directly.
+      if (failure.kind === 'reset' && url.protocol === 'https:' && !proxy && !options.dispatcher && !fresh) {
+        const why = await probeTlsFailure(url, network.tls, Math.min(options.timeoutMs, 5_000));
+        if (why !== undefined) throw new RequestFailure(url, `the TLS session failed: ${why}`, 'tls', true);
+      }
+      throw failure;
     }
   };
 
@@ -362,6 +369,8 @@ export function toRequestFailure(url: URL, error: unknown, timeoutMs: number, ab
     case 'ENETUNREACH': return new RequestFailure(url, `host ${url.hostname} is unreachable (${code})`, 'refused', beforeResponse);
     default: break;
   }
+  const alert = tlsAlertName(code);
+  if (alert !== undefined) return new RequestFailure(url, `the TLS handshake failed: ${describeTlsAlert(alert)}`, 'tls', beforeResponse);
   if (/^(ERR_SSL|ERR_TLS|CERT_|DEPTH_ZERO|SELF_SIGNED|UNABLE_TO_|EPROTO)/.test(code)) {
     // OpenSSL messages span lines with library internals; its `reason` is the readable part.
     const reason = (error as { reason?: string }).reason ?? (e.cause as { reason?: string } | undefined)?.reason ?? message.split('\n')[0];

@@ -2,6 +2,7 @@ import { createSecureContext } from 'node:tls';
 import type * as UndiciModule from 'undici';
 import type { Dispatcher } from 'undici';
 import { ContractRunError } from './contract-run-error.js';
+import type { ClientTls } from './tls-failure.js';
 
 /**
  * How check, record and proxy reach a deployment on a real network: through an HTTP forward proxy
@@ -46,6 +47,8 @@ export interface ChosenProxy {
 export interface OutgoingAgent {
   /** The proxy a request to `url` goes through, or undefined when it goes directly (no proxy, or NO_PROXY matched). */
   proxyFor(url: URL): ChosenProxy | undefined;
+  /** The client's TLS material (for a diagnosis of a closed TLS connection: tls-failure.ts). */
+  readonly tls: ClientTls;
   /** A new dispatcher over this network with these pool settings. */
   dispatcher(undici: typeof UndiciModule, pool: PoolSettings): Dispatcher;
 }
@@ -86,6 +89,7 @@ export function createOutgoingAgent(network: OutgoingNetwork = {}): OutgoingAgen
   const bypass = noProxyMatcher(noProxy);
   const tls = tlsOptions(network);
   return {
+    tls,
     proxyFor(url) {
       const chosen = url.protocol === 'https:' ? (httpsUrl && https ? { url: httpsUrl, source: https.source } : undefined) : (httpUrl && http ? { url: httpUrl, source: http.source } : undefined);
       if (!chosen || bypass(url)) return undefined;
@@ -170,7 +174,7 @@ export function noProxyMatcher(value: string): (url: URL) => boolean {
 }
 
 /** The TLS material, checked once here (a key that does not match its certificate, a wrong passphrase) so no request goes out with it. */
-function tlsOptions(network: OutgoingNetwork): { cert?: string; key?: string; passphrase?: string; ca?: string } {
+function tlsOptions(network: OutgoingNetwork): ClientTls {
   const tls = {
     ...(network.cert !== undefined ? { cert: network.cert } : {}),
     ...(network.key !== undefined ? { key: network.key } : {}),
