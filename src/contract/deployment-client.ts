@@ -3,8 +3,11 @@ import type { Readable } from 'node:stream';
 import type * as UndiciModule from 'undici';
 import type { Dispatcher } from 'undici';
 import { ACCEPT_ENCODING, contentDecoders, decodeFailureReason, unsupportedCodingReason } from './content-decoding.js';
-import { createOutgoingAgent, proxyCause, type OutgoingAgent } from './outgoing-agent.js';
-import { describeTlsAlert, probeTlsFailure, tlsAlertName } from './tls-failure.js';
+import { createOutgoingAgent, type OutgoingAgent } from './outgoing-agent.js';
+import { describeTlsAlert, tlsAlertName } from './tls-failure.js';
+import { getSkippingInterim, isRefusedInterim, type RawAnswer } from './interim-response.js';
+import { CallerAbort, TimeoutSignal, waitUntil } from './request-timing.js';
+import { betterCause } from './failure-cause.js';
 
 /**
  * How check and record talk to a deployment: undici's keep-alive pool, redirects followed by hand
@@ -122,22 +125,31 @@ export function createDeploymentClient(options: DeploymentClientOptions): Deploy
       clearTimeout(timer);
       options.signal?.removeEventListener('abort', stop);
     };
+    const headers = requestHeaders(url, options);
     try {
-      const answer = await undici.request(url, { method: 'GET', headers: requestHeaders(url, options), dispatcher: fresh ? freshAgent : agent, signal: controller.signal });
+      const answer = await undici.request(url, { method: 'GET', headers, dispatcher: fresh ? freshAgent : agent, signal: controller.signal });
       return { answer, controller, release };
     } catch (error) {
-      release();
-      const failure = toRequestFailure(url, error, options.timeoutMs, controller.signal.reason, true);
       const proxy = options.dispatcher ? undefined : network.proxyFor(url);
-      const cause = proxy && failure.kind !== 'aborted' ? proxyCause(error, failure.kind, failure.reason, proxy) : undefined;
-      if (cause !== undefined) throw new RequestFailure(url, cause, 'proxy', true);
-      // A TLS 1.3 server refusing the client certificate closes after the handshake: ask it why, once, directly.
-      if (failure.kind === 'reset' && url.protocol === 'https:' && !proxy && !options.dispatcher && !fresh) {
-        const why = await probeTlsFailure(url, network.tls, Math.min(options.timeoutMs, 5_000));
-        if (why !== undefined) throw new RequestFailure(url, `the TLS session failed: ${why}`, 'tls', true);
+      let cause = error;
+      if (isRefusedInterim(error) && !proxy && !options.dispatcher) {
+        try {
+          const answer = await getSkippingInterim(url, headers, network.tls, controller.signal);
+          return { answer, controller, release, interim: true };
+        } catch (retryError) {
+          cause = retryError;
+        }
       }
-      throw failure;
+      release();
+      throw await explainFailure(url, cause, controller.signal.reason, proxy, fresh);
     }
+  };
+
+  /** The failure with its real cause (failure-cause.ts: the forward proxy refusing, the alert of a TLS session closed after its handshake). */
+  const explainFailure = async (url: URL, error: unknown, abortReason: unknown, proxy: ReturnType<OutgoingAgent['proxyFor']>, fresh: boolean): Promise<RequestFailure> => {
+    const failure = toRequestFailure(url, error, options.timeoutMs, abortReason, true);
+    const better = await betterCause(url, error, failure, { proxy, tls: network.tls, probeTls: !options.dispatcher && !fresh, timeoutMs: options.timeoutMs });
+    return better ? new RequestFailure(url, better.reason, better.kind, true) : failure;
   };
 
   const get = async (requested: URL): Promise<DeploymentResponse> => {
@@ -160,6 +172,7 @@ export function createDeploymentClient(options: DeploymentClientOptions): Deploy
         throw error;
       }
       const { answer, controller, release } = current;
+      if (current.interim) events.push({ kind: 'retry', url, reason: 'the answer began with an interim 100 (Continue) that undici refuses; read again with Node\'s HTTP client, which skips it (RFC 9110 §15.2)', waitedMs: 0 });
       const status = answer.statusCode;
       const headers = flattenHeaders(answer.headers);
       const location = headers['location'];
@@ -201,9 +214,11 @@ export function createDeploymentClient(options: DeploymentClientOptions): Deploy
 }
 
 interface Attempt {
-  answer: Dispatcher.ResponseData;
+  answer: RawAnswer;
   controller: AbortController;
   release: () => void;
+  /** Read by Node's HTTP client after undici refused an interim 1xx (interim-response.ts). */
+  interim?: boolean;
 }
 
 /** The headers of one request: ours, plus the caller's when `url` is on their origin. */
@@ -215,7 +230,7 @@ function requestHeaders(url: URL, options: DeploymentClientOptions): Record<stri
 
 function response(
   requested: URL, url: URL, status: number, headers: Record<string, string>, events: ExchangeEvent[], startedAt: number,
-  answer: Dispatcher.ResponseData, controller: AbortController, release: () => void, options: DeploymentClientOptions, retriesExhausted: string | undefined,
+  answer: RawAnswer, controller: AbortController, release: () => void, options: DeploymentClientOptions, retriesExhausted: string | undefined,
 ): DeploymentResponse {
   let read = false;
   return {
@@ -313,34 +328,6 @@ function flattenHeaders(headers: Record<string, string | string[] | undefined>):
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) if (value !== undefined) out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
   return out;
-}
-
-async function waitUntil(at: number, signal: AbortSignal | undefined): Promise<void> {
-  const ms = at - performance.now();
-  if (ms <= 0) return;
-  await new Promise<void>((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    }
-    signal?.addEventListener('abort', done, { once: true });
-  });
-}
-
-class TimeoutSignal extends Error {
-  constructor(readonly ms: number) {
-    super(`no answer within ${ms} ms`);
-    this.name = 'TimeoutError';
-  }
-}
-
-class CallerAbort extends Error {
-  constructor() {
-    super('aborted by the caller');
-    this.name = 'AbortError';
-  }
 }
 
 /** Maps undici/node errors to a failure with its real cause (never the request's headers). */

@@ -7,6 +7,7 @@ import type { ContractReport } from '../../src/contract/contract-report.js';
 import { runCliInProcess } from '../contract/contract-report-helpers.js';
 import { closedPort, conformingMarkets, withServer, type DeviantServer } from '../contract/deviant-server.js';
 import { startForwardProxy, type ForwardProxy } from '../support/forward-proxy.js';
+import { recordInto } from './record-into.js';
 import { hasOpenssl, makeTestCertificates, type TestCertificates } from '../support/test-certificates.js';
 
 const TOKEN = 'Bearer pr0xy-t3st-t0ken-61c0';
@@ -178,22 +179,13 @@ describe('a proxy that refuses is named as the cause (exit 2), without its passw
 
 describe('record goes through the same proxy', () => {
   it('records the markets fetched through HTTPS_PROXY', async () => {
-    const { mkdtemp, readFile, rm } = await import('node:fs/promises');
-    const { tmpdir } = await import('node:os');
-    const path = await import('node:path');
-    const out = await mkdtemp(path.join(tmpdir(), 'market-stub-proxy-record-'));
-    try {
-      await withProxy({}, async (proxy) => {
-        await withServer(conformingMarkets(2), { tls: { key: certs.pem.serverKey, cert: certs.pem.serverCert } }, async (server) => {
-          const run = await runCliInProcess(['record', '--base-url', server.url, '--all', '--out', out, '--cacert', certs.files.ca, '--format', 'json'], { env: { HTTPS_PROXY: proxy.url } });
-          expect(run.code).toBe(0);
-          expect(proxy.seen.length).toBeGreaterThan(0);
-          const written = JSON.parse(await readFile(path.join(out, 'markets.json'), 'utf8')) as Array<{ market_id: string }>;
-          expect(written.map((m) => m.market_id)).toEqual(['DEV-1', 'DEV-2']);
-        });
+    await withProxy({}, async (proxy) => {
+      await withServer(conformingMarkets(2), { tls: { key: certs.pem.serverKey, cert: certs.pem.serverCert } }, async (server) => {
+        const { run, ids } = await recordInto(server.url, ['--cacert', certs.files.ca], { HTTPS_PROXY: proxy.url });
+        expect(run.code).toBe(0);
+        expect(proxy.seen.length).toBeGreaterThan(0);
+        expect(ids).toEqual(['DEV-1', 'DEV-2']);
       });
-    } finally {
-      await rm(out, { recursive: true, force: true });
-    }
+    });
   });
 });
