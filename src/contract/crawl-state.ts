@@ -6,6 +6,7 @@ import type { FindingCode } from './finding-codes.js';
 import { packageVersion } from '../core/package-info.js';
 import { ContractRunError } from './contract-run-error.js';
 import type { CrawlOptions, CrawlSettings } from './crawl-settings.js';
+import { watchCredentials } from './credential-refusal.js';
 import { createFindingAggregator, type FindingAggregator } from './finding-aggregator.js';
 import { ListedMarkets } from './listed-markets.js';
 import type { CheckContext } from './market-checks.js';
@@ -44,6 +45,7 @@ export function createCrawlState(options: CrawlOptions, settings: CrawlSettings)
     // Any undici Dispatcher fits CrawlDispatcher; the client needs undici's own type.
     ...(options.dispatcher ? { dispatcher: options.dispatcher as Dispatcher } : {}),
   });
+  const credentials = watchCredentials(settings.base.origin, options.headers ?? []);
   const info: CrawlState['info'] = (observation) => sink.add({ severity: 'info', expected: 'nothing in particular (information)', ...observation });
   const state: CrawlState = {
     settings, client, sink, ctx: { sink, today: settings.today }, listed: new ListedMarkets(), requests: 0, signal, onProgress: options.onProgress, info,
@@ -51,6 +53,7 @@ export function createCrawlState(options: CrawlOptions, settings: CrawlSettings)
       if (signal?.aborted) throw interrupted();
       try {
         const response = await client.get(url);
+        await credentials.observe(response);
         reportEvents(state, response.events, endpoint, marketId);
         return response;
       } catch (error) {
