@@ -4,7 +4,7 @@ import type { OptionKind } from '../options/option-kind.js';
 import type { OptionSpec } from '../options/resolve-options.js';
 import type { CliIo } from './cli-io.js';
 import type { CommandSpec } from './command-spec.js';
-import { NETWORK_OPTIONS } from './network-flags.js';
+import { NETWORK_OPTIONS, REDACT_QUERY_OPTION } from './network-flags.js';
 
 /**
  * The CLI's io plus what the contract commands also use. `stderrIsTTY` turns on the progress line;
@@ -34,6 +34,7 @@ export const CRAWL_OPTIONS: readonly OptionSpec[] = [
   { flag: 'format', env: ['MARKET_STUB_FORMAT'], kind: { type: 'choice', choices: REPORT_FORMATS }, default: 'text', describe: 'Report format', group: 'Report:' },
   { flag: 'output', env: ['MARKET_STUB_OUTPUT'], kind: { type: 'path' }, defaultText: 'stdout', describe: 'Write the report to this file (atomically) instead of stdout', group: 'Report:' },
   ...NETWORK_OPTIONS,
+  REDACT_QUERY_OPTION,
 ];
 
 export const checkCommand: CommandSpec = {

@@ -16,6 +16,12 @@ export const NETWORK_OPTIONS: readonly OptionSpec[] = [
   { flag: 'cacert', env: ['MARKET_STUB_CACERT'], kind: { type: 'path' }, defaultText: 'Node\'s bundled CAs', describe: 'Certificate authorities to trust instead of the bundled ones (PEM file)', group: 'Network:' },
 ];
 
+/** Extends the secret query parameter names (core/secret-names.ts) of a report or log. */
+export const REDACT_QUERY_OPTION: OptionSpec = { flag: 'redact-query', env: ['MARKET_STUB_REDACT_QUERY'], kind: { type: 'list', separator: ',' }, defaultText: 'the default list', describe: 'Also redact this query parameter\'s values (repeat or comma-separate); adds to token, access_token, api_key, signature… (docs/networks.md)', group: 'Report:' };
+
+/** Extends the secret request header names (core/secret-names.ts) of the proxy's logs and report. */
+export const REDACT_HEADER_OPTION: OptionSpec = { flag: 'redact-header', key: 'redactHeaders', env: ['MARKET_STUB_REDACT_HEADER'], kind: { type: 'list', separator: ',' }, defaultText: 'the default list', describe: 'Also redact the values clients send in this request header (repeat or comma-separate); adds to Authorization, Cookie, X-Api-Key, X-Auth-Token… (docs/networks.md)', group: 'Output:' };
+
 /**
  * The network options as the crawl and the proxy take them: the proxy from --proxy or the
  * environment, certificate files read (bounded, regular files only) into PEM text.

@@ -38,6 +38,7 @@ export async function resolveCrawlFlags(options: ResolvedOptions, env: Readonly<
     all: v['all'] === true,
     strict: v['strict'] === true,
     sameOriginOnly: v['sameOriginOnly'] === true,
+    redactQuery: (v['redactQuery'] as readonly string[] | undefined) ?? [],
   };
   for (const name of Object.keys(CRAWL_LIMITS) as (keyof typeof CRAWL_LIMITS)[]) crawl[name] = v[name] as number;
   return { crawl, format: v['format'] as ReportFormat, output: v['output'] as string | undefined, outputOrigin: options.origins['output'], secrets: [...headers.map(([, value]) => value), ...networkSecrets(network)] };

@@ -46,6 +46,8 @@ export async function runProxy(options: ResolvedOptions, io: ContractCliIo): Pro
         timeoutMs: v['timeoutMs'] as number,
         graceMs: v['graceMs'] as number,
         maxBodyMb: v['maxBodyMb'] as number,
+        redactHeaders: (v['redactHeaders'] as readonly string[] | undefined) ?? [],
+        redactQuery: (v['redactQuery'] as readonly string[] | undefined) ?? [],
         ...(staging ? { spool: staging.spool } : {}),
         onFinding: (finding) => logFinding(logger, finding, logFormat === 'json'),
         onUpstreamError: (e) => logger.error(`${e.method} ${e.path}: the upstream gave no answer (${e.reason}); the client got 502/504`),

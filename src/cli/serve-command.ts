@@ -71,6 +71,8 @@ export async function runServe(options: ResolvedOptions, io: CliIo): Promise<num
       journalSize: config.journalSize,
       journalBytes: config.journalBytes,
       journalHeaders: config.journalHeaders,
+      redactHeaders: config.redactHeaders,
+      redactQuery: config.redactQuery,
       allowedHosts: config.allowedHosts,
       shutdownGraceMs: config.shutdownGraceMs,
       cors: config.cors,

@@ -9,6 +9,7 @@ import { displayBase, formatBytes, requestTarget, RequestFailure, type Deploymen
 import { fixtureText } from './fixture-set.js';
 import { checkEncoding, checkSingleBody, checkStatus, parseJsonBody } from './market-checks.js';
 import { probeUnknownId } from './probe-unknown-id.js';
+import { redactQueryValues, secretNames } from '../core/secret-names.js';
 
 export { CRAWL_DEFAULTS, CRAWL_LIMITS, marketsUrl, parseBaseUrl, singleUrl, resolveCrawlSettings, type CrawlOptions, type CrawlProgress, type CrawlSettings } from './crawl-settings.js';
 
@@ -76,7 +77,9 @@ export async function crawlDeployment(options: CrawlOptions): Promise<CrawlResul
       marketsChecked: singles.checked,
       requests: state.requests,
     });
-    return { report: settings.redactor.redactValue(report), markets: singles.markets, spooled: singles.spooled, invalid: settings.redactor.redactValue(singles.invalid) };
+    const names = secretNames([], options.redactQuery ?? []);
+    const redact = <T>(value: T): T => redactQueryValues(settings.redactor.redactValue(value), names);
+    return { report: redact(report), markets: singles.markets, spooled: singles.spooled, invalid: redact(singles.invalid) };
   } finally {
     await state.client.close();
   }

@@ -59,6 +59,8 @@ export interface CrawlOptions {
    * (docs/networks.md). Ignored when `dispatcher` is given. @default direct, no client certificate
    */
   network?: OutgoingNetwork;
+  /** Query parameter names whose values are kept out of the report besides the defaults (token, api_key, signature…: core/secret-names.ts). */
+  redactQuery?: readonly string[];
   /** Aborting stops the crawl with a ContractRunError (code INTERRUPTED). */
   signal?: AbortSignal;
   /** Called as pages and markets are fetched (for a progress line). */

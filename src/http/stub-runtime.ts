@@ -9,6 +9,7 @@ import type { Deviation, ListDeviation } from '../deviation/deviation-definition
 import { planDeviations, preferredDeviation, type DeviationSetting } from '../deviation/deviation-settings.js';
 import { deviatedItemReply, deviatedListReply } from './deviated-reply.js';
 import { createRequestJournal, DEFAULT_JOURNAL_BYTES, type RequestJournal } from '../journal/request-journal.js';
+import { secretNames } from '../core/secret-names.js';
 import { errorReply, marketNotFound, methodNotAllowed } from './error-reply.js';
 import { renderList } from './market-list.js';
 import { jsonReply, writeReply, writeReplyHead, type Reply } from './reply.js';
@@ -37,6 +38,10 @@ export interface RuntimeOptions {
   journalBytes?: number;
   /** `redacted` (default): Authorization, Proxy-Authorization and Cookie values are journaled as `[redacted]`; `full` keeps them. */
   journalHeaders?: 'redacted' | 'full';
+  /** Header names whose values the journal redacts besides the defaults (X-Api-Key, Cookie…: core/secret-names.ts). */
+  redactHeaders?: readonly string[];
+  /** Query parameter names whose values the journal and the request log redact besides the defaults (token, api_key, signature…). */
+  redactQuery?: readonly string[];
   /** Access-Control-Allow-Origin: * and preflight answers. @default true */
   cors?: boolean;
   /** Serve the admin API under /__stub. @default true */
@@ -111,7 +116,8 @@ export function createStubRuntime(options: RuntimeOptions, where = 'createStubRu
     if (!store.has(id)) throw new MarketStubError({ code: 'MARKET_NOT_FOUND', where, option: 'deviations', marketId: id, message: `${where}: deviations: no market with market_id ${JSON.stringify(id)} (marketIds name markets of the catalog)` });
   }
   const behaviours = createBehaviourEngine({ seed, ...(options.behaviour ? { global: options.behaviour } : {}), ...(options.rules ? { rules: options.rules } : {}) });
-  const journal = createRequestJournal({ capacity: options.journalSize ?? 1000, maxBytes: options.journalBytes ?? DEFAULT_JOURNAL_BYTES, headers: options.journalHeaders ?? 'redacted' });
+  const journal = createRequestJournal({ capacity: options.journalSize ?? 1000, maxBytes: options.journalBytes ?? DEFAULT_JOURNAL_BYTES, headers: options.journalHeaders ?? 'redacted', redactHeaders: options.redactHeaders ?? [], redactQuery: options.redactQuery ?? [] });
+  const secrets = secretNames(options.redactHeaders, options.redactQuery);
   const allowedHosts = Object.freeze([...(options.allowedHosts ?? [])]);
   const errorLog = options.errorLog ?? ((line: string) => console.error(line));
   const cors = options.cors ?? true;
@@ -136,9 +142,11 @@ export function createStubRuntime(options: RuntimeOptions, where = 'createStubRu
       // req.headers is a fresh object per request that nothing else mutates: kept, not copied.
       journal.record({ timeMs, method, path, query, headers: req.headers, status, durationMs, behaviour: labels ?? NO_LABELS });
       if (!logger) return;
-      const line = `${method} ${req.url} ${status ?? 'reset'} ${ms.toFixed(1)} ms`;
-      if (labels) logger.info({ method, path: req.url, status, ms: durationMs, behaviour: labels }, `${line} [${labels.join(', ')}]`);
-      else logger.info({ method, path: req.url, status, ms: durationMs }, line);
+      // The log shows what was asked, never a secret query value (token=, api_key=…).
+      const shown = query === '' ? req.url : `${path}?${secrets.redactQuery(query)}`;
+      const line = `${method} ${shown} ${status ?? 'reset'} ${ms.toFixed(1)} ms`;
+      if (labels) logger.info({ method, path: shown, status, ms: durationMs, behaviour: labels }, `${line} [${labels.join(', ')}]`);
+      else logger.info({ method, path: shown, status, ms: durationMs }, line);
     };
     // 'close' fires once, for completed and for aborted/reset responses alike (`on`, not `once`: no wrapper per request).
     res.on('close', done);

@@ -33,6 +33,8 @@ const RUNTIME_FIELDS: Record<string, FieldRule> = {
   journalSize: int(0, MAX_JOURNAL_SIZE),
   journalBytes: int(1024, MAX_JOURNAL_BYTES),
   journalHeaders: { type: 'choice', choices: ['redacted', 'full'] },
+  redactHeaders: { type: 'list', separator: ',' },
+  redactQuery: { type: 'list', separator: ',' },
   cors: BOOLEAN,
   admin: BOOLEAN,
   adminToken: TEXT,

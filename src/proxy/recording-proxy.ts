@@ -17,6 +17,7 @@ import { ListedMarkets } from '../contract/listed-markets.js';
 import type { MarketSpool } from '../contract/market-spool.js';
 import { createExchangeCheck, type CheckOutcome } from './exchange-checker.js';
 import { credentialValues, SecretBook } from './proxy-secrets.js';
+import { secretNames } from '../core/secret-names.js';
 
 /** Options of the recording proxy; only `upstream` is required. */
 export interface RecordingProxyOptions {
@@ -52,6 +53,10 @@ export interface RecordingProxyOptions {
   onUpstreamError?: (error: { method: string; path: string; reason: string }) => void;
   /** Called when a kept market cannot be written to `spool` (the report is still written). */
   onSpoolError?: (error: unknown) => void;
+  /** Request header names whose values are redacted besides the defaults (core/secret-names.ts, and any name saying auth, token, key…). */
+  redactHeaders?: readonly string[];
+  /** Query parameter names whose values are redacted besides the defaults (token, api_key, signature…). */
+  redactQuery?: readonly string[];
 }
 
 /** A listening proxy. */
@@ -92,6 +97,7 @@ export async function startRecordingProxy(options: RecordingProxyOptions): Promi
   const graceMs = integerOption(options.graceMs, 10_000, 0, 600_000, 'graceMs (--grace-ms)');
   const maxBodyBytes = integerOption(options.maxBodyMb, 64, 1, 4096, 'maxBodyMb (--max-body-mb)') * 1_048_576;
   const state = createProxyState(options);
+  const names = secretNames(options.redactHeaders, options.redactQuery);
   const basePath = upstream.pathname.replace(/\/+$/, '');
   const agent = upstream.protocol === 'https:' ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true });
   const send = upstream.protocol === 'https:' ? httpsRequest : httpRequest;
@@ -105,7 +111,7 @@ export async function startRecordingProxy(options: RecordingProxyOptions): Promi
     const method = req.method ?? 'GET';
     const checked = method === 'GET' && isMarketsPath(path);
     const endpoint: ContractEndpoint = !isMarketsPath(path) ? 'deployment' : singleMarketId(path) === undefined ? LIST_ENDPOINT : SINGLE_ENDPOINT;
-    const credentials = credentialValues(req.rawHeaders);
+    const credentials = credentialValues(req.rawHeaders, rawUrl, names);
     state.book.add(credentials);
     const exchange = exchangeSink(state, credentials);
     let failedOnce = false;
