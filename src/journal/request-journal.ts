@@ -1,5 +1,5 @@
 import { createTextSlots } from './journal-slots.js';
-import { DEFAULT_SECRET_HEADERS, secretNames, type SecretNames } from '../core/secret-names.js';
+import { secretNames, type SecretNames } from '../core/secret-names.js';
 
 /** One request as the stub saw it. */
 export interface JournalEntry {
@@ -47,8 +47,6 @@ export const MAX_JOURNAL_BYTES = 1024 * 1024 * 1024;
 export const MAX_ENTRY_HEADER_BYTES = 8 * 1024;
 /** Most entries one read returns (`limit` defaults to it and may not exceed it). */
 export const MAX_JOURNAL_READ = 1_000;
-/** Headers whose values the journal replaces with `[redacted]` unless `headers: 'full'` (the default list; `redactHeaders` adds to it). */
-export const REDACTED_HEADERS: readonly string[] = DEFAULT_SECRET_HEADERS;
 /** What a journal entry costs besides its strings (the object, numbers, arrays), in bytes, for the byte bound. */
 const ENTRY_OVERHEAD = 200;
 /** The behaviour list of entries none applied to. */
