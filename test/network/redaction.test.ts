@@ -46,6 +46,11 @@ describe('the journal (GET /__stub/requests)', () => {
     expect(kept?.query['token']).toBe(SECRETS.token);
     expect(kept?.headers['x-api-key']).toBe(SECRETS.key);
   });
+
+  it('takes empty lists, and refuses a list holding an empty name (OPTION_INVALID naming the option)', async () => {
+    open.push(await startMarketStub({ count: 1, redactHeaders: [], redactQuery: [] }));
+    await expect(startMarketStub({ count: 1, redactQuery: [''] })).rejects.toMatchObject({ code: 'OPTION_INVALID', option: 'redactQuery' });
+  });
 });
 
 describe('the request log of serve', () => {
