@@ -1,7 +1,7 @@
 import { REPORT_FORMATS } from '../contract/report-formats.js';
 import type { OptionSpec } from '../options/resolve-options.js';
 import type { CommandSpec } from './command-spec.js';
-import { REDACT_HEADER_OPTION, REDACT_QUERY_OPTION } from './network-flags.js';
+import { NETWORK_OPTIONS, REDACT_HEADER_OPTION, REDACT_QUERY_OPTION } from './network-flags.js';
 const int = (min: number, max: number) => ({ type: 'integer', min, max }) as const;
 
 /** `proxy`'s options as data. */
@@ -19,6 +19,7 @@ export const PROXY_OPTIONS: readonly OptionSpec[] = [
   { flag: 'strict', env: ['MARKET_STUB_STRICT'], kind: { type: 'boolean' }, default: false, describe: 'Warnings fail the summary too (exit 1)', group: 'Output:' },
   REDACT_HEADER_OPTION,
   { ...REDACT_QUERY_OPTION, group: 'Output:' },
+  ...NETWORK_OPTIONS,
 ];
 
 export const proxyCommand: CommandSpec = {

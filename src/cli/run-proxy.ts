@@ -9,6 +9,7 @@ import { createLogger, flushWithin, logDropNotice, resolveLogFormat, type LogFor
 import type { ResolvedOptions } from '../options/resolve-options.js';
 import type { ContractCliIo } from './check-command.js';
 import { couldNotRun, emitReport } from './run-check.js';
+import { readNetworkFlags } from './network-flags.js';
 
 /**
  * `market-stub proxy`: forwards every request to --upstream and passes the answers back unchanged,
@@ -27,6 +28,7 @@ export async function runProxy(options: ResolvedOptions, io: ContractCliIo): Pro
     const logFormat = resolveLogFormat(v['logFormat'] as LogFormat | 'auto', io.isTTY);
     const record = v['record'] as string | undefined;
     const report = v['report'] as string | undefined;
+    const network = await readNetworkFlags(options, io.env);
     // --record is checked (and its staging made) before listening: nothing starts towards a DIR that cannot be written.
     if (record !== undefined) staging = await stageFixtureSet(record, { where: options.origins['record'] ?? '--record' });
     let proxy: RecordingProxy | undefined;
@@ -48,6 +50,7 @@ export async function runProxy(options: ResolvedOptions, io: ContractCliIo): Pro
         maxBodyMb: v['maxBodyMb'] as number,
         redactHeaders: (v['redactHeaders'] as readonly string[] | undefined) ?? [],
         redactQuery: (v['redactQuery'] as readonly string[] | undefined) ?? [],
+        network,
         ...(staging ? { spool: staging.spool } : {}),
         onFinding: (finding) => logFinding(logger, finding, logFormat === 'json'),
         onUpstreamError: (e) => logger.error(`${e.method} ${e.path}: the upstream gave no answer (${e.reason}); the client got 502/504`),

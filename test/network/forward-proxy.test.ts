@@ -4,6 +4,7 @@
 // the --header values only to the deployment; a proxy that refuses is named as the cause.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ContractReport } from '../../src/contract/contract-report.js';
+import { startRecordingProxy } from '../../src/index.js';
 import { runCliInProcess } from '../contract/contract-report-helpers.js';
 import { closedPort, conformingMarkets, withServer, type DeviantServer } from '../contract/deviant-server.js';
 import { startForwardProxy, type ForwardProxy } from '../support/forward-proxy.js';
@@ -186,6 +187,57 @@ describe('record goes through the same proxy', () => {
         expect(proxy.seen.length).toBeGreaterThan(0);
         expect(ids).toEqual(['DEV-1', 'DEV-2']);
       });
+    });
+  });
+});
+
+describe('proxy forwards to its upstream through the same forward proxy', () => {
+  it('http:// upstream in absolute form, https:// upstream through CONNECT (with --cacert), answers passed back unchanged', async () => {
+    await withProxy({}, async (forward) => {
+      await withServer(conformingMarkets(2), undefined, async (plain) => {
+        const proxy = await startRecordingProxy({ upstream: plain.url, network: { proxyEnv: { HTTP_PROXY: forward.url } } });
+        try {
+          const answer = await fetch(`${proxy.url}/markets/DEV-2`, { headers: { 'x-api-key': 'k3y-behind-the-proxy-88' } });
+          expect(answer.status).toBe(200);
+          expect(((await answer.json()) as { market_id: string }).market_id).toBe('DEV-2');
+        } finally {
+          await proxy.close();
+        }
+        expect(forward.seen.map((s) => `${s.method} ${s.target}`)).toEqual([`GET ${plain.url}/markets/DEV-2`]);
+        expect(plain.requests[0]?.headers['x-api-key']).toBe('k3y-behind-the-proxy-88');
+      });
+      forward.seen.length = 0;
+      await withServer(conformingMarkets(2), { tls: { key: certs.pem.serverKey, cert: certs.pem.serverCert } }, async (secure) => {
+        const proxy = await startRecordingProxy({ upstream: secure.url, network: { proxyEnv: { HTTPS_PROXY: forward.url }, ca: certs.pem.ca } });
+        try {
+          const answer = await fetch(`${proxy.url}/markets`, { headers: { authorization: TOKEN } });
+          expect(answer.status).toBe(200);
+          expect(((await answer.json()) as unknown[]).length).toBe(2);
+          expect(proxy.report().summary.errors).toBe(0);
+        } finally {
+          await proxy.close();
+        }
+        expect(forward.seen.map((s) => `${s.method} ${s.target}`)).toEqual([`CONNECT ${new URL(secure.url).host}`]);
+        expect(everyHeaderOf(forward)).not.toContain('pr0xy-t3st-t0ken');
+        expect(secure.requests[0]?.headers['authorization']).toBe(TOKEN);
+      });
+    });
+  });
+
+  it('a forward proxy that refuses: the client gets 502 and the upstream error names the proxy', async () => {
+    const port = await closedPort();
+    await withServer(conformingMarkets(1), undefined, async (server) => {
+      const errors: string[] = [];
+      const proxy = await startRecordingProxy({ upstream: server.url, network: { proxy: `http://u:pw-not-shown-42@127.0.0.1:${port}` }, onUpstreamError: (e) => errors.push(e.reason) });
+      try {
+        const answer = await fetch(`${proxy.url}/markets`);
+        expect(answer.status).toBe(502);
+        expect(await answer.text()).not.toContain('pw-not-shown-42');
+      } finally {
+        await proxy.close();
+      }
+      expect(errors[0]).toContain(`the forward proxy http://127.0.0.1:${port}/ (--proxy) cannot be reached`);
+      expect(server.requests).toEqual([]);
     });
   });
 });
