@@ -11,7 +11,7 @@ describe('resolveServeConfig', () => {
       port: 4010, host: '127.0.0.1', fixtures: undefined, watch: false, seed: 1, count: 100, clock: '2026-11-21', quiet: false, logFormat: 'auto',
       profile: { envelope: 'bare', paging: 'none', pageSize: 100, maxPageSize: 1000, errors: 'default', filterStatus: false },
       behaviour: {}, rules: [], deviations: [], admin: true, adminToken: undefined, journalSize: 1000, cors: true,
-      journalBytes: 33_554_432, journalHeaders: 'redacted', allowedHosts: [], shutdownGraceMs: 5000,
+      journalBytes: 33_554_432, journalHeaders: 'redacted', redactHeaders: [], redactQuery: [], allowedHosts: [], shutdownGraceMs: 5000,
     });
   });
   it('takes flags over MARKET_STUB_* over PORT/HOST', () => {

@@ -38,6 +38,9 @@ export interface ServeConfig {
   readonly journalSize: number;
   readonly journalBytes: number;
   readonly journalHeaders: 'redacted' | 'full';
+  /** Header and query parameter names redacted besides the defaults (core/secret-names.ts). */
+  readonly redactHeaders: readonly string[];
+  readonly redactQuery: readonly string[];
   readonly allowedHosts: readonly string[];
   readonly shutdownGraceMs: number;
   readonly cors: boolean;
@@ -109,7 +112,9 @@ export const SERVE_OPTIONS: readonly OptionSpec[] = [
   { flag: 'admin-token', env: env('ADMIN_TOKEN'), kind: { type: 'string' }, secret: true, defaultText: 'none', describe: 'Require Authorization: Bearer TOKEN on the admin API', group: CONTROL },
   { flag: 'journal-size', env: env('JOURNAL_SIZE'), kind: int(0, MAX_JOURNAL_SIZE), default: 1000, describe: 'Requests kept in the journal (ring buffer)', group: CONTROL },
   { flag: 'journal-bytes', env: env('JOURNAL_BYTES'), kind: int(1024, MAX_JOURNAL_BYTES), default: DEFAULT_JOURNAL_BYTES, describe: 'Bytes the journal holds at most (oldest entries dropped first)', group: CONTROL },
-  { flag: 'journal-headers', env: env('JOURNAL_HEADERS'), kind: choice('redacted', 'full'), default: 'redacted', describe: 'Journal Authorization, Proxy-Authorization and Cookie values as [redacted], or in full', group: CONTROL },
+  { flag: 'journal-headers', env: env('JOURNAL_HEADERS'), kind: choice('redacted', 'full'), default: 'redacted', describe: 'Journal secret header and query values (Authorization, Cookie, X-Api-Key, token=…: docs/networks.md) as [redacted], or in full', group: CONTROL },
+  { flag: 'redact-header', key: 'redactHeaders', env: env('REDACT_HEADER'), kind: { type: 'list', separator: ',' }, defaultText: 'the default list', describe: 'Also redact this request header\'s values in the journal (repeat or comma-separate); adds to Authorization, Cookie, X-Api-Key, X-Auth-Token… (docs/networks.md)', group: CONTROL },
+  { flag: 'redact-query', env: env('REDACT_QUERY'), kind: { type: 'list', separator: ',' }, defaultText: 'the default list', describe: 'Also redact this query parameter\'s values in the journal and request log (repeat or comma-separate); adds to token, access_token, api_key, signature… (docs/networks.md)', group: CONTROL },
   { flag: 'allowed-hosts', env: env('ALLOWED_HOSTS'), kind: { type: 'list', separator: ',' }, defaultText: 'none', describe: 'Host names the admin API accepts besides IP addresses and localhost (DNS-rebinding defence): NAME, .DOMAIN, or * for any; repeat or comma-separate', group: CONTROL },
   { flag: 'shutdown-grace', env: env('SHUTDOWN_GRACE'), kind: int(0, MAX_GRACE_MS), default: DEFAULT_GRACE_MS, describe: 'On SIGTERM/SIGINT, ms that requests already received get to finish before a 503', group: SERVER },
 ];
@@ -165,6 +170,8 @@ export function composeServeConfig(resolved: ResolvedOptions, now: Date = new Da
     journalSize: num('journalSize') ?? 1000,
     journalBytes: num('journalBytes') ?? DEFAULT_JOURNAL_BYTES,
     journalHeaders: (text('journalHeaders') ?? 'redacted') as 'redacted' | 'full',
+    redactHeaders: (v['redactHeaders'] as readonly string[] | undefined) ?? [],
+    redactQuery: (v['redactQuery'] as readonly string[] | undefined) ?? [],
     allowedHosts: parseHostList(given(resolved, 'allowedHosts')),
     shutdownGraceMs: num('shutdownGrace') ?? DEFAULT_GRACE_MS,
     cors: text('cors') !== 'off',

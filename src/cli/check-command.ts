@@ -3,6 +3,7 @@ import { REPORT_FORMATS } from '../contract/report-formats.js';
 import type { OptionKind } from '../core/option-kind.js';
 import type { OptionSpec } from '../options/resolve-options.js';
 import type { CommandSpec } from './command-spec.js';
+import { NETWORK_OPTIONS, REDACT_QUERY_OPTION } from './network-flags.js';
 
 /** An integer option kind within the crawl's own limits (CRAWL_LIMITS: one definition for library and CLI). */
 const limit = (name: keyof typeof CRAWL_LIMITS): OptionKind => ({ type: 'integer', min: CRAWL_LIMITS[name][0], max: CRAWL_LIMITS[name][1] });
@@ -27,6 +28,8 @@ export const CRAWL_OPTIONS: readonly OptionSpec[] = [
   { flag: 'format', env: ['MARKET_STUB_FORMAT'], kind: { type: 'choice', choices: REPORT_FORMATS }, default: 'text', describe: 'Report format', group: 'Report:' },
   { flag: 'output', env: ['MARKET_STUB_OUTPUT'], kind: { type: 'path' }, defaultText: 'stdout', describe: 'Write the report to this file (atomically) instead of stdout', group: 'Report:' },
   { flag: 'report', env: ['MARKET_STUB_REPORT'], kind: { type: 'list', separator: ',' }, defaultText: 'none', describe: `Also write the report as FORMAT to PATH (atomically), FORMAT:PATH with FORMAT one of ${REPORT_FORMATS.join(', ')} (repeatable; the variable takes a comma-separated list; docs/reports.md)`, group: 'Report:' },
+  ...NETWORK_OPTIONS,
+  REDACT_QUERY_OPTION,
 ];
 
 export const checkCommand: CommandSpec = {

@@ -1,6 +1,7 @@
 import { REPORT_FORMATS } from '../contract/report-formats.js';
 import type { OptionSpec } from '../options/resolve-options.js';
 import type { CommandSpec } from './command-spec.js';
+import { NETWORK_OPTIONS, REDACT_HEADER_OPTION, REDACT_QUERY_OPTION } from './network-flags.js';
 const int = (min: number, max: number) => ({ type: 'integer', min, max }) as const;
 
 /** `proxy`'s options as data. */
@@ -16,6 +17,9 @@ export const PROXY_OPTIONS: readonly OptionSpec[] = [
   { flag: 'report', env: ['MARKET_STUB_REPORT'], kind: { type: 'list', separator: ',' }, defaultText: 'stdout', describe: `On exit, write the summary report to PATH (in --format) or FORMAT:PATH (FORMAT one of ${REPORT_FORMATS.join(', ')}), atomically, instead of stdout (repeatable; the variable takes a comma-separated list)`, group: 'Output:' },
   { flag: 'format', env: ['MARKET_STUB_FORMAT'], kind: { type: 'choice', choices: REPORT_FORMATS }, default: 'text', describe: 'Summary report format', group: 'Output:' },
   { flag: 'strict', env: ['MARKET_STUB_STRICT'], kind: { type: 'boolean' }, default: false, describe: 'Warnings fail the summary too (exit 1)', group: 'Output:' },
+  REDACT_HEADER_OPTION,
+  { ...REDACT_QUERY_OPTION, group: 'Output:' },
+  ...NETWORK_OPTIONS,
 ];
 
 export const proxyCommand: CommandSpec = {

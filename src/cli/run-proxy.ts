@@ -10,6 +10,7 @@ import type { ResolvedOptions } from '../options/resolve-options.js';
 import type { ContractCliIo } from './cli-io.js';
 import { couldNotRun, emitReport } from './run-check.js';
 import { parseReportTargets } from './report-targets.js';
+import { readNetworkFlags } from './network-flags.js';
 
 /**
  * `market-stub proxy`: forwards every request to --upstream and passes the answers back unchanged,
@@ -29,6 +30,7 @@ export async function runProxy(options: ResolvedOptions, io: ContractCliIo): Pro
     const record = v['record'] as string | undefined;
     // --report PATH (in --format) or FORMAT:PATH, repeatable: checked before listening, like --record.
     const reports = parseReportTargets(v['report'], format, options.origins['report'] ?? '--report');
+    const network = await readNetworkFlags(options, io.env);
     // --record is checked (and its staging made) before listening: nothing starts towards a DIR that cannot be written.
     if (record !== undefined) staging = await stageFixtureSet(record, { where: options.origins['record'] ?? '--record' });
     let proxy: RecordingProxy | undefined;
@@ -48,6 +50,9 @@ export async function runProxy(options: ResolvedOptions, io: ContractCliIo): Pro
         timeoutMs: v['timeoutMs'] as number,
         graceMs: v['graceMs'] as number,
         maxBodyMb: v['maxBodyMb'] as number,
+        redactHeaders: (v['redactHeaders'] as readonly string[] | undefined) ?? [],
+        redactQuery: (v['redactQuery'] as readonly string[] | undefined) ?? [],
+        network,
         ...(staging ? { spool: staging.spool } : {}),
         onFinding: (finding) => logFinding(logger, finding, logFormat === 'json'),
         onUpstreamError: (e) => logger.error(`${e.method} ${e.path}: the upstream gave no answer (${e.reason}); the client got 502/504`),

@@ -17,7 +17,7 @@ import { couldNotRun, emitReport, progressLine, redactingIo, resolveCrawlFlags }
 export async function runRecord(options: ResolvedOptions, cliIo: ContractCliIo): Promise<number> {
   let io = cliIo;
   try {
-    const settings = resolveCrawlFlags(options);
+    const settings = await resolveCrawlFlags(options, cliIo.env);
     io = redactingIo(cliIo, settings.secrets);
     const out = options.values['out'] as string;
     const keepInvalid = options.values['keepInvalid'] === true;

@@ -68,6 +68,8 @@ export async function runServe(options: ResolvedOptions, io: CliIo): Promise<num
       journalSize: config.journalSize,
       journalBytes: config.journalBytes,
       journalHeaders: config.journalHeaders,
+      ...(config.redactHeaders.length > 0 ? { redactHeaders: config.redactHeaders } : {}),
+      ...(config.redactQuery.length > 0 ? { redactQuery: config.redactQuery } : {}),
       allowedHosts: config.allowedHosts,
       shutdownGraceMs: config.shutdownGraceMs,
       cors: config.cors,

@@ -1,14 +1,15 @@
 import { MarketStubError } from '../core/market-stub-error.js';
 
 /** Codes of a check, record or proxy that could not run. */
-export type ContractRunErrorCode = 'OPTION_INVALID' | 'DEPLOYMENT_UNREACHABLE' | 'INTERRUPTED' | 'OUTPUT_UNWRITABLE' | 'LIMIT_EXCEEDED';
+export type ContractRunErrorCode = 'OPTION_INVALID' | 'DEPLOYMENT_UNREACHABLE' | 'INTERRUPTED' | 'OUTPUT_UNWRITABLE' | 'LIMIT_EXCEEDED' | 'UNAUTHORIZED';
 
 /**
  * Why a check, record or proxy could not run at all (exit code 2): a MarketStubError whose message
  * is one sentence for people, saying what failed, where, and what to do. Never carries a request
  * header value. Codes: `OPTION_INVALID` (a bad option value, or a --base-url that ends in
  * /markets), `DEPLOYMENT_UNREACHABLE` (refused, DNS, TLS or a timeout on the list),
- * `LIMIT_EXCEEDED` (a list page larger than maxBodyMb), `INTERRUPTED` (SIGINT/SIGTERM during the
+ * `LIMIT_EXCEEDED` (a list page larger than maxBodyMb), `UNAUTHORIZED` (a 401/403 after a
+ * credential was given or after earlier successes: contract/credential-refusal.ts), `INTERRUPTED` (SIGINT/SIGTERM during the
  * crawl), `OUTPUT_UNWRITABLE`.
  */
 export class ContractRunError extends MarketStubError {

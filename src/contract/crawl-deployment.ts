@@ -11,6 +11,7 @@ import { checkEncoding, checkSingleBody, checkStatus, parseJsonBody } from './ma
 import { checkUtf8 } from './json-rule-finding.js';
 import { probeUnknownId } from './probe-unknown-id.js';
 import { buildDistributions } from './report-distributions.js';
+import { redactQueryValues, secretNames } from '../core/secret-names.js';
 
 export { CRAWL_DEFAULTS, CRAWL_LIMITS, marketsUrl, parseBaseUrl, singleUrl, resolveCrawlSettings, type CrawlOptions, type CrawlProgress, type CrawlSettings } from './crawl-settings.js';
 
@@ -79,7 +80,9 @@ export async function crawlDeployment(options: CrawlOptions): Promise<CrawlResul
       marketsChecked: singles.checked,
       requests: state.requests,
     });
-    return { report: settings.redactor.redactValue(report), markets: singles.markets, spooled: singles.spooled, invalid: settings.redactor.redactValue(singles.invalid) };
+    const names = secretNames([], options.redactQuery ?? []);
+    const redact = <T>(value: T): T => redactQueryValues(settings.redactor.redactValue(value), names);
+    return { report: redact(report), markets: singles.markets, spooled: singles.spooled, invalid: redact(singles.invalid) };
   } finally {
     await state.client.close();
   }

@@ -181,7 +181,7 @@ function unreachableHint(failure: RequestFailure): string {
   switch (failure.kind) {
     case 'timeout': return 'Raise --timeout-ms or check that the service answers.';
     case 'dns': return 'Check the host name in --base-url.';
-    case 'tls': return 'Check the certificate the service presents, or use the right scheme (http:// or https://) in --base-url.';
+    case 'tls': return 'Check the certificates: the one the service presents (--cacert trusts its issuer), the client certificate (--cert, --key), and the scheme (http:// or https://) in --base-url.';
     default: return 'Check --base-url and that the service is running.';
   }
 }

@@ -2,6 +2,8 @@ import { todayUtc, isCalendarDate } from '../core/market-rules.js';
 import { createRedactor, type Redactor } from '../core/redact-secrets.js';
 import { ContractRunError } from './contract-run-error.js';
 import type { MarketSpool } from './market-spool.js';
+import { createOutgoingAgent, type OutgoingAgent, type OutgoingNetwork } from './outgoing-agent.js';
+import { checkHeaderFields } from './header-field.js';
 
 /** Options of a crawl; only `baseUrl` is required. */
 export interface CrawlOptions {
@@ -54,6 +56,14 @@ export interface CrawlOptions {
    * @default a keep-alive Agent of `concurrency` connections
    */
   dispatcher?: CrawlDispatcher;
+  /**
+   * Forward proxy (`proxy`, or the `proxyEnv` environment's HTTP_PROXY/HTTPS_PROXY/NO_PROXY) and
+   * client certificate (`cert`, `key`, `passphrase`, `ca` as PEM text) for the deployment
+   * (docs/networks.md). Ignored when `dispatcher` is given. @default direct, no client certificate
+   */
+  network?: OutgoingNetwork;
+  /** Query parameter names whose values are kept out of the report besides the defaults (token, api_key, signature…: core/secret-names.ts). */
+  redactQuery?: readonly string[];
   /** Aborting stops the crawl with a ContractRunError (code INTERRUPTED). */
   signal?: AbortSignal;
   /** Called as pages and markets are fetched (for a progress line). */
@@ -96,6 +106,8 @@ export interface CrawlSettings {
   /** `today` was given: the deployment's Date header does not replace it. */
   todayGiven: boolean;
   redactor: Redactor;
+  /** How requests reach the deployment (proxy, client certificate). */
+  network: OutgoingAgent;
 }
 
 /**
@@ -111,6 +123,7 @@ export function resolveCrawlSettings(options: CrawlOptions): CrawlSettings {
     if (!Number.isSafeInteger(value) || value < min || value > max) throw new ContractRunError('OPTION_INVALID', `${name} (${flag}) must be an integer from ${min} to ${max}, found ${JSON.stringify(value)}.`, 'crawlDeployment');
     return value;
   };
+  checkHeaderFields(options.headers ?? [], 'headers (--header)', 'crawlDeployment');
   const today = options.today ?? todayUtc();
   if (!isCalendarDate(today)) throw new ContractRunError('OPTION_INVALID', `today must be a YYYY-MM-DD calendar date, found ${JSON.stringify(today)}.`, 'crawlDeployment');
   return {
@@ -127,6 +140,7 @@ export function resolveCrawlSettings(options: CrawlOptions): CrawlSettings {
     today,
     todayGiven: options.today !== undefined,
     redactor: createRedactor((options.headers ?? []).map(([, value]) => value)),
+    network: createOutgoingAgent(options.network),
   };
 }
 

@@ -1,11 +1,12 @@
 import type { Dispatcher } from 'undici';
-import { requestTarget, createDeploymentClient, RequestFailure, type DeploymentClient, type DeploymentResponse, type ExchangeEvent } from './deployment-client.js';
+import { displayUrl, requestTarget, createDeploymentClient, RequestFailure, type DeploymentClient, type DeploymentResponse, type ExchangeEvent } from './deployment-client.js';
 import { collectBodyText } from './body-text.js';
 import type { ContractEndpoint, Observation } from './contract-finding.js';
 import type { FindingCode } from '../core/finding-codes.js';
 import { packageVersion } from '../core/package-info.js';
 import { ContractRunError } from './contract-run-error.js';
 import type { CrawlOptions, CrawlSettings } from './crawl-settings.js';
+import { watchCredentials } from './credential-refusal.js';
 import { createFindingAggregator, type FindingAggregator } from './finding-aggregator.js';
 import { ListedMarkets } from './listed-markets.js';
 import type { CheckContext } from './market-checks.js';
@@ -42,10 +43,12 @@ export function createCrawlState(options: CrawlOptions, settings: CrawlSettings)
     sameOriginOnly: settings.sameOriginOnly,
     connections: settings.concurrency,
     userAgent: `market-stub/${packageVersion()} (contract check)`,
+    network: settings.network,
     ...(signal ? { signal } : {}),
     // Any undici Dispatcher fits CrawlDispatcher; the client needs undici's own type.
     ...(options.dispatcher ? { dispatcher: options.dispatcher as Dispatcher } : {}),
   });
+  const credentials = watchCredentials(settings.base.origin, options.headers ?? []);
   const info: CrawlState['info'] = (observation) => sink.add({ severity: 'info', expected: 'nothing in particular (information)', ...observation });
   const state: CrawlState = {
     settings, client, sink, ctx: { sink, today: settings.today }, listed: new ListedMarkets(), requests: 0, times: new ResponseTimeRecorder(), signal, onProgress: options.onProgress, info,
@@ -53,10 +56,13 @@ export function createCrawlState(options: CrawlOptions, settings: CrawlSettings)
       if (signal?.aborted) throw interrupted();
       try {
         const response = await client.get(url);
+        await credentials.observe(response);
         reportEvents(state, response.events, endpoint, marketId);
         return response;
       } catch (error) {
         if (signal?.aborted) throw interrupted();
+        // The proxy is ours, not the deployment's: no request can succeed past it.
+        if (error instanceof RequestFailure && error.kind === 'proxy') throw new ContractRunError('DEPLOYMENT_UNREACHABLE', `cannot reach ${displayUrl(url)}: ${error.reason}. Check --proxy or the HTTP_PROXY/HTTPS_PROXY/NO_PROXY variables.`);
         throw error;
       }
     },

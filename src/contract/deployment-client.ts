@@ -3,6 +3,11 @@ import type { Readable } from 'node:stream';
 import type * as UndiciModule from 'undici';
 import type { Dispatcher } from 'undici';
 import { ACCEPT_ENCODING, contentDecoders, decodeFailureReason, unsupportedCodingReason } from './content-decoding.js';
+import { createOutgoingAgent, type OutgoingAgent } from './outgoing-agent.js';
+import { describeTlsAlert, tlsAlertName } from './tls-failure.js';
+import { getSkippingInterim, isRefusedInterim, type RawAnswer } from './interim-response.js';
+import { CallerAbort, TimeoutSignal, waitUntil } from './request-timing.js';
+import { betterCause, type FailureKind } from './failure-cause.js';
 
 /**
  * How check and record talk to a deployment: undici's keep-alive pool, redirects followed by hand
@@ -32,6 +37,8 @@ export interface DeploymentClientOptions {
   dispatcher?: Dispatcher;
   /** `User-Agent` sent. */
   userAgent: string;
+  /** Forward proxy and client certificate (outgoing-agent.ts); ignored when `dispatcher` is given. @default direct, no client certificate */
+  network?: OutgoingAgent;
 }
 
 /** Something the client did on the way to an answer, reported by the crawl as a finding. */
@@ -61,8 +68,7 @@ export interface DeploymentResponse {
   startedAt: number;
 }
 
-/** The kinds of failure, each with its real cause in `reason`. */
-export type FailureKind = 'timeout' | 'refused' | 'dns' | 'tls' | 'reset' | 'decode' | 'limit' | 'cross-origin' | 'aborted' | 'other';
+export type { FailureKind } from './failure-cause.js';
 
 /** Why a request got no complete answer; `reason` is a short phrase with the real cause ("the gzip body could not be decoded: incorrect header check (Z_DATA_ERROR)"). */
 export class RequestFailure extends Error {
@@ -93,14 +99,15 @@ const BACKOFF_MS = 500;
  * `User-Agent`; the given headers only to `origin`.
  */
 export function createDeploymentClient(options: DeploymentClientOptions): DeploymentClient {
+  const network = options.network ?? createOutgoingAgent();
   let pool: Promise<{ undici: Undici; agent: Dispatcher; fresh: Dispatcher; owned: Dispatcher[] }> | undefined;
   const load = () => (pool ??= import('undici').then((module) => {
     // undici is CommonJS: its exports are the default export everywhere (Node's ESM loader and the
     // CLI bundle, whose lazy chunk exports only the default); the named ones exist only under Node.
     const undici = (module.default ?? module) as unknown as Undici;
-    const agent = options.dispatcher ?? new undici.Agent({ connections: options.connections, keepAliveTimeout: 4_000, connect: { timeout: options.timeoutMs } });
+    const agent = options.dispatcher ?? network.dispatcher(undici, { connections: options.connections, keepAliveTimeout: 4_000, connectTimeoutMs: options.timeoutMs });
     // pipelining 0 disables keep-alive: a retry after a dropped connection gets a fresh one.
-    const fresh = options.dispatcher ?? new undici.Agent({ pipelining: 0, connect: { timeout: options.timeoutMs } });
+    const fresh = options.dispatcher ?? network.dispatcher(undici, { pipelining: 0, connectTimeoutMs: options.timeoutMs });
     return { undici, agent, fresh, owned: options.dispatcher ? [] : [agent, fresh] };
   }));
   let notBefore = 0;
@@ -117,13 +124,31 @@ export function createDeploymentClient(options: DeploymentClientOptions): Deploy
       clearTimeout(timer);
       options.signal?.removeEventListener('abort', stop);
     };
+    const headers = requestHeaders(url, options);
     try {
-      const answer = await undici.request(url, { method: 'GET', headers: requestHeaders(url, options), dispatcher: fresh ? freshAgent : agent, signal: controller.signal });
+      const answer = await undici.request(url, { method: 'GET', headers, dispatcher: fresh ? freshAgent : agent, signal: controller.signal });
       return { answer, controller, release };
     } catch (error) {
+      const proxy = options.dispatcher ? undefined : network.proxyFor(url);
+      let cause = error;
+      if (isRefusedInterim(error) && !proxy && !options.dispatcher) {
+        try {
+          const answer = await getSkippingInterim(url, headers, network.tls, controller.signal);
+          return { answer, controller, release, interim: true };
+        } catch (retryError) {
+          cause = retryError;
+        }
+      }
       release();
-      throw toRequestFailure(url, error, options.timeoutMs, controller.signal.reason, true);
+      throw await explainFailure(url, cause, controller.signal.reason, proxy, fresh);
     }
+  };
+
+  /** The failure with its real cause (failure-cause.ts: the forward proxy refusing, the alert of a TLS session closed after its handshake). */
+  const explainFailure = async (url: URL, error: unknown, abortReason: unknown, proxy: ReturnType<OutgoingAgent['proxyFor']>, fresh: boolean): Promise<RequestFailure> => {
+    const failure = toRequestFailure(url, error, options.timeoutMs, abortReason, true);
+    const better = await betterCause(url, error, failure, { proxy, tls: network.tls, probeTls: !options.dispatcher && !fresh, timeoutMs: options.timeoutMs });
+    return better ? new RequestFailure(url, better.reason, better.kind, true) : failure;
   };
 
   const get = async (requested: URL): Promise<DeploymentResponse> => {
@@ -146,6 +171,7 @@ export function createDeploymentClient(options: DeploymentClientOptions): Deploy
         throw error;
       }
       const { answer, controller, release } = current;
+      if (current.interim) events.push({ kind: 'retry', url, reason: 'the answer began with an interim 100 (Continue) that undici refuses; read again with Node\'s HTTP client, which skips it (RFC 9110 §15.2)', waitedMs: 0 });
       const status = answer.statusCode;
       const headers = flattenHeaders(answer.headers);
       const location = headers['location'];
@@ -187,9 +213,11 @@ export function createDeploymentClient(options: DeploymentClientOptions): Deploy
 }
 
 interface Attempt {
-  answer: Dispatcher.ResponseData;
+  answer: RawAnswer;
   controller: AbortController;
   release: () => void;
+  /** Read by Node's HTTP client after undici refused an interim 1xx (interim-response.ts). */
+  interim?: boolean;
 }
 
 /** The headers of one request: ours, plus the caller's when `url` is on their origin. */
@@ -201,7 +229,7 @@ function requestHeaders(url: URL, options: DeploymentClientOptions): Record<stri
 
 function response(
   requested: URL, url: URL, status: number, headers: Record<string, string>, events: ExchangeEvent[], startedAt: number,
-  answer: Dispatcher.ResponseData, controller: AbortController, release: () => void, options: DeploymentClientOptions, retriesExhausted: string | undefined,
+  answer: RawAnswer, controller: AbortController, release: () => void, options: DeploymentClientOptions, retriesExhausted: string | undefined,
 ): DeploymentResponse {
   let read = false;
   return {
@@ -301,34 +329,6 @@ function flattenHeaders(headers: Record<string, string | string[] | undefined>):
   return out;
 }
 
-async function waitUntil(at: number, signal: AbortSignal | undefined): Promise<void> {
-  const ms = at - performance.now();
-  if (ms <= 0) return;
-  await new Promise<void>((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    }
-    signal?.addEventListener('abort', done, { once: true });
-  });
-}
-
-class TimeoutSignal extends Error {
-  constructor(readonly ms: number) {
-    super(`no answer within ${ms} ms`);
-    this.name = 'TimeoutError';
-  }
-}
-
-class CallerAbort extends Error {
-  constructor() {
-    super('aborted by the caller');
-    this.name = 'AbortError';
-  }
-}
-
 /** Maps undici/node errors to a failure with its real cause (never the request's headers). */
 export function toRequestFailure(url: URL, error: unknown, timeoutMs: number, abortReason: unknown, beforeResponse: boolean): RequestFailure {
   if (abortReason instanceof CallerAbort) return new RequestFailure(url, 'aborted', 'aborted', beforeResponse);
@@ -355,6 +355,8 @@ export function toRequestFailure(url: URL, error: unknown, timeoutMs: number, ab
     case 'ENETUNREACH': return new RequestFailure(url, `host ${url.hostname} is unreachable (${code})`, 'refused', beforeResponse);
     default: break;
   }
+  const alert = tlsAlertName(code);
+  if (alert !== undefined) return new RequestFailure(url, `the TLS handshake failed: ${describeTlsAlert(alert)}`, 'tls', beforeResponse);
   if (/^(ERR_SSL|ERR_TLS|CERT_|DEPTH_ZERO|SELF_SIGNED|UNABLE_TO_|EPROTO)/.test(code)) {
     // OpenSSL messages span lines with library internals; its `reason` is the readable part.
     const reason = (error as { reason?: string }).reason ?? (e.cause as { reason?: string } | undefined)?.reason ?? message.split('\n')[0];

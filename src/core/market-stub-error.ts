@@ -22,7 +22,7 @@ export type MarketStubErrorCode =
   | 'LIMIT_EXCEEDED'
   /** The server could not listen on the address asked for (port taken, no permission, unknown host): `option` is `port` or `host`, `cause` the system error. */
   | 'LISTEN_FAILED'
-  /** The remote admin API refused the token (HTTP 401). */
+  /** The remote admin API refused the token (HTTP 401); check/record: the deployment refused the --header credential (401/403). */
   | 'UNAUTHORIZED'
   /** The remote stub could not be reached or answered something that is not the admin API. */
   | 'STUB_UNREACHABLE'

@@ -60,11 +60,15 @@ const FALSE_TEXT = ['0', 'false', 'no', 'off'];
  * Reads an option from text, as flags and environment variables give it. Numbers must be plain
  * decimal text (`4010`, `0.25`; not `0x10`, `1e3` for integers, or `12abc`); booleans accept
  * 1/0, true/false, yes/no, on/off; a list takes a repeated flag or one string, each split on the
- * kind's separator.
+ * kind's separator, except that a flag's value is never split on a newline (`fromFlag`): a flag
+ * is repeated instead, and a newline inside one `--header` value must stay visible to be refused.
  */
-export function readText(kind: OptionKind, raw: unknown): ReadResult {
+export function readText(kind: OptionKind, raw: unknown, fromFlag = false): ReadResult {
   if (kind.type === 'boolean' && typeof raw === 'boolean') return { ok: true, value: raw };
-  if (kind.type === 'list') return readList(kind, (Array.isArray(raw) ? raw : [raw]).flatMap((item) => (typeof item === 'string' ? item.split(kind.separator) : [item])));
+  if (kind.type === 'list') {
+    const whole = fromFlag && kind.separator === '\n';
+    return readList(kind, (Array.isArray(raw) ? raw : [raw]).flatMap((item) => (typeof item === 'string' && !whole ? item.split(kind.separator) : [item])));
+  }
   if (Array.isArray(raw)) return { ok: false, expected: `${expectedText(kind)}, given once` };
   const text = String(raw).trim();
   switch (kind.type) {

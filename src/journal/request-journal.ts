@@ -1,4 +1,5 @@
 import { createTextSlots } from './journal-slots.js';
+import { secretNames, type SecretNames } from '../core/secret-names.js';
 
 /** One request as the stub saw it. */
 export interface JournalEntry {
@@ -10,7 +11,7 @@ export interface JournalEntry {
   /** Path without the query, still percent-encoded as sent. */
   path: string;
   query: Record<string, string | string[]>;
-  /** Headers as received (names lower-cased by Node); Authorization, Proxy-Authorization and Cookie values are `[redacted]` unless the journal keeps headers in full. */
+  /** Headers as received (names lower-cased by Node); the values of secret headers (core/secret-names.ts: Authorization, Cookie, X-Api-Key…) are `[redacted]` unless the journal keeps headers in full. */
   headers: Record<string, string | string[] | undefined>;
   /** Response status; null when the connection was reset before a response. */
   status: number | null;
@@ -46,8 +47,6 @@ export const MAX_JOURNAL_BYTES = 1024 * 1024 * 1024;
 export const MAX_ENTRY_HEADER_BYTES = 8 * 1024;
 /** Most entries one read returns (`limit` defaults to it and may not exceed it). */
 export const MAX_JOURNAL_READ = 1_000;
-/** Headers whose values the journal replaces with `[redacted]` unless `headers: 'full'`. */
-export const REDACTED_HEADERS: readonly string[] = ['authorization', 'proxy-authorization', 'cookie'];
 /** What a journal entry costs besides its strings (the object, numbers, arrays), in bytes, for the byte bound. */
 const ENTRY_OVERHEAD = 200;
 /** The behaviour list of entries none applied to. */
@@ -59,8 +58,12 @@ export interface JournalOptions {
   capacity: number;
   /** Bytes held (headers, path, query, labels, plus a fixed overhead per entry), 1 KiB–1 GiB. @default 32 MiB */
   maxBytes?: number;
-  /** `redacted` (default): Authorization and Proxy-Authorization keep their scheme, Cookie its names, values become `[redacted]`; `full` keeps them. */
+  /** `redacted` (default): secret header values become `[redacted]` (Authorization and Proxy-Authorization keep their scheme, Cookie its names), and so do secret query parameters' values; `full` keeps them. */
   headers?: 'redacted' | 'full';
+  /** Header names redacted besides the defaults (core/secret-names.ts). */
+  redactHeaders?: readonly string[];
+  /** Query parameter names redacted besides the defaults (core/secret-names.ts). */
+  redactQuery?: readonly string[];
 }
 
 /** A bounded ring buffer of requests: memory stays flat under any load. */
@@ -87,7 +90,8 @@ export interface RequestJournal {
  * @throws RangeError when capacity or maxBytes is out of range.
  */
 export function createRequestJournal(options: number | JournalOptions): RequestJournal {
-  const { capacity, maxBytes = DEFAULT_JOURNAL_BYTES, headers: headerMode = 'redacted' } = typeof options === 'number' ? { capacity: options } : options;
+  const { capacity, maxBytes = DEFAULT_JOURNAL_BYTES, headers: headerMode = 'redacted', redactHeaders = [], redactQuery = [] } = typeof options === 'number' ? { capacity: options } : options;
+  const secrets = secretNames(redactHeaders, redactQuery);
   if (!Number.isSafeInteger(capacity) || capacity < 0 || capacity > MAX_JOURNAL_ENTRIES) throw new RangeError(`journal size must be an integer from 0 to ${MAX_JOURNAL_ENTRIES}, got ${capacity}`);
   if (!Number.isSafeInteger(maxBytes) || maxBytes < 1024 || maxBytes > MAX_JOURNAL_BYTES) throw new RangeError(`journal bytes must be an integer from 1024 to ${MAX_JOURNAL_BYTES}, got ${maxBytes}`);
   if (headerMode !== 'redacted' && headerMode !== 'full') throw new RangeError(`journal headers must be "redacted" or "full", got ${JSON.stringify(headerMode)}`);
@@ -135,14 +139,15 @@ export function createRequestJournal(options: number | JournalOptions): RequestJ
       seq += 1;
       if (capacity === 0) return;
       let headers = entry.headers;
-      let headerBytes = plainHeaderBytes(headers, headerMode);
+      let headerBytes = plainHeaderBytes(headers, headerMode, secrets);
       let headersDropped = 0;
       if (headerBytes < 0) {
         // A credential to redact or more than MAX_ENTRY_HEADER_BYTES: the only case that copies headers.
-        const kept = keptHeaders(headers, headerMode);
+        const kept = keptHeaders(headers, headerMode, secrets);
         ({ headers, bytes: headerBytes, dropped: headersDropped } = kept);
       }
-      let cost = ENTRY_OVERHEAD + headerBytes + entry.path.length + entry.query.length + entry.method.length;
+      const query = headerMode === 'redacted' ? secrets.redactQuery(entry.query) : entry.query;
+      let cost = ENTRY_OVERHEAD + headerBytes + entry.path.length + query.length + entry.method.length;
       for (const label of entry.behaviour) cost += label.length;
       while (held > 0 && (held === capacity || bytes + cost > maxBytes)) dropOldest();
       const slot = (head + held) % capacity;
@@ -154,7 +159,7 @@ export function createRequestJournal(options: number | JournalOptions): RequestJ
       dropped[slot] = headersDropped;
       methods[slot] = entry.method;
       labels[slot] = entry.behaviour;
-      text.write(slot, entry.path, entry.query, headers);
+      text.write(slot, entry.path, query, headers);
       held += 1;
       bytes += cost;
     },
@@ -185,10 +190,10 @@ export function createRequestJournal(options: number | JournalOptions): RequestJ
 }
 
 /** Bytes of names and values of the request's headers, or -1 when the entry cannot keep them as they are (one to redact, or more than MAX_ENTRY_HEADER_BYTES). Allocates nothing. */
-function plainHeaderBytes(headers: RawJournalEntry['headers'], mode: 'redacted' | 'full'): number {
+function plainHeaderBytes(headers: RawJournalEntry['headers'], mode: 'redacted' | 'full', secrets: SecretNames): number {
   let total = 0;
   for (const name in headers) {
-    if (mode === 'redacted' && REDACTED_HEADERS.includes(name)) return -1;
+    if (mode === 'redacted' && secrets.header(name)) return -1;
     const value = headers[name];
     total += name.length + (typeof value === 'string' ? value.length : Array.isArray(value) ? value.join('').length : 0);
   }
@@ -200,13 +205,13 @@ function plainHeaderBytes(headers: RawJournalEntry['headers'], mode: 'redacted' 
  * credentials, RFC 6265 §5.4 cookies) and at most MAX_ENTRY_HEADER_BYTES of names and values, in
  * arrival order.
  */
-function keptHeaders(headers: RawJournalEntry['headers'], mode: 'redacted' | 'full'): { headers: RawJournalEntry['headers']; bytes: number; dropped: number } {
+function keptHeaders(headers: RawJournalEntry['headers'], mode: 'redacted' | 'full', secrets: SecretNames): { headers: RawJournalEntry['headers']; bytes: number; dropped: number } {
   const out: RawJournalEntry['headers'] = {};
   let bytes = 0;
   let dropped = 0;
   for (const name in headers) {
     const raw = headers[name];
-    const value = mode === 'redacted' && REDACTED_HEADERS.includes(name) && typeof raw === 'string' ? redact(name, raw) : raw;
+    const value = mode === 'redacted' && secrets.header(name) ? (typeof raw === 'string' ? redact(name, raw) : raw?.map(() => '[redacted]')) : raw;
     const size = name.length + (typeof value === 'string' ? value.length : Array.isArray(value) ? value.join('').length : 0);
     if (bytes + size > MAX_ENTRY_HEADER_BYTES) {
       dropped += 1;
@@ -218,9 +223,10 @@ function keptHeaders(headers: RawJournalEntry['headers'], mode: 'redacted' | 'fu
   return { headers: out, bytes, dropped };
 }
 
-/** `Bearer abc` → `Bearer [redacted]`; `a=1; b=2` → `a=[redacted]; b=[redacted]`: what was sent, not the secret. */
+/** `Bearer abc` → `Bearer [redacted]`; `a=1; b=2` → `a=[redacted]; b=[redacted]`; an API key → `[redacted]`: what was sent, not the secret. */
 function redact(name: string, value: string): string {
   if (name === 'cookie') return value.split(';').map((pair) => `${pair.split('=')[0]?.trim() ?? ''}=[redacted]`).join('; ');
+  if (name !== 'authorization' && name !== 'proxy-authorization') return '[redacted]';
   const space = value.indexOf(' ');
   return space === -1 ? '[redacted]' : `${value.slice(0, space)} [redacted]`;
 }

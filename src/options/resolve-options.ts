@@ -110,7 +110,7 @@ export function resolveOptions(specs: readonly OptionSpec[], sources: OptionSour
       origins[key] = 'default';
       continue;
     }
-    const read = given.typed ? readTyped(spec.kind, given.value) : readText(spec.kind, given.value);
+    const read = given.typed ? readTyped(spec.kind, given.value) : readText(spec.kind, given.value, given.origin === flagName(spec));
     if (read.ok) {
       values[key] = read.value;
       origins[key] = given.origin;

@@ -1,14 +1,22 @@
 import { createRedactor, type Redactor } from '../core/redact-secrets.js';
+import { secretQueryValues, type SecretNames } from '../core/secret-names.js';
 
 /** Request header names whose values are credentials: the usual ones, and any name that says so. */
 const CREDENTIAL_NAME = /^(authorization|proxy-authorization|cookie)$|auth|token|api-?key|secret|session|password|signature|credential/i;
 
-/** The credential values a client sent (raw header pairs as node:http gives them), each to be redacted everywhere. */
-export function credentialValues(rawHeaders: readonly string[]): string[] {
+/**
+ * The credential values a client sent, each to be redacted everywhere: headers (raw pairs as
+ * node:http gives them) whose name says so or is in `names` (the defaults and --redact-header),
+ * and query parameters in `names` (token, api_key, signature… and --redact-query) of `target`.
+ */
+export function credentialValues(rawHeaders: readonly string[], target = '', names?: SecretNames): string[] {
   const values: string[] = [];
   for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
-    if (CREDENTIAL_NAME.test(rawHeaders[i] ?? '')) values.push(rawHeaders[i + 1] ?? '');
+    const name = rawHeaders[i] ?? '';
+    if (CREDENTIAL_NAME.test(name) || names?.header(name)) values.push(rawHeaders[i + 1] ?? '');
   }
+  const q = target.indexOf('?');
+  if (names && q !== -1) values.push(...secretQueryValues(target.slice(q + 1), names));
   return values;
 }
 

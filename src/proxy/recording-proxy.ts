@@ -18,6 +18,11 @@ import type { MarketSpool } from '../contract/market-spool.js';
 import { buildDistributions, ResponseTimeRecorder } from '../contract/report-distributions.js';
 import { createExchangeCheck, type CheckOutcome } from './exchange-checker.js';
 import { credentialValues, SecretBook } from './proxy-secrets.js';
+import { directCall, ProxiedUpstreamRequest, proxiedCall } from './proxied-upstream.js';
+import { createOutgoingAgent, type ChosenProxy, type OutgoingAgent, type OutgoingNetwork } from '../contract/outgoing-agent.js';
+import type * as UndiciModule from 'undici';
+import type { Dispatcher } from 'undici';
+import { secretNames } from '../core/secret-names.js';
 
 /** Options of the recording proxy; only `upstream` is required. */
 export interface RecordingProxyOptions {
@@ -53,6 +58,12 @@ export interface RecordingProxyOptions {
   onUpstreamError?: (error: { method: string; path: string; reason: string }) => void;
   /** Called when a kept market cannot be written to `spool` (the report is still written). */
   onSpoolError?: (error: unknown) => void;
+  /** Request header names whose values are redacted besides the defaults (core/secret-names.ts, and any name saying auth, token, key…). */
+  redactHeaders?: readonly string[];
+  /** Query parameter names whose values are redacted besides the defaults (token, api_key, signature…). */
+  redactQuery?: readonly string[];
+  /** Forward proxy (or `proxyEnv`'s HTTP_PROXY/HTTPS_PROXY/NO_PROXY) and client certificate for the upstream (docs/networks.md). @default direct */
+  network?: OutgoingNetwork;
 }
 
 /** A listening proxy. */
@@ -93,9 +104,12 @@ export async function startRecordingProxy(options: RecordingProxyOptions): Promi
   const graceMs = integerOption(options.graceMs, 10_000, 0, 600_000, 'graceMs (--grace-ms)');
   const maxBodyBytes = integerOption(options.maxBodyMb, 64, 1, 4096, 'maxBodyMb (--max-body-mb)') * 1_048_576;
   const state = createProxyState(options);
+  const names = secretNames(options.redactHeaders, options.redactQuery);
   const basePath = upstream.pathname.replace(/\/+$/, '');
-  const agent = upstream.protocol === 'https:' ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true });
+  const network = createOutgoingAgent(options.network);
+  const agent = upstream.protocol === 'https:' ? new HttpsAgent({ keepAlive: true, ...network.tls }) : new HttpAgent({ keepAlive: true });
   const send = upstream.protocol === 'https:' ? httpsRequest : httpRequest;
+  const via = await forwardProxyFor(network, upstream, timeoutMs);
   let closing = false;
 
   const handle = (req: IncomingMessage, res: ServerResponse) => {
@@ -106,7 +120,7 @@ export async function startRecordingProxy(options: RecordingProxyOptions): Promi
     const method = req.method ?? 'GET';
     const checked = method === 'GET' && isMarketsPath(path);
     const endpoint: ContractEndpoint = !isMarketsPath(path) ? 'deployment' : singleMarketId(path) === undefined ? LIST_ENDPOINT : SINGLE_ENDPOINT;
-    const credentials = credentialValues(req.rawHeaders);
+    const credentials = credentialValues(req.rawHeaders, rawUrl, names);
     state.book.add(credentials);
     const exchange = exchangeSink(state, credentials);
     let failedOnce = false;
@@ -116,12 +130,13 @@ export async function startRecordingProxy(options: RecordingProxyOptions): Promi
       upstreamFailed(state, exchange, method, rawUrl, endpoint, reason);
     };
     const target = new URL(`${basePath}${path}${q === -1 ? '' : rawUrl.slice(q)}`, upstream.origin);
-    const outgoing = send(target, { method, headers: forwardHeaders(req.rawHeaders, target.host), agent });
+    const headers = forwardHeaders(req.rawHeaders, target.host);
+    const outgoing = via ? proxiedCall(new ProxiedUpstreamRequest(via.undici, via.dispatcher, target, method, headers, via.proxy)) : directCall(send(target, { method, headers, agent }));
     outgoing.setTimeout(timeoutMs, () => outgoing.destroy(Object.assign(new Error(`no answer within ${timeoutMs} ms (--timeout-ms)`), { code: 'ETIMEDOUT' })));
     res.once('close', () => {
       if (!res.writableFinished) outgoing.destroy();
     });
-    outgoing.on('error', (error: NodeJS.ErrnoException) => {
+    outgoing.onError((error: NodeJS.ErrnoException) => {
       const timedOut = error.code === 'ETIMEDOUT';
       const reason = timedOut ? error.message : `${error.message}${error.code && !error.message.includes(error.code) ? ` (${error.code})` : ''}`;
       failed(reason);
@@ -133,7 +148,7 @@ export async function startRecordingProxy(options: RecordingProxyOptions): Promi
       if (closing) reply.headers['connection'] = 'close';
       writeReply(res, reply);
     });
-    outgoing.on('response', (answer) => {
+    outgoing.onResponse((answer) => {
       const status = answer.statusCode ?? 502;
       const headers = withoutHopByHop(answer.rawHeaders);
       if (closing) headers.push('Connection', 'close');
@@ -167,7 +182,7 @@ export async function startRecordingProxy(options: RecordingProxyOptions): Promi
         }).catch((error: unknown) => options.onSpoolError?.(error));
       });
     });
-    req.pipe(outgoing);
+    req.pipe(outgoing.sink);
   };
 
   const server: RunningServer = await listen(handle, { port: options.port ?? 0, host: options.host ?? '127.0.0.1', graceMs });
@@ -182,6 +197,7 @@ export async function startRecordingProxy(options: RecordingProxyOptions): Promi
       closing = true;
       stopped ??= server.close().then(async () => {
         agent.destroy();
+        await via?.dispatcher.close();
         await state.spoolWrites;
       });
       return stopped;
@@ -345,6 +361,16 @@ function withoutHopByHop(raw: readonly string[]): string[] {
     out.push(raw[i] ?? '', raw[i + 1] ?? '');
   }
   return out;
+}
+
+/** The forward proxy the upstream is reached through, with undici loaded for it; undefined for a direct upstream (undici then stays unloaded). */
+async function forwardProxyFor(network: OutgoingAgent, upstream: URL, timeoutMs: number): Promise<{ proxy: ChosenProxy; undici: typeof UndiciModule; dispatcher: Dispatcher } | undefined> {
+  const proxy = network.proxyFor(upstream);
+  if (!proxy) return undefined;
+  const module = await import('undici');
+  // CommonJS: the exports are the default export in the CLI bundle (as in contract/deployment-client.ts).
+  const undici = (module.default ?? module) as unknown as typeof UndiciModule;
+  return { proxy, undici, dispatcher: network.dispatcher(undici, { connectTimeoutMs: timeoutMs }) };
 }
 
 function integerOption(value: number | undefined, fallback: number, min: number, max: number, name: string): number {

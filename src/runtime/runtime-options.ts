@@ -22,6 +22,8 @@ export const RUNTIME_FIELDS: Record<string, FieldRule> = {
   journalSize: int(0, MAX_JOURNAL_SIZE),
   journalBytes: int(1024, MAX_JOURNAL_BYTES),
   journalHeaders: { type: 'choice', choices: ['redacted', 'full'] },
+  redactHeaders: checkNameList,
+  redactQuery: checkNameList,
   cors: BOOLEAN,
   admin: BOOLEAN,
   adminToken: TEXT,
@@ -31,6 +33,11 @@ export const RUNTIME_FIELDS: Record<string, FieldRule> = {
     if (typeof value !== 'function') throw optionError(where, option, 'a function (line: string) => void', value);
   },
 };
+
+/** redactHeaders / redactQuery: an array (empty allowed) of non-empty names. */
+function checkNameList(value: unknown, where: string, option: string): void {
+  if (!Array.isArray(value) || !value.every((name) => typeof name === 'string' && name.trim() !== '' && !/[\s\0]/.test(name))) throw optionError(where, option, 'an array of header or query parameter names', value);
+}
 
 /**
  * Checks the runtime options of `createApp` (or `createStubRuntime`): a catalog plus the runtime fields.

@@ -6,6 +6,7 @@ import { MarketStubError } from '../core/market-stub-error.js';
 import { planDeviations, type DeviationSetting } from '../deviation/deviation-settings.js';
 import { createRequestJournal, DEFAULT_JOURNAL_BYTES, type RequestJournal } from '../journal/request-journal.js';
 import { resolveProfile, type ResponseProfile } from './response-profile.js';
+import { secretNames, type SecretNames } from '../core/secret-names.js';
 
 /** Everything a stub runtime is built from; only `catalog` is required. */
 export interface RuntimeOptions {
@@ -28,6 +29,10 @@ export interface RuntimeOptions {
   journalBytes?: number;
   /** `redacted` (default): Authorization, Proxy-Authorization and Cookie values are journaled as `[redacted]`; `full` keeps them. */
   journalHeaders?: 'redacted' | 'full';
+  /** Header names whose values the journal redacts besides the defaults (X-Api-Key, Cookie…: core/secret-names.ts). */
+  redactHeaders?: readonly string[];
+  /** Query parameter names whose values the journal and the request log redact besides the defaults (token, api_key, signature…). */
+  redactQuery?: readonly string[];
   /** Access-Control-Allow-Origin: * and preflight answers. @default true */
   cors?: boolean;
   /** Serve the admin API under /__stub. @default true */
@@ -100,7 +105,7 @@ export function createStubRuntime(options: RuntimeOptions, where = 'createStubRu
   const seed = options.seed ?? 1;
   const store = createStore(options, seed, where);
   const behaviours = createBehaviourEngine({ seed, ...(options.behaviour ? { global: options.behaviour } : {}), ...(options.rules ? { rules: options.rules } : {}) });
-  const journal = createRequestJournal({ capacity: options.journalSize ?? 1000, maxBytes: options.journalBytes ?? DEFAULT_JOURNAL_BYTES, headers: options.journalHeaders ?? 'redacted' });
+  const journal = createRequestJournal({ capacity: options.journalSize ?? 1000, maxBytes: options.journalBytes ?? DEFAULT_JOURNAL_BYTES, headers: options.journalHeaders ?? 'redacted', redactHeaders: options.redactHeaders ?? [], redactQuery: options.redactQuery ?? [] });
   const logger = options.logger;
   const { reportError, warn } = errorChannels(options.errorLog ?? ((line: string) => console.error(line)), logger);
   return {
@@ -110,7 +115,7 @@ export function createStubRuntime(options: RuntimeOptions, where = 'createStubRu
     allowedHosts: Object.freeze([...(options.allowedHosts ?? [])]),
     admin: options.admin ?? true,
     adminToken: options.adminToken,
-    recordExchange: exchangeRecorder(journal, logger),
+    recordExchange: exchangeRecorder(journal, logger, secretNames(options.redactHeaders, options.redactQuery)),
   };
 }
 
@@ -128,14 +133,16 @@ function createStore(options: RuntimeOptions, seed: number, where: string): Mark
 const NO_LABELS: string[] = Object.freeze([]) as unknown as string[];
 
 /** Journals an exchange and logs its line (one object per request: the hot path of every adapter). */
-function exchangeRecorder(journal: RequestJournal, logger: StubLogger | undefined): (exchange: Exchange) => void {
+function exchangeRecorder(journal: RequestJournal, logger: StubLogger | undefined, secrets: SecretNames): (exchange: Exchange) => void {
   return (x) => {
     const labels = x.labels.length > 0 ? [...x.labels] : NO_LABELS;
     journal.record({ timeMs: x.timeMs, method: x.method, path: x.path, query: x.query, headers: x.headers, status: x.status, durationMs: x.durationMs, behaviour: labels });
     if (!logger) return;
-    const line = `${x.method} ${x.target} ${x.status ?? 'reset'} ${x.durationMs.toFixed(1)} ms`;
-    if (labels.length > 0) logger.info({ method: x.method, path: x.target, status: x.status, ms: x.durationMs, behaviour: labels }, `${line} [${labels.join(', ')}]`);
-    else logger.info({ method: x.method, path: x.target, status: x.status, ms: x.durationMs }, line);
+    // The log shows what was asked, never a secret query value (token=, api_key=…).
+    const shown = x.query === '' ? x.target : `${x.path}?${secrets.redactQuery(x.query)}`;
+    const line = `${x.method} ${shown} ${x.status ?? 'reset'} ${x.durationMs.toFixed(1)} ms`;
+    if (labels.length > 0) logger.info({ method: x.method, path: shown, status: x.status, ms: x.durationMs, behaviour: labels }, `${line} [${labels.join(', ')}]`);
+    else logger.info({ method: x.method, path: shown, status: x.status, ms: x.durationMs }, line);
   };
 }
 

@@ -1,6 +1,7 @@
 // Small node:http deployments for the contract tests: a conforming Market API by default, with
 // per-route overrides that make it deviate on purpose. Always on 127.0.0.1, port 0.
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer as createTlsServer, type ServerOptions as TlsServerOptions } from 'node:https';
 import type { AddressInfo } from 'node:net';
 
 /** A market as a deployment would hold it (fields may be deliberately wrong). */
@@ -22,6 +23,8 @@ export interface Deviations {
   other?: (url: URL, req: IncomingMessage) => Answer | undefined;
   /** Path prefix the market routes live under (e.g. `/v2` behind a redirect). */
   prefix?: string;
+  /** Serve https:// with these TLS options (key, cert; ca and requestCert for mutual TLS). */
+  tls?: TlsServerOptions;
 }
 
 /** A running deployment and the requests it has seen. */
@@ -83,7 +86,7 @@ export async function startDeviantServer(markets: readonly RawMarket[], deviatio
     }
     return json({ error: 'no route' }, 404);
   };
-  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+  const handler = (req: IncomingMessage, res: ServerResponse) => {
     requests.push({ method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers });
     const reply = answer(req, new URL(req.url ?? '/', 'http://deviant.invalid'));
     if (reply === 'hang') return;
@@ -102,11 +105,12 @@ export async function startDeviantServer(markets: readonly RawMarket[], deviatio
     };
     if (reply.delayMs) setTimeout(send, reply.delayMs);
     else send();
-  });
+  };
+  const server = deviations.tls ? createTlsServer(deviations.tls, handler) : createServer(handler);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `${deviations.tls ? 'https' : 'http'}://127.0.0.1:${port}`,
     requests,
     close: () => new Promise<void>((resolve) => {
       server.closeAllConnections();

@@ -12,6 +12,7 @@ import { jsonReply, type Reply } from '../../runtime/reply.js';
 import { writeReply } from '../write-reply.js';
 import type { StubRuntime } from '../../runtime/stub-runtime.js';
 import { ADMIN_MEDIA_TYPES, foreignOrigin, hostAllowed, mediaType } from './admin-access.js';
+import { repeatedSingleton } from './singleton-headers.js';
 import { MAX_ADMIN_BODY_BYTES, parseAdminBody, readAdminBody } from './admin-body.js';
 import { AdminFailure, adminErrorReply, adminFailure } from './admin-error.js';
 import type { AdminAnswer, AdminRoute } from './admin-route.js';
@@ -115,8 +116,12 @@ export function createAdminRouter(runtime: StubRuntime, controls: StubControls =
   };
 }
 
-/** Stage 1: Host, token, preflight and Origin. @throws AdminFailure FORBIDDEN (403) or UNAUTHORIZED (401). */
+/** Stage 1: one of each singleton field, Host, token, preflight and Origin. @throws AdminFailure OPTION_INVALID (400), FORBIDDEN (403) or UNAUTHORIZED (401). */
 function checkOrigin(req: IncomingMessage, where: string, runtime: StubRuntime, token: Buffer | undefined): void {
+  const repeated = repeatedSingleton(req.rawHeaders);
+  if (repeated !== undefined) {
+    throw adminFailure('OPTION_INVALID', where, `the request has more than one ${repeated} header field; the admin API takes exactly one (RFC 9112 §3.2, RFC 9110 §5.3).`, { option: repeated, expected: `one ${repeated} field line`, found: 'several' });
+  }
   const host = req.headers.host;
   if (!hostAllowed(host, runtime.allowedHosts)) {
     throw adminFailure('FORBIDDEN', where, `Host ${JSON.stringify(host)} is not allowed on the admin API (DNS-rebinding defence). Use an IP address or localhost, or allow the name with --allowed-hosts (MARKET_STUB_ALLOWED_HOSTS).`, { option: 'host', expected: 'an IP address, localhost, or a name in allowedHosts', found: host });
