@@ -22,8 +22,8 @@ const manifest = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'
 };
 const entries = JSON.parse(readFileSync(path.join(ROOT, 'scripts/build-entries.json'), 'utf8')) as { kind: string; name: string; subpath?: string }[];
 
-/** Limit of the packed tarball (gzip), bytes: today about 450 KiB, most of it the bundles' maps. */
-const TARBALL_LIMIT = 1024 * 1024;
+/** Limit of the packed tarball (gzip), bytes: about 1.05 MiB with market-stub/msw and the web console (0.3), most of it the four entries' bundles and their maps. */
+const TARBALL_LIMIT = 1.5 * 1024 * 1024;
 
 interface PackedFile {
   path: string;
