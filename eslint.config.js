@@ -41,6 +41,11 @@ export default tseslint.config(
     },
   },
   {
+    // The MSW consumer projects' pages and component tests run in a browser or jsdom.
+    files: ['test/consumers/msw-*/**/*.{js,mjs}'],
+    languageOptions: { globals: { window: 'readonly', document: 'readonly', Request: 'readonly', Response: 'readonly' } },
+  },
+  {
     // The consumer projects' CommonJS files (test/consumers): require() is what they test.
     files: ['test/consumers/**/*.cjs', 'test/consumers/**/*.cts', 'test/consumers/jest-cjs/*.js'],
     languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', module: 'writable' } },
