@@ -1,0 +1,38 @@
+// The areas of mutation testing (docs/mutation-testing.md): what each mutates and the in-process tests
+// that reach it. Read by stryker.config.mjs (`mutate`) and vitest.mutation.config.ts (`include`);
+// MUTATION_AREA=<name> picks one area, no MUTATION_AREA means all of them.
+// Only fast tests: each mutant runs the tests that reached it, so a test file that starts stubs, waits
+// for delays or spawns dist/cli.cjs (which runs the built bundle, not the mutant) costs seconds per
+// mutant. The slower suites (test/runtime, test/deviation/deviation-proof.test.ts, check-deviant…)
+// still guard these areas in `npm test`; they are not counted here.
+
+/** @type {Record<string, { mutate: string[]; tests: string[] }>} */
+export const MUTATION_AREAS = {
+  contract: {
+    mutate: ['src/contract/market-checks.ts'],
+    tests: ['src/contract/**/*.test.ts', 'test/contract/market-checks-*.test.ts', 'test/contract/check-library.test.ts'],
+  },
+  behaviour: {
+    mutate: ['src/behaviour/behaviour.ts'],
+    tests: ['src/behaviour/**/*.test.ts'],
+  },
+  deviation: {
+    mutate: ['src/deviation/*.ts', '!src/deviation/*.test.ts'],
+    tests: ['src/deviation/**/*.test.ts', 'test/deviation/deviation-catalogue.test.ts', 'test/deviation/deviation-rules-*.test.ts', 'test/docs/readme.test.ts'],
+  },
+  'request-path': {
+    // Stages route → decide → render of handle() (matchMarketRoute, renderMarketRoute, injectedError)
+    // and the replies they build; the line range follows the code when the request path moves.
+    mutate: ['src/http/stub-runtime.ts:170-320', 'src/http/market-list.ts', 'src/http/error-reply.ts', 'src/http/deviated-reply.ts'],
+    tests: ['src/http/**/*.test.ts', 'test/http/app.test.ts', 'test/http/fast-path.test.ts', 'test/http/request-path-*.test.ts'],
+  },
+};
+
+/** The area MUTATION_AREA names, or undefined for all. @throws Error naming the known areas for an unknown name. */
+export function selectedArea() {
+  const name = process.env.MUTATION_AREA;
+  if (name === undefined || name === '') return undefined;
+  const area = MUTATION_AREAS[name];
+  if (!area) throw new Error(`MUTATION_AREA=${name}: expected one of ${Object.keys(MUTATION_AREAS).join(', ')}`);
+  return area;
+}
