@@ -38,6 +38,11 @@ describe('checkBehaviour: each knob up to its documented bound, not past it', ()
     }
   });
 
+  it('names the start-up global behaviour and a missing rule without a "found"', () => {
+    expect(() => engine({ delayMs: -1 })).toThrow('global.delayMs: expected an integer from 0 to 600000, found -1');
+    expect(refusal(() => engine().addRule(undefined as unknown as BehaviourRuleInput)).message).toBe('rule: expected an object {match, behaviour, times?, id?}');
+  });
+
   it('names the surface that gave the behaviour, the first bad field and what was found', () => {
     const error = refusal(() => checkBehaviour({ status: 101 }, 'Prefer'));
     expect(error.message).toBe('Prefer.status: expected an integer from 200 to 599, found 101');
@@ -57,6 +62,7 @@ describe('parsePrefer: RFC 7240 preferences as a behaviour', () => {
     expect(parsePrefer('code=503, delay=250, jitter=10, retry-after=5, error-rate=0.25, fault="slow-body", dribble=100'))
       .toEqual({ status: 503, delayMs: 250, jitterMs: 10, retryAfter: 5, errorRate: 0.25, fault: 'slow-body', dribbleMs: 100 });
     expect(parsePrefer(' CODE = 429 ;foo=bar')).toEqual({ status: 429 });
+    expect(parsePrefer('fault = reset')).toEqual({ fault: 'reset' });
   });
 
   it('ignores what it does not know (RFC 7240 §2) and an absent or empty header', () => {
@@ -197,6 +203,13 @@ describe('rules: ids, counts, replacement, removal and reset', () => {
     e.addRule({ id: 'twice', match: {}, behaviour: { status: 502 } });
     for (let i = 0; i < 3; i++) expect(e.decide(list).status).toBe(502);
     expect(e.rules()[0]).not.toHaveProperty('times');
+  });
+
+  it('a times rule running out removes itself only', () => {
+    const e = engine(undefined, [{ id: 'once', match: { route: 'list' }, behaviour: { status: 503 }, times: 1 }, { id: 'always', match: {}, behaviour: { delayMs: 5 } }]);
+    expect(e.decide(list)).toMatchObject({ status: 503, delayMs: 5 });
+    expect(e.rules().map((r) => r.id)).toEqual(['always']);
+    expect(e.decide(list)).toMatchObject({ delayMs: 5 });
   });
 
   it('removeRule says whether a rule was removed', () => {
