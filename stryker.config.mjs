@@ -7,7 +7,6 @@ import { MUTATION_AREAS, selectedArea } from './scripts/mutation-areas.mjs';
 
 const area = selectedArea();
 
-/** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
   testRunner: 'vitest',
   vitest: { configFile: 'vitest.mutation.config.ts', related: false },
