@@ -228,6 +228,16 @@ describe('checkSingleBody', () => {
     ]);
   });
 
+  it('compares only what the list showed: a title or price the list did not send as such is not compared', () => {
+    const listedAs = market({ title: 5, yes_price: 'x', no_price: null });
+    const codesSeen = codes(single(JSON.stringify(market({ title: 'Other', yes_price: 0.7, no_price: 0.3 })), { listedAs }).findings);
+    expect(codesSeen).not.toContain('error list-single-mismatch');
+    expect(codesSeen).not.toContain('warning price-moved');
+    // A price JSON.parse cannot keep (1e400 is Infinity) is not compared either.
+    const overflow = single(JSON.stringify(market()).replace('0.6', '1e400'), { listedAs: market() }).findings;
+    expect(codes(overflow)).not.toContain('warning price-moved');
+  });
+
   it('lists each undocumented field once, as information', () => {
     const [info] = single(JSON.stringify(market({ volume: 5 }))).findings;
     expect(info).toMatchObject({ severity: 'info', code: 'undocumented-field', pointer: '/volume', count: 1, message: 'undocumented field "volume" at /volume' });
@@ -317,6 +327,14 @@ describe('createListPageChecker', () => {
     const body = `{"markets":[{"market_id":"m-9","title":"t","title":"Will it rain?","status":"active","yes_price":0.6,"no_price":0.4}],"total":1,"total":2}`;
     const findings = list(body).findings.filter((f) => f.code === 'duplicate-member');
     expect(findings.map((f) => [f.pointer, f.examples[0]?.pointer, f.examples[0]?.marketId])).toEqual([['/markets/*/title', '/markets/0/title', 'm-9'], ['/total', '/total', undefined]]);
+  });
+
+  it('holds at most 1000 anomalies of one item for its market id; past that they are reported at once, without it', () => {
+    const members = Array.from({ length: 1002 }, () => '"x":0').join(',');
+    const [finding] = list(`[{"market_id":"m-1",${members}}]`).findings.filter((f) => f.code === 'duplicate-member');
+    expect(finding?.count).toBe(1001);
+    expect(finding?.examples[0]?.marketId).toBeUndefined();
+    expect(finding?.examples.slice(1).every((e) => e.marketId === 'm-1')).toBe(true);
   });
 
   it('warns about float noise in a price and about yes + no away from 1 by more than 0.005', () => {
