@@ -73,6 +73,8 @@ describe('descriptions of what was found', () => {
     expect(describeBody('   ', 'text/html')).toBe('text/html, 3 bytes: "   "');
     expect(describeBody('<!doctype html>', undefined)).toBe('no Content-Type, 15 bytes: "<!doctype html>"');
     expect(describeBody('oops', 'text/plain', 4000)).toBe('text/plain, 4000 bytes: "oops"');
+    // Only the start of a long body: its first 40 characters.
+    expect(describeBody(`<p>${'x'.repeat(100)}`, 'text/html')).toBe(`text/html, 103 bytes: "<p>${'x'.repeat(37)}"`);
     expect(describeBody('{"a":1}', 'text/plain')).toBe('a JSON object with keys a');
   });
 
@@ -86,7 +88,7 @@ describe('descriptions of what was found', () => {
 describe('media types and charsets (RFC 8259 §11, RFC 6839 §3.1, RFC 9110 §8.3.2)', () => {
   it('takes application/json and +json types in any case, with parameters; nothing else', () => {
     for (const yes of ['application/json', ' Application/JSON ; charset=utf-8', 'application/problem+json', 'application/vnd.api+json']) expect(isJsonMediaType(yes), yes).toBe(true);
-    for (const no of [undefined, '', 'text/json', 'application/jsonx', 'text/html', 'application/+json', 'x application/json', 'application/json+xml']) expect(isJsonMediaType(no), String(no)).toBe(false);
+    for (const no of [undefined, '', 'text/json', 'application/jsonx', 'text/html', 'application/+json', 'x application/json', 'x application/vnd.api+json', 'application/vnd.api+jsonx', 'application/json+xml']) expect(isJsonMediaType(no), String(no)).toBe(false);
   });
 
   it('reads the charset parameter, quoted or not, whatever its case and spacing', () => {
@@ -137,6 +139,7 @@ describe('checkEncoding: byte-order mark and charset (RFC 8259 §8.1)', () => {
     expect(run(false, 'application/json; charset=utf-8')).toEqual([]);
     expect(run(false, 'application/json; charset=UTF8')).toEqual([]);
     expect(run(false, undefined)).toEqual([]);
+    for (const other of ['application/json; charset=notutf-8', 'application/json; charset=utf-8x']) expect(codes(run(false, other)), other).toEqual(['warning charset']);
     const [bom] = run(true, 'application/json');
     expect(bom).toMatchObject({ severity: 'warning', code: 'bom', found: 'the bytes EF BB BF (a UTF-8 byte-order mark) before the JSON text; ignored' });
     const [charset] = run(false, 'application/json; charset=latin1');
@@ -353,6 +356,111 @@ describe('createListPageChecker', () => {
     expect(listed.ids()).toEqual(['12']);
     expect(findings.every((f) => f.severity === 'error')).toBe(true);
     expect(findings.some((f) => f.examples.some((e) => e.marketId === '12'))).toBe(true);
+  });
+});
+
+describe('severity, pointer and expectation of each finding', () => {
+  const shape = (f: { severity: string; code: string; pointer: string; expected: string } | undefined) => f && [f.severity, f.code, f.pointer, f.expected];
+
+  it('on the single endpoint', () => {
+    expect(shape(single('<html>', { contentType: 'text/html' }).findings[0])).toEqual(['error', 'not-json', '', 'a JSON body holding the listed market']);
+    expect(shape(single(JSON.stringify(market()), { contentType: 'text/plain' }).findings[0])).toEqual(['warning', 'content-type', '', 'Content-Type application/json (or a +json type) for a JSON body']);
+    expect(shape(single(JSON.stringify({ market: market() })).findings[0])).toEqual(['error', 'single-envelope', '', 'a Market object at the top level (market_id, title, … as body fields)']);
+    expect(single(JSON.stringify({ market: market() })).findings[0]?.examples[0]?.pointer).toBe('');
+    const [mismatch] = single(JSON.stringify(market({ market_id: 'm-2' }))).findings;
+    expect([mismatch?.severity, mismatch?.examples[0]?.pointer]).toEqual(['error', '/market_id']);
+    expect(single(JSON.stringify(market({ resolution_date: '2026-05-31' }))).findings[0]?.examples[0]?.pointer).toBe('/resolution_date');
+    const moved = single(JSON.stringify(market({ title: 'Other', yes_price: 0.7, no_price: 0.3 })), { listedAs: market() }).findings;
+    expect(moved.map((f) => f.examples[0]?.pointer)).toEqual(['/title', '/no_price', '/yes_price']);
+    const retried = checkStatus(facts({ status: 429 }), { text: '', bytes: 0 }, context(), 'GET /markets', 'the market list', undefined, 'retries used');
+    expect(retried).toBe(false);
+  });
+
+  it('on the list endpoint', () => {
+    expect(shape(list('<html>', { contentType: 'text/html' }).findings[0])).toEqual(['error', 'not-json', '', 'a JSON body holding the market list']);
+    expect(shape(list('[]', { contentType: 'text/plain' }).findings[0])).toEqual(['warning', 'content-type', '', 'Content-Type application/json (or a +json type) for a JSON body']);
+    expect(list('[]', { contentType: 'text/plain' }).findings[0]?.found).toBe('text/plain');
+    expect(shape(list('{"count":3}').findings[0])).toEqual(['error', 'list-shape', '', 'a JSON array of markets, or an object holding one under markets, data, results or items']);
+    expect(shape(list(JSON.stringify([summary(), summary()])).findings[0])).toEqual(['warning', 'duplicate-id', '/*/market_id', 'each market_id listed once']);
+    const [noise] = list(JSON.stringify([summary({ yes_price: 0.1 + 0.2, no_price: 0.7 })])).findings;
+    expect(shape(noise)).toEqual(['warning', 'float-noise', '/*/yes_price', 'a price without binary float noise (at most 6 decimals in its JSON text)']);
+    expect(noise?.examples[0]).toEqual({ marketId: 'm-1', pointer: '/0/yes_price', found: '0.30000000000000004', request: '/markets' });
+    const [extra] = list(JSON.stringify([summary({ volume: 1 })])).findings;
+    expect(extra?.expected).toBe('only documented fields (extra fields are allowed; listed for information)');
+  });
+
+  it('of anomalies and encodings', () => {
+    const ctx = context();
+    addAnomaly({ kind: 'duplicate-member', pointer: '/0/a', literal: '"a"', detail: 'x' }, facts(), ctx, 'GET /markets');
+    addAnomaly({ kind: 'unsafe-number', pointer: '/tags/2', literal: '1e400', detail: 'y' }, facts(), ctx, 'GET /markets');
+    expect(ctx.sink.findings().map(shape)).toEqual([
+      ['warning', 'duplicate-member', '/*/a', 'each member name once per object (RFC 8259 §4)'],
+      ['warning', 'unsafe-number', '/tags/*', 'a number that fits a double exactly (RFC 8259 §6)'],
+    ]);
+    const enc = context();
+    checkEncoding(facts({ contentType: 'application/json; charset=latin1' }), true, enc, 'GET /markets');
+    expect(enc.sink.findings().map(shape)).toEqual([
+      ['warning', 'bom', '', 'a JSON body without a byte-order mark (RFC 8259 §8.1)'],
+      ['warning', 'charset', '', 'UTF-8 JSON (RFC 8259 §8.1): no charset, or charset=utf-8'],
+    ]);
+    const retry = context();
+    checkStatus(facts({ status: 503 }), { text: '', bytes: 0 }, retry, 'GET /markets', 'the market list', undefined, 'r');
+    expect(shape(retry.sink.findings()[0])).toEqual(['error', 'retry-exhausted', '', 'an answer with the market list within the retry budget']);
+  });
+});
+
+describe('list items in detail', () => {
+  it('reports every schema error of an item, once each however the page is shaped', () => {
+    const bad = summary({ yes_price: '0.6', status: 7 });
+    const bare = list(JSON.stringify([bad, { ...bad, market_id: 'm-2' }])).findings.filter((f) => f.severity === 'error');
+    expect(bare.map((f) => [f.pointer, f.count])).toEqual([['/*/status', 2], ['/*/yes_price', 2]]);
+    expect(bare.find((f) => f.pointer === '/*/yes_price')?.found).toBe('"0.6"');
+    const envelope = list(JSON.stringify({ markets: [bad] })).findings.filter((f) => f.severity === 'error');
+    expect(envelope.map((f) => [f.pointer, f.count])).toEqual([['/markets/*/status', 1], ['/markets/*/yes_price', 1]]);
+    // The price sent as a string is one error, not also an assumption warning.
+    expect(list(JSON.stringify([bad])).findings.filter((f) => f.pointer === '/*/yes_price').map((f) => f.severity)).toEqual(['error']);
+  });
+
+  it('warns about assumptions a list item breaks', () => {
+    const [status] = list(JSON.stringify([summary({ status: 'suspended' })])).findings;
+    expect([status?.severity, status?.pointer, status?.examples[0]?.pointer, status?.examples[0]?.marketId]).toEqual(['warning', '/*/status', '/0/status', 'm-1']);
+    const single404 = single(JSON.stringify(market({ status: 'suspended' }))).findings[0];
+    expect([single404?.severity, single404?.pointer, single404?.examples[0]?.pointer]).toEqual(['warning', '/status', '/status']);
+  });
+
+  it('checks items that are no object without listing them', () => {
+    const { findings, listed } = list(JSON.stringify([null, 5, [1], summary()]));
+    expect(listed.ids()).toEqual(['m-1']);
+    expect(findings.every((f) => f.severity === 'error')).toBe(true);
+    expect(findings.reduce((n, f) => n + f.count, 0)).toBe(3);
+  });
+
+  it('compares the prices only when both are numbers', () => {
+    expect(codes(list(JSON.stringify([summary({ yes_price: 0.5, no_price: '0.6' })])).findings)).toEqual(['error type']);
+  });
+
+  it('names the market of an anomaly in a bare array item, whatever its index', () => {
+    const items = Array.from({ length: 11 }, (_, i) => JSON.stringify(summary({ market_id: `m-${i}` })));
+    items[10] = (items[10] as string).replace('{', '{"title":"dup",');
+    const [dup] = list(`[${items.join(',')}]`).findings.filter((f) => f.code === 'duplicate-member');
+    expect([dup?.pointer, dup?.examples[0]?.pointer, dup?.examples[0]?.marketId]).toEqual(['/*/title', '/10/title', 'm-10']);
+  });
+
+  it('crawl: an envelope page repeating some earlier markets warns about each', () => {
+    const listed = list(JSON.stringify({ markets: [summary(), summary({ market_id: 'm-2' })] })).listed;
+    const partly = list(JSON.stringify({ markets: [summary(), summary({ market_id: 'm-3' })] }), { listed, laterPage: true });
+    expect(partly.findings.map((f) => [f.code, f.examples[0]?.pointer])).toEqual([['duplicate-id', '/markets/0/market_id']]);
+    expect(listed.ids()).toEqual(['m-1', 'm-2', 'm-3']);
+  });
+
+  it('a page is a first page unless told otherwise', () => {
+    const listed = list(JSON.stringify([summary()])).listed;
+    const ctx = context();
+    const checker = createListPageChecker(facts({ request: '/markets' }), ctx, listed, 'crawl');
+    const reader = createJsonReader('list', checker);
+    reader.write(JSON.stringify([summary()]));
+    expect(checker.finish(reader.end())?.repeats).toBe(false);
+    expect(codes(ctx.sink.findings())).toEqual(['warning duplicate-id']);
   });
 });
 
