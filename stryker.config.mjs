@@ -25,10 +25,10 @@ export default {
   concurrency: 2,
   timeoutMS: 10_000,
   reporters: ['clear-text', 'progress-append-only', 'html', 'json'],
-  htmlReporter: { fileName: 'reports/mutation/index.html' },
-  jsonReporter: { fileName: 'reports/mutation/mutation.json' },
-  // `--incremental` (quick mode): only mutants whose code or tests changed since the last run are tested again.
-  incrementalFile: 'reports/mutation/stryker-incremental.json',
+  htmlReporter: { fileName: `reports/mutation/${process.env.MUTATION_AREA || 'all'}.html` },
+  jsonReporter: { fileName: `reports/mutation/${process.env.MUTATION_AREA || 'all'}.json` },
+  // `--incremental` (quick mode): only mutants whose code or tests changed since the area's last run are tested again.
+  incrementalFile: `reports/mutation/${process.env.MUTATION_AREA || 'all'}-incremental.json`,
   tempDirName: '.stryker-tmp',
   cleanTempDir: true,
   thresholds: { high: 90, low: 80, break: null },
