@@ -82,7 +82,7 @@ describe('admin API errors: one JSON shape whatever the profile', () => {
 
   it('GET /__stub answers an index of routes and limits, not market_not_found', async () => {
     const res = await request(await app()).get('/__stub').expect(200);
-    expect(res.body).toMatchObject({ name: 'market-stub admin API', version: expect.any(String), limits: { bodyBytes: 262_144, jsonDepth: 64, marketsPerRequest: 10_000, journalEntriesPerRead: 1000 } });
+    expect(res.body).toMatchObject({ name: 'market-stub admin API', version: expect.any(String), console: { method: 'GET', path: '/__stub/ui' }, limits: { bodyBytes: 262_144, jsonDepth: 64, marketsPerRequest: 10_000, journalEntriesPerRead: 1000 } });
     expect(res.body.routes).toContainEqual({ method: 'PATCH', path: '/__stub/markets/{id}', describe: expect.stringContaining('RFC 7396') });
     expect((await request(await app()).get('/__stub/').expect(200)).body.name).toBe('market-stub admin API');
   });

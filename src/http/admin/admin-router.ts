@@ -46,7 +46,7 @@ export const ADMIN_LIMITS = Object.freeze({
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const INDEX_ROUTE: AdminRoute = {
   method: 'GET', path: '/', describe: 'this index: routes and limits',
-  run: () => ({ status: 200, body: { name: 'market-stub admin API', version: packageVersion(), routes: ROUTES.map((r) => ({ method: r.method, path: `/__stub${r.path === '/' ? '' : r.path}`, describe: r.describe })), limits: ADMIN_LIMITS } }),
+  run: () => ({ status: 200, body: { name: 'market-stub admin API', version: packageVersion(), routes: ROUTES.map((r) => ({ method: r.method, path: `/__stub${r.path === '/' ? '' : r.path}`, describe: r.describe })), console: { method: 'GET', path: '/__stub/ui', describe: 'the web console: catalog, live journal, deviations and behaviours (docs/console.md)' }, limits: ADMIN_LIMITS } }),
 };
 const ROUTES: readonly AdminRoute[] = [INDEX_ROUTE, ...MARKET_ROUTES, ...DEVIATION_ROUTES, ...BEHAVIOUR_ROUTES, ...JOURNAL_ROUTES];
 
