@@ -41,6 +41,11 @@ module.exports = {
       name: 'core-without-express', severity: 'error', comment: 'Express is one adapter (src/http/create-app.ts)',
       from: { path: `${FLOOR}|${DOMAIN}|${RUNTIME}` }, to: { path: 'node_modules/(express|@types/express)/' },
     },
+    {
+      name: 'contract-through-its-door', severity: 'error',
+      comment: 'other rooms use the contract room (crawl, checks, reports, fixture sets) through src/contract/index.ts only',
+      from: { path: '^src/', pathNot: '^src/contract/' }, to: { path: '^src/contract/', pathNot: '^src/contract/index\\.ts$' },
+    },
     { name: 'no-orphans', severity: 'error', comment: 'a module nothing imports is dead or an entry knip should know', from: { orphan: true, pathNot: ['\\.test\\.ts$', '\\.d\\.ts$', ENTRIES, '^src/schema/generated/'] }, to: {} },
   ],
   options: {

@@ -31,12 +31,12 @@ export { loadMarketSchema, type JsonSchemaDocument } from './schema/market-schem
 export type { Finding } from './schema/finding.js';
 
 // Contract checks against a real deployment (docs/contract-check.md, "Library").
-export { checkDeployment, crawlDeployment, type CrawlOptions, type CrawlProgress, type CrawlResult, type InvalidResponse } from './contract/crawl-deployment.js';
-export { formatContractReport, type ReportFormat, type FormatOptions } from './contract/format-contract-report.js';
-export type { ContractReport, ListSummary, ProbeSummary, ReportSummary } from './contract/contract-report.js';
-export type { Histogram, ReportDistributions, ResponseTimes } from './contract/report-distributions.js';
-export { MARKDOWN_MAX_CHARS } from './contract/format-markdown-report.js';
-export { SARIF_CONTRACT_URI, type SarifOptions } from './contract/format-sarif-report.js';
-export type { ContractEndpoint, ContractFinding, FindingExample, Severity } from './contract/contract-finding.js';
+export { checkDeployment, crawlDeployment, type CrawlOptions, type CrawlProgress, type CrawlResult, type InvalidResponse } from './contract/index.js';
+export { formatContractReport, type ReportFormat, type FormatOptions } from './contract/index.js';
+export type { ContractReport, ListSummary, ProbeSummary, ReportSummary } from './contract/index.js';
+export type { Histogram, ReportDistributions, ResponseTimes } from './contract/index.js';
+export { MARKDOWN_MAX_CHARS } from './contract/index.js';
+export { SARIF_CONTRACT_URI, type SarifOptions } from './contract/index.js';
+export type { ContractEndpoint, ContractFinding, FindingExample, Severity } from './contract/index.js';
 export { startRecordingProxy, type RecordingProxy, type RecordingProxyOptions } from './proxy/recording-proxy.js';
-export { writeFixtureSet, stageFixtureSet, type FixtureSetWritten, type FixtureSetStaging, type FixtureSetOptions } from './contract/fixture-set.js';
+export { writeFixtureSet, stageFixtureSet, type FixtureSetWritten, type FixtureSetStaging, type FixtureSetOptions } from './contract/index.js';

@@ -1,5 +1,5 @@
-import { CRAWL_DEFAULTS, CRAWL_LIMITS } from '../contract/crawl-settings.js';
-import { REPORT_FORMATS } from '../contract/report-formats.js';
+import { CRAWL_DEFAULTS, CRAWL_LIMITS } from '../core/crawl-limits.js';
+import { REPORT_FORMATS } from '../core/vocabulary.js';
 import type { OptionKind } from '../core/option-kind.js';
 import type { OptionSpec } from '../options/resolve-options.js';
 import type { CommandSpec } from './command-spec.js';

@@ -1,6 +1,6 @@
 import { readRegularFileBytes, UnreadableFileError } from '../core/read-regular-file.js';
-import { ContractRunError } from '../contract/contract-run-error.js';
-import type { OutgoingNetwork } from '../contract/outgoing-agent.js';
+import { ContractRunError } from '../contract/index.js';
+import type { OutgoingNetwork } from '../contract/index.js';
 import type { OptionSpec } from '../options/resolve-options.js';
 import type { ResolvedOptions } from '../options/resolve-options.js';
 

@@ -1,4 +1,4 @@
-import { REPORT_FORMATS } from '../contract/report-formats.js';
+import { REPORT_FORMATS } from '../core/vocabulary.js';
 import type { OptionSpec } from '../options/resolve-options.js';
 import type { CommandSpec } from './command-spec.js';
 import { NETWORK_OPTIONS, REDACT_HEADER_OPTION, REDACT_QUERY_OPTION } from './network-flags.js';

@@ -2,12 +2,13 @@
 import { MarketStubError } from '../core/market-stub-error.js';
 import { createRedactor } from '../core/redact-secrets.js';
 import { unwritableError, writeFileAtomic } from '../core/write-file-atomic.js';
-import { checkHeaderFields } from '../contract/header-field.js';
-import { networkSecrets } from '../contract/outgoing-agent.js';
+import { checkHeaderFields } from '../contract/index.js';
+import { networkSecrets } from '../contract/index.js';
 import { readNetworkFlags } from './network-flags.js';
-import type { ContractReport } from '../contract/contract-report.js';
-import { crawlDeployment, CRAWL_LIMITS, type CrawlOptions, type CrawlProgress } from '../contract/crawl-deployment.js';
-import { formatContractReport, type ReportFormat } from '../contract/format-contract-report.js';
+import type { ContractReport } from '../contract/index.js';
+import { crawlDeployment, type CrawlOptions, type CrawlProgress } from '../contract/index.js';
+import { CRAWL_LIMITS } from '../core/crawl-limits.js';
+import { formatContractReport, type ReportFormat } from '../contract/index.js';
 import type { ResolvedOptions } from '../options/resolve-options.js';
 import { EXIT, type CliIo } from './cli-io.js';
 import type { ContractCliIo } from './cli-io.js';

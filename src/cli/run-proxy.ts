@@ -1,9 +1,9 @@
-import { ContractRunError } from '../contract/contract-run-error.js';
-import type { ContractFinding } from '../contract/contract-finding.js';
-import { parseBaseUrl } from '../contract/crawl-deployment.js';
-import { displayBase } from '../contract/deployment-client.js';
-import { stageFixtureSet, type FixtureSetStaging } from '../contract/fixture-set.js';
-import type { ReportFormat } from '../contract/format-contract-report.js';
+import { ContractRunError } from '../contract/index.js';
+import type { ContractFinding } from '../contract/index.js';
+import { parseBaseUrl } from '../contract/index.js';
+import { displayBase } from '../contract/index.js';
+import { stageFixtureSet, type FixtureSetStaging } from '../contract/index.js';
+import type { ReportFormat } from '../contract/index.js';
 import { startRecordingProxy, type RecordingProxy } from '../proxy/recording-proxy.js';
 import { createLogger, flushWithin, logDropNotice, resolveLogFormat, type LogFormat } from '../logger.js';
 import type { ResolvedOptions } from '../options/resolve-options.js';

@@ -1,7 +1,7 @@
 import { realpath } from 'node:fs/promises';
 import path from 'node:path';
-import { crawlDeployment } from '../contract/crawl-deployment.js';
-import { stageFixtureSet } from '../contract/fixture-set.js';
+import { crawlDeployment } from '../contract/index.js';
+import { stageFixtureSet } from '../contract/index.js';
 import type { ResolvedOptions } from '../options/resolve-options.js';
 import type { ContractCliIo } from './cli-io.js';
 import { couldNotRun, emitReport, progressLine, redactingIo, resolveCrawlFlags } from './run-check.js';

@@ -1,4 +1,7 @@
 import { todayUtc, isCalendarDate } from '../core/market-rules.js';
+import { CRAWL_DEFAULTS, CRAWL_LIMITS } from '../core/crawl-limits.js';
+
+export { CRAWL_DEFAULTS, CRAWL_LIMITS } from '../core/crawl-limits.js';
 import { createRedactor, type Redactor } from '../core/redact-secrets.js';
 import { ContractRunError } from './contract-run-error.js';
 import type { MarketSpool } from './market-spool.js';
@@ -72,18 +75,6 @@ export interface CrawlOptions {
 
 /** Where a crawl is. */
 export type CrawlProgress = { phase: 'list'; pages: number; listed: number } | { phase: 'markets'; done: number; total: number };
-
-/**
- * Defaults of the crawl options, as documented in docs/contract-check.md. `concurrency` 8 was
- * chosen by measurement (bench/check-bench.ts): against a local stub, 10,000 markets take about
- * as long at 8 as at 16 or 32, and 8 connections stay polite to a production deployment.
- */
-export const CRAWL_DEFAULTS = { timeoutMs: 10_000, maxMarkets: 50, concurrency: 8, maxPages: 1000, maxBodyMb: 64, retries: 2, retryAfterMaxMs: 10_000, slowMs: 2000 } as const;
-
-/** Limits of the numeric crawl options (inclusive). */
-export const CRAWL_LIMITS = {
-  timeoutMs: [1, 600_000], maxMarkets: [0, 10_000_000], concurrency: [1, 256], maxPages: [1, 1_000_000], maxBodyMb: [1, 4096], retries: [0, 10], retryAfterMaxMs: [0, 600_000], slowMs: [1, 600_000],
-} as const;
 
 /** Any undici Dispatcher (Agent, ProxyAgent, MockAgent): the one method every dispatcher has. */
 export interface CrawlDispatcher {

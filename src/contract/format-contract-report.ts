@@ -1,13 +1,13 @@
 import { createRedactor } from '../core/redact-secrets.js';
 import type { ContractReport } from './contract-report.js';
-import type { ReportFormat } from './report-formats.js';
+import type { ReportFormat } from '../core/vocabulary.js';
 import { formatHtmlReport } from './format-html-report.js';
 import { formatJunitReport } from './format-junit-report.js';
 import { formatMarkdownReport } from './format-markdown-report.js';
 import { formatSarifReport, type SarifOptions } from './format-sarif-report.js';
 import { formatTextReport } from './format-text-report.js';
 
-export { REPORT_FORMATS, type ReportFormat } from './report-formats.js';
+export { REPORT_FORMATS, type ReportFormat } from '../core/vocabulary.js';
 
 /** How a report is rendered. */
 export interface FormatOptions {
