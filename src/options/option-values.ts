@@ -19,9 +19,10 @@ type KindValue<K extends OptionKind> =
 type Unset<O> = O extends { default: unknown } | { required: string } ? never : undefined;
 
 /**
- * The resolved values of an option table, typed from its rows (declare the table `as const
- * satisfies readonly OptionSpec[]`): `{ port: number; fixtures: string | undefined; paging:
- * 'none' | 'offset' | 'cursor'; … }`. A key the table does not have is a compile error.
+ * The resolved values of an option table, typed from its rows as literals (a table made by
+ * optionTable, or a shared group declared `as const`): `{ port: number; fixtures: string |
+ * undefined; paging: 'none' | 'offset' | 'cursor'; … }`. A key the table does not have is a
+ * compile error.
  */
 export type OptionValues<T extends readonly { flag: string; kind: OptionKind }[]> = {
   readonly [O in T[number] as OptionKeyOf<O>]: KindValue<O['kind']> | Unset<O>;
