@@ -6,7 +6,7 @@ import { request } from 'node:http';
 
 const env = process.env;
 const given = (...names) => names.map((name) => env[name]).find((value) => value !== undefined && value !== '');
-// Same precedence as `market-stub serve` (src/config.ts SERVE_OPTIONS): MARKET_STUB_* first, then
+// Same precedence as `market-stub serve` (src/options/tables/serve-options.ts): MARKET_STUB_* first, then
 // the plain PORT/HOST a container platform sets, then serve's defaults.
 const port = Number(given('MARKET_STUB_PORT', 'PORT') ?? '4010');
 const bound = given('MARKET_STUB_HOST', 'HOST') ?? '127.0.0.1';

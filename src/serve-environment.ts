@@ -1,4 +1,4 @@
-import { SERVE_OPTIONS } from './config.js';
+import { SERVE_OPTIONS } from './options/tables/serve-options.js';
 import { optionError } from './core/market-stub-error.js';
 import { readTyped } from './core/option-kind.js';
 import { optionKey } from './options/resolve-options.js';

@@ -1,26 +1,27 @@
 import type { Argv } from 'yargs';
 import { typeLabel } from '../core/option-kind.js';
-import { flagName, optionKey, type OptionSpec, type ResolvedOptions } from '../options/resolve-options.js';
+import { flagName, optionKey, type AnyOptionValues, type OptionSpec, type OptionTable, type ResolvedOptions } from '../options/resolve-options.js';
 import type { CliIo } from './cli-io.js';
 
 /** What runs a command once its options are resolved and valid. */
-export interface CommandRunner {
+export interface CommandRunner<V extends object = AnyOptionValues> {
   /** Runs the command; resolves to its exit code (0, 1, 2). Never exits the process. */
-  run(options: ResolvedOptions, io: CliIo): Promise<number>;
+  run(options: ResolvedOptions<V>, io: CliIo): Promise<number>;
 }
 
 /**
  * One command as data: its name, options and examples (read eagerly for `--help` and
  * validation) and the module that runs it (loaded only when the command runs, so `--help` and
- * the other commands never pay its import cost).
+ * the other commands never pay its import cost). `V` is the values of its option table
+ * (src/options/tables/): the runner reads them typed.
  */
-export interface CommandSpec {
+export interface CommandSpec<V extends object = AnyOptionValues> {
   name: string;
   describe: string;
-  options: readonly OptionSpec[];
+  options: OptionTable<V>;
   /** `[command line, what it does]`; `$0` is `market-stub`. */
   examples: readonly (readonly [string, string])[];
-  load(): Promise<CommandRunner>;
+  load(): Promise<CommandRunner<V>>;
 }
 
 /** yargs' command string: `validate [path]` for a command with a positional option. */

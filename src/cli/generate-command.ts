@@ -1,22 +1,11 @@
-import { SERVE_OPTIONS } from '../config.js';
 import { todayUtc } from '../core/market-rules.js';
-import type { OptionSpec, ResolvedOptions } from '../options/resolve-options.js';
+import type { ResolvedOptions } from '../options/resolve-options.js';
+import { GENERATE_OPTIONS, type GenerateValues } from '../options/tables/generate-options.js';
 import { EXIT, type CliIo } from './cli-io.js';
 import type { CommandSpec } from './command-spec.js';
 
-const CATALOG_OPTIONS = ['seed', 'count', 'clock'].map((flag) => {
-  const spec = SERVE_OPTIONS.find((o) => o.flag === flag);
-  if (!spec) throw new Error(`SERVE_OPTIONS has no ${flag}`);
-  return { ...spec, group: 'Catalog:' };
-});
-
-/** `market-stub generate`'s options: the catalog options of `serve` (same flags and variables), plus where to write. */
-export const GENERATE_OPTIONS: readonly OptionSpec[] = [
-  ...CATALOG_OPTIONS,
-  { flag: 'out', env: ['MARKET_STUB_OUT'], kind: { type: 'path' }, defaultText: 'stdout', describe: 'File to write (atomically: a temporary file, fsync, rename), at most 64 MiB; a directory (DIR/) gets the markets split into files within that limit', group: 'Output:' },
-];
-
-export const generateCommand: CommandSpec = {
+/** `market-stub generate`: options as data (GENERATE_OPTIONS). */
+export const generateCommand: CommandSpec<GenerateValues> = {
   name: 'generate',
   describe: 'Write a generated catalog as a fixtures file (stdout unless --out)',
   options: GENERATE_OPTIONS,
@@ -37,13 +26,10 @@ export const generateCommand: CommandSpec = {
  * fixture file; `--out DIR/` (or an existing directory) splits the catalog into files within it.
  * @returns 0 on success; 2 on an unwritable output, a refused size or an interruption.
  */
-export async function runGenerate(options: ResolvedOptions, io: CliIo): Promise<number> {
-  const { values } = options;
-  const seed = values['seed'] as number;
-  const count = values['count'] as number;
-  const clock = (values['clock'] as string | undefined) ?? todayUtc();
-  const out = values['out'] as string | undefined;
-  const where = options.origins['out'] ?? '--out';
+export async function runGenerate(options: ResolvedOptions<GenerateValues>, io: CliIo): Promise<number> {
+  const { seed, count, out } = options.values;
+  const clock = options.values.clock ?? todayUtc();
+  const where = options.origins.out ?? '--out';
   const [{ streamCatalog, writeCatalogFile, writeCatalogDirectory, namesDirectory, MAX_OUTPUT_FILE_BYTES }, { MarketStubError }] = await Promise.all([import('./write-generated-catalog.js'), import('../core/market-stub-error.js')]);
   const spec = { count, seed, clock, signal: io.signal };
   try {

@@ -1,28 +1,8 @@
-import { REPORT_FORMATS } from '../core/vocabulary.js';
-import type { OptionSpec } from '../options/resolve-options.js';
+import { PROXY_OPTIONS, type ProxyValues } from '../options/tables/proxy-options.js';
 import type { CommandSpec } from './command-spec.js';
-import { NETWORK_OPTIONS, REDACT_HEADER_OPTION, REDACT_QUERY_OPTION } from './network-flags.js';
-const int = (min: number, max: number) => ({ type: 'integer', min, max }) as const;
 
-/** `proxy`'s options as data. */
-export const PROXY_OPTIONS: readonly OptionSpec[] = [
-  { flag: 'upstream', env: ['MARKET_STUB_UPSTREAM'], kind: { type: 'url' }, required: 'the base URL of the real deployment to forward to (--upstream https://api.example.com/v1)', describe: 'Base URL of the real deployment to forward to', group: 'Proxy:' },
-  { flag: 'port', env: ['MARKET_STUB_PROXY_PORT'], kind: int(0, 65_535), default: 4011, describe: 'TCP port to listen on; 0 picks a free port', group: 'Proxy:' },
-  { flag: 'host', env: ['MARKET_STUB_PROXY_HOST'], kind: { type: 'string' }, default: '127.0.0.1', describe: 'Interface address to bind', group: 'Proxy:' },
-  { flag: 'timeout-ms', env: ['MARKET_STUB_TIMEOUT_MS'], kind: int(1, 600_000), default: 30_000, describe: 'Time limit for the upstream answer, ms; the client gets 504 past it', group: 'Proxy:' },
-  { flag: 'grace-ms', env: ['MARKET_STUB_PROXY_GRACE_MS'], kind: int(0, 600_000), default: 10_000, describe: 'On SIGINT/SIGTERM, how long exchanges in flight may finish before connections are closed, ms', group: 'Proxy:' },
-  { flag: 'max-body-mb', env: ['MARKET_STUB_MAX_BODY_MB'], kind: int(1, 4096), default: 64, describe: 'Largest answer body checked, decompressed, MiB; a larger one passes unchecked with an error finding', group: 'Proxy:' },
-  { flag: 'log-format', env: ['MARKET_STUB_LOG_FORMAT'], kind: { type: 'choice', choices: ['auto', 'text', 'json'] }, default: 'auto', describe: 'Log lines: text, json, or auto: text on a terminal, json when piped', group: 'Proxy:' },
-  { flag: 'record', env: ['MARKET_STUB_RECORD'], kind: { type: 'path' }, defaultText: 'none', describe: 'On exit, write the valid markets seen as a fixture set in this directory (atomically)', group: 'Output:' },
-  { flag: 'report', env: ['MARKET_STUB_REPORT'], kind: { type: 'list', separator: ',' }, defaultText: 'stdout', describe: `On exit, write the summary report to PATH (in --format) or FORMAT:PATH (FORMAT one of ${REPORT_FORMATS.join(', ')}), atomically, instead of stdout (repeatable; the variable takes a comma-separated list)`, group: 'Output:' },
-  { flag: 'format', env: ['MARKET_STUB_FORMAT'], kind: { type: 'choice', choices: REPORT_FORMATS }, default: 'text', describe: 'Summary report format', group: 'Output:' },
-  { flag: 'strict', env: ['MARKET_STUB_STRICT'], kind: { type: 'boolean' }, default: false, describe: 'Warnings fail the summary too (exit 1)', group: 'Output:' },
-  REDACT_HEADER_OPTION,
-  { ...REDACT_QUERY_OPTION, group: 'Output:' },
-  ...NETWORK_OPTIONS,
-];
-
-export const proxyCommand: CommandSpec = {
+/** `market-stub proxy`: options as data (PROXY_OPTIONS), run loaded on use. */
+export const proxyCommand: CommandSpec<ProxyValues> = {
   name: 'proxy',
   describe: 'Pass-through proxy to a deployment for a client test run: checks (and with --record, records) the market answers',
   options: PROXY_OPTIONS,

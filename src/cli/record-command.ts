@@ -1,15 +1,8 @@
-import type { OptionSpec } from '../options/resolve-options.js';
-import { CRAWL_OPTIONS } from './check-command.js';
+import { RECORD_OPTIONS, type RecordValues } from '../options/tables/crawl-options.js';
 import type { CommandSpec } from './command-spec.js';
 
-/** `record`'s options: the crawl options of `check`, plus where to write. */
-export const RECORD_OPTIONS: readonly OptionSpec[] = [
-  ...CRAWL_OPTIONS,
-  { flag: 'out', env: ['MARKET_STUB_OUT'], kind: { type: 'path' }, required: 'the fixture directory to write (--out fixtures/recorded)', describe: 'Fixture directory to write (DIR/markets.json); switched to the new set atomically', group: 'Output:' },
-  { flag: 'keep-invalid', env: ['MARKET_STUB_KEEP_INVALID'], kind: { type: 'boolean' }, default: false, describe: 'Also write the invalid answers, apart, to DIR/invalid/responses.json (serve never reads it)', group: 'Output:' },
-];
-
-export const recordCommand: CommandSpec = {
+/** `market-stub record`: options as data (RECORD_OPTIONS), run loaded on use. */
+export const recordCommand: CommandSpec<RecordValues> = {
   name: 'record',
   describe: 'Crawl a deployment like check and write its valid markets as a fixture set',
   options: RECORD_OPTIONS,

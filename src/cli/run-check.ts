@@ -10,6 +10,7 @@ import { crawlDeployment, type CrawlOptions, type CrawlProgress } from '../contr
 import { CRAWL_LIMITS } from '../core/crawl-limits.js';
 import { formatContractReport, type ReportFormat } from '../contract/index.js';
 import type { ResolvedOptions } from '../options/resolve-options.js';
+import type { CheckValues } from '../options/tables/crawl-options.js';
 import { EXIT, type CliIo } from './cli-io.js';
 import type { ContractCliIo } from './cli-io.js';
 import { parseReportTargets, type ReportTarget } from './report-targets.js';
@@ -31,25 +32,24 @@ export interface CrawlFlags {
  * Turns resolved crawl options into the crawl's options and report settings (certificate files read).
  * @throws ContractRunError OPTION_INVALID for a malformed --header (never echoing its value), an unreadable certificate file.
  */
-export async function resolveCrawlFlags(options: ResolvedOptions, env: Readonly<Record<string, string | undefined>>): Promise<CrawlFlags> {
+export async function resolveCrawlFlags(options: ResolvedOptions<CheckValues>, env: Readonly<Record<string, string | undefined>>): Promise<CrawlFlags> {
   const v = options.values;
-  const headers = parseHeaderFlags(v['header'], options.origins['header'] ?? '--header');
+  const headers = parseHeaderFlags(v.header, options.origins.header ?? '--header');
   const network = await readNetworkFlags(options, env);
   const crawl: CrawlOptions = {
-    baseUrl: String(v['baseUrl']),
+    baseUrl: v.baseUrl,
     headers,
     network,
-    all: v['all'] === true,
-    strict: v['strict'] === true,
-    sameOriginOnly: v['sameOriginOnly'] === true,
-    ...(typeof v['today'] === 'string' ? { today: v['today'] } : {}),
-    redactQuery: (v['redactQuery'] as readonly string[] | undefined) ?? [],
+    all: v.all,
+    strict: v.strict,
+    sameOriginOnly: v.sameOriginOnly,
+    ...(v.today !== undefined ? { today: v.today } : {}),
+    redactQuery: v.redactQuery ?? [],
   };
-  for (const name of Object.keys(CRAWL_LIMITS) as (keyof typeof CRAWL_LIMITS)[]) crawl[name] = v[name] as number;
-  const format = v['format'] as ReportFormat;
-  const output = v['output'] as string | undefined;
-  const reports = parseReportTargets(v['report'], format, options.origins['report'] ?? '--report', output === undefined ? [] : [output]);
-  return { crawl, format, output, outputOrigin: options.origins['output'], secrets: [...headers.map(([, value]) => value), ...networkSecrets(network)], reports };
+  for (const name of Object.keys(CRAWL_LIMITS) as (keyof typeof CRAWL_LIMITS)[]) crawl[name] = v[name];
+  const { format, output } = v;
+  const reports = parseReportTargets(v.report, format, options.origins.report ?? '--report', output === undefined ? [] : [output]);
+  return { crawl, format, output, outputOrigin: options.origins.output, secrets: [...headers.map(([, value]) => value), ...networkSecrets(network)], reports };
 }
 
 /**
@@ -73,7 +73,7 @@ export function parseHeaderFlags(raw: unknown, source = '--header'): Array<[stri
  * returns the exit code: 0 no errors (warnings allowed unless --strict), 1 errors found, 2 the
  * check could not run (bad option, connection refused, DNS, TLS, timeout on the list).
  */
-export async function runCheck(options: ResolvedOptions, cliIo: ContractCliIo): Promise<number> {
+export async function runCheck(options: ResolvedOptions<CheckValues>, cliIo: ContractCliIo): Promise<number> {
   let io = cliIo;
   try {
     const settings = await resolveCrawlFlags(options, cliIo.env);

@@ -3,10 +3,10 @@ import type { ContractFinding } from '../contract/index.js';
 import { parseBaseUrl } from '../contract/index.js';
 import { displayBase } from '../contract/index.js';
 import { stageFixtureSet, type FixtureSetStaging } from '../contract/index.js';
-import type { ReportFormat } from '../contract/index.js';
-import { startRecordingProxy, type RecordingProxy } from '../proxy/recording-proxy.js';
-import { createLogger, flushWithin, logDropNotice, resolveLogFormat, type LogFormat } from '../logger.js';
+import { startRecordingProxy, type RecordingProxy, type RecordingProxyOptions } from '../proxy/recording-proxy.js';
+import { createLogger, flushWithin, logDropNotice, resolveLogFormat } from '../logger.js';
 import type { ResolvedOptions } from '../options/resolve-options.js';
+import type { ProxyValues } from '../options/tables/proxy-options.js';
 import type { ContractCliIo } from './cli-io.js';
 import { couldNotRun, emitReport } from './run-check.js';
 import { parseReportTargets } from './report-targets.js';
@@ -18,53 +18,37 @@ import { readNetworkFlags } from './network-flags.js';
  * logs each finding as it happens; on SIGINT/SIGTERM writes --record and the summary report.
  * @returns 0 or 1 as `check` would for the findings seen; 2 when it cannot start or write.
  */
-export async function runProxy(options: ResolvedOptions, io: ContractCliIo): Promise<number> {
+export async function runProxy(options: ResolvedOptions<ProxyValues>, io: ContractCliIo): Promise<number> {
   let staging: FixtureSetStaging | undefined;
   try {
     const v = options.values;
-    const upstream = parseBaseUrl(String(v['upstream']), options.origins['upstream'] ?? '--upstream');
-    const port = v['port'] as number;
-    const host = v['host'] as string;
-    const format = v['format'] as ReportFormat;
-    const logFormat = resolveLogFormat(v['logFormat'] as LogFormat | 'auto', io.isTTY);
-    const record = v['record'] as string | undefined;
+    const upstream = parseBaseUrl(v.upstream, options.origins.upstream ?? '--upstream');
+    const logFormat = resolveLogFormat(v.logFormat, io.isTTY);
     // --report PATH (in --format) or FORMAT:PATH, repeatable: checked before listening, like --record.
-    const reports = parseReportTargets(v['report'], format, options.origins['report'] ?? '--report');
+    const reports = parseReportTargets(v.report, v.format, options.origins.report ?? '--report');
     const network = await readNetworkFlags(options, io.env);
     // --record is checked (and its staging made) before listening: nothing starts towards a DIR that cannot be written.
-    if (record !== undefined) staging = await stageFixtureSet(record, { where: options.origins['record'] ?? '--record' });
-    let proxy: RecordingProxy | undefined;
+    if (v.record !== undefined) staging = await stageFixtureSet(v.record, { where: options.origins.record ?? '--record' });
+    // The log exists before the proxy it redacts for: lines before the start pass as they are.
+    const started: { proxy?: RecordingProxy } = {};
     // Every log line passes the proxy's redactor before the destination: a credential a client sent
     // never reaches the log. On the process's stdout the destination is bounded (LOG_BUFFER_MAX_BYTES).
     const logger = createLogger({
       format: logFormat,
       destination: io.stdoutStream === process.stdout ? 1 : io.stdoutStream,
       colorize: io.isTTY && !io.env['NO_COLOR'],
-      transformLine: (line) => (proxy ? proxy.redactor().redact(line) : line),
+      transformLine: (line) => (started.proxy ? started.proxy.redactor().redact(line) : line),
       onDrop: logDropNotice({ command: 'proxy', log: 'log', remedy: 'Read or redirect the proxy\'s stdout (> file).' }, io.stderr),
     });
-    try {
-      proxy = await startRecordingProxy({
-        upstream, port, host,
-        strict: v['strict'] === true,
-        timeoutMs: v['timeoutMs'] as number,
-        graceMs: v['graceMs'] as number,
-        maxBodyMb: v['maxBodyMb'] as number,
-        redactHeaders: (v['redactHeaders'] as readonly string[] | undefined) ?? [],
-        redactQuery: (v['redactQuery'] as readonly string[] | undefined) ?? [],
-        network,
-        ...(staging ? { spool: staging.spool } : {}),
-        onFinding: (finding) => logFinding(logger, finding, logFormat === 'json'),
-        onUpstreamError: (e) => logger.error(`${e.method} ${e.path}: the upstream gave no answer (${e.reason}); the client got 502/504`),
-        onSpoolError: (error) => logger.error(`cannot keep a market for --record: ${(error as Error).message}`),
-      });
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') {
-        throw new ContractRunError('OPTION_INVALID', `cannot listen on ${host}:${port} (${code}). Choose another --port (0 picks a free one) or --host.`);
-      }
-      throw error;
-    }
+    const proxy = await startOrRefuse({
+      upstream, port: v.port, host: v.host, strict: v.strict, timeoutMs: v.timeoutMs, graceMs: v.graceMs, maxBodyMb: v.maxBodyMb,
+      redactHeaders: v.redactHeaders ?? [], redactQuery: v.redactQuery ?? [], network,
+      ...(staging ? { spool: staging.spool } : {}),
+      onFinding: (finding) => logFinding(logger, finding, logFormat === 'json'),
+      onUpstreamError: (e) => logger.error(`${e.method} ${e.path}: the upstream gave no answer (${e.reason}); the client got 502/504`),
+      onSpoolError: (error) => logger.error(`cannot keep a market for --record: ${(error as Error).message}`),
+    });
+    started.proxy = proxy;
     const ready = `market-stub proxy listening on ${proxy.url} forwarding to ${displayBase(upstream)}`;
     if (logFormat === 'json') logger.info({ url: proxy.url, upstream: displayBase(upstream) }, ready);
     else io.stdout(`${ready}\n`);
@@ -74,17 +58,30 @@ export async function runProxy(options: ResolvedOptions, io: ContractCliIo): Pro
     });
     await proxy.close();
     // The report is written whatever happens to --record; a failed write makes the exit code 2.
-    const recorded = await commitRecord(staging, proxy, record, logger);
+    const recorded = await commitRecord(staging, proxy, v.record, logger);
     staging = undefined;
     const redactor = proxy.redactor();
     const summary = proxy.report();
     // The log's last lines go out before the report that follows them on stdout.
     await flushWithin(logger);
-    await emitReport('proxy', summary, { format, output: undefined, secrets: [], reports, primary: reports.length === 0 }, { ...io, stdout: (text) => io.stdout(redactor.redact(text)) });
+    await emitReport('proxy', summary, { format: v.format, output: undefined, secrets: [], reports, primary: reports.length === 0 }, { ...io, stdout: (text) => io.stdout(redactor.redact(text)) });
     return recorded ? summary.exitCode : 2;
   } catch (error) {
     await staging?.abandon();
     return couldNotRun('proxy', error, io);
+  }
+}
+
+/** Starts the proxy; a port or host that cannot be bound is an OPTION_INVALID naming --port and --host. */
+async function startOrRefuse(options: RecordingProxyOptions): Promise<RecordingProxy> {
+  try {
+    return await startRecordingProxy(options);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') {
+      throw new ContractRunError('OPTION_INVALID', `cannot listen on ${options.host}:${options.port} (${code}). Choose another --port (0 picks a free one) or --host.`);
+    }
+    throw error;
   }
 }
 

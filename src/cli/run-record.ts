@@ -3,6 +3,7 @@ import path from 'node:path';
 import { crawlDeployment } from '../contract/index.js';
 import { stageFixtureSet } from '../contract/index.js';
 import type { ResolvedOptions } from '../options/resolve-options.js';
+import type { RecordValues } from '../options/tables/crawl-options.js';
 import type { ContractCliIo } from './cli-io.js';
 import { couldNotRun, emitReport, progressLine, redactingIo, resolveCrawlFlags } from './run-check.js';
 
@@ -14,14 +15,13 @@ import { couldNotRun, emitReport, progressLine, redactingIo, resolveCrawlFlags }
  * out (or written apart with --keep-invalid). When no market is valid, DIR is left unchanged.
  * @returns the exit code of `check` (0, 1), or 2 when the crawl or the write could not run.
  */
-export async function runRecord(options: ResolvedOptions, cliIo: ContractCliIo): Promise<number> {
+export async function runRecord(options: ResolvedOptions<RecordValues>, cliIo: ContractCliIo): Promise<number> {
   let io = cliIo;
   try {
     const settings = await resolveCrawlFlags(options, cliIo.env);
     io = redactingIo(cliIo, settings.secrets);
-    const out = options.values['out'] as string;
-    const keepInvalid = options.values['keepInvalid'] === true;
-    const staging = await stageFixtureSet(out, { where: options.origins['out'] ?? '--out' });
+    const { out, keepInvalid } = options.values;
+    const staging = await stageFixtureSet(out, { where: options.origins.out ?? '--out' });
     const progress = progressLine('record', io);
     let result;
     try {

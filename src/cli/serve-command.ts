@@ -1,13 +1,16 @@
-import { composeServeConfig, ConfigError, SERVE_OPTIONS } from '../config.js';
+import { composeServeConfig, ConfigError, type ServeConfig } from '../config.js';
 import { MarketStubError } from '../core/market-stub-error.js';
+import { launchOptionsOf } from '../options/launch-options.js';
 import type { ResolvedOptions } from '../options/resolve-options.js';
+import { SERVE_OPTIONS, type ServeValues } from '../options/tables/serve-options.js';
+import type { LaunchedStub, MarketStubOptions } from '../stub.js';
 import { EXIT, type CliIo } from './cli-io.js';
 import type { CommandSpec } from './command-spec.js';
 import { CLI_HINT } from '../core/cli-hint.js';
 import { ignoredOptionWarning, ignoredServeOptions } from '../options/ignored-options.js';
 
 /** `market-stub serve`: options as data (SERVE_OPTIONS), run loaded on use. */
-export const serveCommand: CommandSpec = {
+export const serveCommand: CommandSpec<ServeValues> = {
   name: 'serve',
   describe: 'Serve GET /markets and GET /markets/{market_id} from generated markets or fixtures',
   options: SERVE_OPTIONS,
@@ -27,10 +30,46 @@ export const serveCommand: CommandSpec = {
  * bad), listens, prints the ready line and serves until `io.signal` aborts.
  * @returns 0 after a graceful stop; 2 when options or fixtures are bad or the port cannot be bound.
  */
-export async function runServe(options: ResolvedOptions, io: CliIo): Promise<number> {
-  let config;
+export async function runServe(options: ResolvedOptions<ServeValues>, io: CliIo): Promise<number> {
+  const config = composeOrRefuse(options, io);
+  if (typeof config === 'number') return config;
+  if (options.values.printConfig) {
+    const { formatServeConfig } = await import('./format-serve-config.js');
+    io.stdout(formatServeConfig(config, options));
+    return EXIT.ok;
+  }
+  for (const ignored of ignoredServeOptions(options)) io.stderr(`${ignoredOptionWarning(ignored)}\n`);
+  const { createLogger, logDropNotice, resolveLogFormat } = await import('../logger.js');
+  const logFormat = resolveLogFormat(config.logFormat, io.isTTY);
+  const logger = createLogger({
+    format: logFormat, destination: io.stdoutStream === process.stdout ? 1 : io.stdoutStream, colorize: io.isTTY,
+    onDrop: logDropNotice({ command: 'serve', log: 'request log', remedy: 'Read or redirect the stub\'s stdout (> file), or pass --quiet.' }, io.stderr),
+  });
+  // One line per warning, in one stream: the request log when there is one (a JSON line, or a
+  // pretty one on a terminal), stderr with --quiet; never both (`podman logs` shows both streams).
+  const launched = await launchOrRefuse(config, config.quiet ? undefined : logger, io);
+  if (typeof launched === 'number') return launched;
+  const { stub, runtime } = launched;
+  const catalog = runtime.store.current();
+  const ready = `market-stub listening on ${stub.url} serving ${catalog.description}`;
+  if (logFormat === 'json') {
+    logger.info({ url: stub.url, source: catalog.source, count: catalog.size, seed: config.fixtures ? undefined : config.seed, clock: config.clock }, ready);
+    // Request lines are written in batches; the ready line goes out now (scripts wait for it).
+    logger.flush();
+  } else io.stdout(`${ready}\n`);
+  await new Promise<void>((resolve) => {
+    if (io.signal.aborted) resolve();
+    else io.signal.addEventListener('abort', () => resolve(), { once: true });
+  });
+  await stub.close();
+  logger.flush();
+  return EXIT.ok;
+}
+
+/** The serve config, or exit code 2 after printing why the options do not compose (ConfigError, MarketStubError). */
+function composeOrRefuse(options: ResolvedOptions<ServeValues>, io: CliIo): ServeConfig | number {
   try {
-    config = composeServeConfig(options);
+    return composeServeConfig(options);
   } catch (error) {
     if (error instanceof ConfigError || error instanceof MarketStubError) {
       io.stderr(`market-stub serve: ${error.message} Run '${CLI_HINT} serve --help' for the options.\n`);
@@ -38,47 +77,16 @@ export async function runServe(options: ResolvedOptions, io: CliIo): Promise<num
     }
     throw error;
   }
-  if (options.values['printConfig'] === true) {
-    const { formatServeConfig } = await import('./format-serve-config.js');
-    io.stdout(formatServeConfig(config, options));
-    return EXIT.ok;
-  }
-  for (const ignored of ignoredServeOptions(options)) io.stderr(`${ignoredOptionWarning(ignored)}\n`);
-  const [{ createLogger, logDropNotice, resolveLogFormat }, { launchStub }, { FixtureError, formatFixtureProblems }] = await Promise.all([
-    import('../logger.js'), import('../stub.js'), import('../catalog/load-fixtures.js'),
-  ]);
-  const logFormat = resolveLogFormat(config.logFormat, io.isTTY);
-  const logger = createLogger({
-    format: logFormat, destination: io.stdoutStream === process.stdout ? 1 : io.stdoutStream, colorize: io.isTTY,
-    onDrop: logDropNotice({ command: 'serve', log: 'request log', remedy: 'Read or redirect the stub\'s stdout (> file), or pass --quiet.' }, io.stderr),
-  });
-  let launched;
+}
+
+/**
+ * Launches the stub with launchOptionsOf(config), or returns exit code 2 after printing why it
+ * could not start: bad fixtures (every problem), a port or host that cannot be bound, a refused option.
+ */
+async function launchOrRefuse(config: ServeConfig, logger: MarketStubOptions['logger'], io: CliIo): Promise<LaunchedStub | number> {
+  const [{ launchStub }, { FixtureError, formatFixtureProblems }] = await Promise.all([import('../stub.js'), import('../catalog/load-fixtures.js')]);
   try {
-    launched = await launchStub({
-      port: config.port,
-      host: config.host,
-      seed: config.seed,
-      count: config.count,
-      clock: config.clock,
-      ...(config.fixtures !== undefined ? { fixtures: config.fixtures, watch: config.watch } : {}),
-      profile: config.profile,
-      behaviour: config.behaviour,
-      rules: config.rules,
-      deviations: config.deviations,
-      journalSize: config.journalSize,
-      journalBytes: config.journalBytes,
-      journalHeaders: config.journalHeaders,
-      ...(config.redactHeaders.length > 0 ? { redactHeaders: config.redactHeaders } : {}),
-      ...(config.redactQuery.length > 0 ? { redactQuery: config.redactQuery } : {}),
-      allowedHosts: config.allowedHosts,
-      shutdownGraceMs: config.shutdownGraceMs,
-      cors: config.cors,
-      admin: config.admin,
-      ...(config.adminToken !== undefined ? { adminToken: config.adminToken } : {}),
-      // One line per warning, in one stream: the request log when there is one (a JSON line, or a
-      // pretty one on a terminal), stderr with --quiet; never both (`podman logs` shows both streams).
-      ...(config.quiet ? {} : { logger, errorLog: () => undefined }),
-    }, 'market-stub serve');
+    return await launchStub(launchOptionsOf(config, logger), 'market-stub serve');
   } catch (error) {
     if (error instanceof FixtureError) {
       io.stderr(`market-stub serve: ${formatFixtureProblems(error.problems, error.location)}\n`);
@@ -95,19 +103,4 @@ export async function runServe(options: ResolvedOptions, io: CliIo): Promise<num
     }
     throw error;
   }
-  const { stub, runtime } = launched;
-  const catalog = runtime.store.current();
-  const ready = `market-stub listening on ${stub.url} serving ${catalog.description}`;
-  if (logFormat === 'json') {
-    logger.info({ url: stub.url, source: catalog.source, count: catalog.size, seed: config.fixtures ? undefined : config.seed, clock: config.clock }, ready);
-    // Request lines are written in batches; the ready line goes out now (scripts wait for it).
-    logger.flush();
-  } else io.stdout(`${ready}\n`);
-  await new Promise<void>((resolve) => {
-    if (io.signal.aborted) resolve();
-    else io.signal.addEventListener('abort', () => resolve(), { once: true });
-  });
-  await stub.close();
-  logger.flush();
-  return EXIT.ok;
 }

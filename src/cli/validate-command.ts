@@ -1,13 +1,10 @@
-import type { OptionSpec, ResolvedOptions } from '../options/resolve-options.js';
+import type { ResolvedOptions } from '../options/resolve-options.js';
+import { VALIDATE_OPTIONS, type ValidateValues } from '../options/tables/validate-options.js';
 import { EXIT, type CliIo } from './cli-io.js';
 import type { CommandSpec } from './command-spec.js';
 
-/** `market-stub validate`'s one argument: the path, or what `serve` would serve (MARKET_STUB_FIXTURES). */
-export const VALIDATE_OPTIONS: readonly OptionSpec[] = [
-  { flag: 'path', positional: true, env: ['MARKET_STUB_FIXTURES'], kind: { type: 'path' }, required: 'a fixture JSON file or a directory of JSON files (market-stub validate fixtures/)', describe: 'Fixture JSON file or directory of JSON files' },
-];
-
-export const validateCommand: CommandSpec = {
+/** `market-stub validate`: options as data (VALIDATE_OPTIONS). */
+export const validateCommand: CommandSpec<ValidateValues> = {
   name: 'validate',
   describe: 'Check a fixture file or directory offline (exit 0 valid, 1 invalid, 2 unreadable)',
   options: VALIDATE_OPTIONS,
@@ -23,8 +20,8 @@ export const validateCommand: CommandSpec = {
  * problem at once, with the lines `serve` prints.
  * @returns 0 all valid; 1 any invalid market, duplicate id or bad JSON; 2 unreadable path.
  */
-export async function runValidate(options: ResolvedOptions, io: CliIo): Promise<number> {
-  const location = options.values['path'] as string;
+export async function runValidate(options: ResolvedOptions<ValidateValues>, io: CliIo): Promise<number> {
+  const location = options.values.path;
   const { readFixtures, describeFixtureProblems } = await import('../catalog/load-fixtures.js');
   const load = await readFixtures(location);
   if (load.problems.length === 0) {

@@ -6,7 +6,7 @@ import path from 'node:path';
 import type { Ajv as AjvClass, ErrorObject, ValidateFunction } from 'ajv';
 import type AjvFormats from 'ajv-formats';
 import { closest, distance } from 'fastest-levenshtein';
-import { CONFIG_FILE_NAME, SERVE_OPTIONS } from '../config.js';
+import { CONFIG_FILE_NAME, SERVE_OPTIONS } from '../options/tables/serve-options.js';
 import { pointerToken, valueAtPointer } from '../schema/finding.js';
 import { expectedText } from '../core/option-kind.js';
 import { ConfigError, optionKey, problem, type ConfigSection, type OptionProblem, type OptionSpec } from '../options/resolve-options.js';

@@ -1,4 +1,5 @@
 import type { ResolvedOptions } from './resolve-options.js';
+import type { ServeValues } from './tables/serve-options.js';
 
 /** A serve option that was given but has no effect beside the others given. */
 export interface IgnoredOption {
@@ -17,12 +18,12 @@ export interface IgnoredOption {
  * no effect beside the others: `count` when fixtures are served (the catalog is the fixtures'
  * markets; `seed` still picks deviating markets and tick steps, so it is not ignored).
  */
-export function ignoredServeOptions(resolved: ResolvedOptions): IgnoredOption[] {
+export function ignoredServeOptions(resolved: ResolvedOptions<ServeValues>): IgnoredOption[] {
   const { values, origins } = resolved;
-  const given = (key: string) => values[key] !== undefined && origins[key] !== undefined && origins[key] !== 'default';
+  const given = (key: keyof ServeValues) => values[key] !== undefined && origins[key] !== undefined && origins[key] !== 'default';
   const ignored: IgnoredOption[] = [];
-  if (given('count') && values['fixtures'] !== undefined) {
-    ignored.push({ key: 'count', origin: origins['count'] ?? '--count', because: `fixtures are served (${origins['fixtures'] ?? '--fixtures'})`, remedy: 'remove count, or fixtures to serve generated markets' });
+  if (given('count') && values.fixtures !== undefined) {
+    ignored.push({ key: 'count', origin: origins.count ?? '--count', because: `fixtures are served (${origins.fixtures ?? '--fixtures'})`, remedy: 'remove count, or fixtures to serve generated markets' });
   }
   return ignored;
 }

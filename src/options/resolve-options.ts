@@ -29,6 +29,15 @@ export interface OptionSpec {
   cliOnly?: boolean;
 }
 
+declare const VALUES: unique symbol;
+
+/**
+ * A command's option table: its rows, read as plain `OptionSpec`s (help, yargs, the config file's
+ * schema iterate them), carrying the type of its resolved values for resolveOptions and the command
+ * that runs with them. Made by optionTable (option-values.ts).
+ */
+export type OptionTable<V extends object> = readonly OptionSpec[] & { readonly [VALUES]?: V };
+
 /** Where values come from, highest precedence first: flags, environment, config file (typed JSON). */
 export interface OptionSources {
   /** Parsed command line (keys as typed, kebab-case). */
@@ -48,11 +57,18 @@ export interface ConfigSection {
   file: string;
 }
 
-/** Every option's value (undefined when not set and without default) and where it came from. */
-export interface ResolvedOptions {
-  readonly values: Readonly<Record<string, OptionValue | undefined>>;
-  /** `--port`, `MARKET_STUB_PORT`, `market-stub.config.json /serve/port`, `default`. */
-  readonly origins: Readonly<Record<string, string>>;
+/** Resolved values of a table not known at compile time: any key, any kind. */
+export type AnyOptionValues = Readonly<Record<string, OptionValue | undefined>>;
+
+/**
+ * Every option's value (undefined when not set and without default) and where it came from.
+ * `V` types the values from the command's table (`OptionValues<typeof SERVE_OPTIONS>`, option-values.ts):
+ * `values.port` is a number, and a key the table lacks does not compile.
+ */
+export interface ResolvedOptions<V extends object = AnyOptionValues> {
+  readonly values: V;
+  /** `--port`, `MARKET_STUB_PORT`, `market-stub.config.json /serve/port`, `default`, by option key. */
+  readonly origins: { readonly [K in keyof V]?: string };
   /** The config file section the values were resolved with, when there was one (for what has no flag: serve's inline rules). */
   readonly config?: ConfigSection;
 }
@@ -97,7 +113,7 @@ export function flagName(spec: OptionSpec): string {
  * reading each value with its kind (one reader per kind for every surface).
  * @throws ConfigError listing every bad or missing value, each naming where it came from.
  */
-export function resolveOptions(specs: readonly OptionSpec[], sources: OptionSources): ResolvedOptions {
+export function resolveOptions<V extends object = AnyOptionValues>(specs: OptionTable<V>, sources: OptionSources): ResolvedOptions<V> {
   const values: Record<string, OptionValue | undefined> = {};
   const origins: Record<string, string> = {};
   const problems: OptionProblem[] = [];
@@ -119,7 +135,9 @@ export function resolveOptions(specs: readonly OptionSpec[], sources: OptionSour
     }
   }
   if (problems.length > 0) throw new ConfigError(problems);
-  return sources.config ? { values, origins, config: sources.config } : { values, origins };
+  // Each key was set above from its row, with a value its kind read (or its default): the shape the table's type describes (option-values.ts).
+  const typed = values as V;
+  return sources.config ? { values: typed, origins, config: sources.config } : { values: typed, origins };
 }
 
 /** A problem about an option value, worded as every surface words it: `ORIGIN: expected …, found "…".` */
