@@ -1,9 +1,9 @@
-// Regenerates the README's generated sections from the code that defines them, so the docs and the
-// code have one source: each section sits between `<!-- generated:NAME -->` and
-// `<!-- /generated:NAME -->` and is rendered by SECTIONS[NAME].
+// Regenerates the generated sections of the documentation from the code that defines them, so the
+// docs and the code have one source: each section sits between `<!-- generated:NAME -->` and
+// `<!-- /generated:NAME -->` in one of GENERATED_DOCS and is rendered by SECTIONS[NAME].
 //
-//   npm run gen:readme            rewrite README.md
-//   (test/docs/readme.test.ts fails when README.md differs from what this renders)
+//   npm run gen:readme            rewrite docs/configuration.md and docs/deviations.md
+//   (test/docs/generated-sections.test.ts fails when a document differs from what this renders)
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { COMMANDS } from '../src/cli/commands.js';
@@ -11,7 +11,6 @@ import type { OptionKind } from '../src/core/option-kind.js';
 import type { OptionSpec } from '../src/options/resolve-options.js';
 import { deviationTable, unprovokedTable } from '../src/deviation/deviation-table.js';
 
-const README = fileURLToPath(new URL('../README.md', import.meta.url));
 
 /** `integer 0–65535`, `one of text, json, junit`… the kind as a table cell. */
 function kindCell(kind: OptionKind): string {
@@ -53,21 +52,28 @@ export const SECTIONS: Record<string, () => string> = {
   'unprovoked-findings': unprovokedTable,
 };
 
+/** The documents holding generated sections (paths from the repository root), each section in exactly one. */
+export const GENERATED_DOCS: readonly string[] = ['docs/configuration.md', 'docs/deviations.md'];
+
 /**
- * README text with every generated section rendered anew.
- * @throws Error naming a section marker without its renderer or without its closing marker.
+ * A document's text with every generated section rendered anew.
+ * @param file the document's path, for the error message only.
+ * @throws Error naming a section marker without its renderer.
  */
-export function renderReadme(text: string): string {
+export function renderGeneratedSections(text: string, file: string): string {
   return text.replace(/<!-- generated:([\w-]+) -->\n[\s\S]*?<!-- \/generated:\1 -->/g, (_all, name: string) => {
     const render = SECTIONS[name];
-    if (!render) throw new Error(`README.md has a section "${name}" that scripts/gen-readme.ts does not render`);
+    if (!render) throw new Error(`${file} has a section "${name}" that scripts/gen-readme.ts does not render`);
     return `<!-- generated:${name} -->\n${render()}\n<!-- /generated:${name} -->`;
   });
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const before = readFileSync(README, 'utf8');
-  const after = renderReadme(before);
-  writeFileSync(README, after);
-  process.stdout.write(before === after ? 'README.md is up to date\n' : 'README.md: generated sections rewritten\n');
+  for (const file of GENERATED_DOCS) {
+    const path = fileURLToPath(new URL(`../${file}`, import.meta.url));
+    const before = readFileSync(path, 'utf8');
+    const after = renderGeneratedSections(before, file);
+    writeFileSync(path, after);
+    process.stdout.write(before === after ? `${file} is up to date\n` : `${file}: generated sections rewritten\n`);
+  }
 }
