@@ -21,13 +21,14 @@ function variant(schema, allErrors) {
   const { _ } = require('ajv');
   const standaloneCode = require('ajv/dist/standalone').default;
   const addFormats = require('ajv-formats').default;
-  const ajv = new Ajv2020({ allErrors, multipleOfPrecision: 9, code: { source: true, esm: true, lines: true, formats: _`require("ajv-formats/dist/formats").fullFormats` } });
+  const ajv = new Ajv2020({ allErrors, multipleOfPrecision: 9, code: { source: true, esm: true, lines: true, formats: _`runtimeHelper("ajv-formats/dist/formats").fullFormats` } });
   addFormats(ajv, ['date']);
   ajv.addSchema(schema);
   const code = standaloneCode(ajv, Object.fromEntries(LAYERS.map((name) => [name, `${schema.$id}#/$defs/${name}`])));
   const exported = [];
   const body = code
     .replace(/^"use strict";\n?/, '')
+    .replace(/\brequire\("/g, 'runtimeHelper("')
     .replace(/^export const (\w+) = (\w+);\n/gm, (_m, name, fn) => {
       exported.push(`${name}: ${fn}`);
       return '';
@@ -43,16 +44,17 @@ export function renderCompiledValidators() {
 /* eslint-disable */
 // @ts-nocheck: ajv's generated JavaScript, typed by src/schema/market-validator.ts.
 // ajv's runtime helpers (ucs2length, ajv-formats' date), imported as ES modules (no node: module,
-// so the validators run in a browser bundle too) and handed to ajv's generated require() calls.
-// A CommonJS default import is module.exports in Node and exports.default under some bundlers'
-// interop (these modules set __esModule): both shapes are taken.
-import ucs2lengthImport from 'ajv/dist/runtime/ucs2length.js';
-import formatsImport from 'ajv-formats/dist/formats.js';
+// so the validators run in a browser bundle too) and handed to ajv's generated code by runtimeHelper (not
+// named require: a CommonJS transform of this module would call it for the imports above).
+// Namespace imports of CommonJS modules: Node's ESM loader, bundlers and CommonJS transforms shape
+// them differently (the value under \`default\`, or one level deeper): each shape is taken.
+import * as ucs2lengthModule from 'ajv/dist/runtime/ucs2length.js';
+import * as formatsModule from 'ajv-formats/dist/formats.js';
 
-const ucs2length = typeof ucs2lengthImport === 'function' ? ucs2lengthImport : ucs2lengthImport.default;
-const fullFormats = formatsImport.fullFormats ?? formatsImport.default.fullFormats;
+const ucs2length = typeof ucs2lengthModule.default === 'function' ? ucs2lengthModule.default : ucs2lengthModule.default.default;
+const fullFormats = formatsModule.fullFormats ?? formatsModule.default.fullFormats;
 const RUNTIME = { 'ajv/dist/runtime/ucs2length': { default: ucs2length }, 'ajv-formats/dist/formats': { fullFormats } };
-const require = (id) => {
+const runtimeHelper = (id) => {
   const runtime = RUNTIME[id];
   if (runtime === undefined) throw new Error('compiled validators: no runtime helper ' + id);
   return runtime;

@@ -2,16 +2,17 @@
 /* eslint-disable */
 // @ts-nocheck: ajv's generated JavaScript, typed by src/schema/market-validator.ts.
 // ajv's runtime helpers (ucs2length, ajv-formats' date), imported as ES modules (no node: module,
-// so the validators run in a browser bundle too) and handed to ajv's generated require() calls.
-// A CommonJS default import is module.exports in Node and exports.default under some bundlers'
-// interop (these modules set __esModule): both shapes are taken.
-import ucs2lengthImport from 'ajv/dist/runtime/ucs2length.js';
-import formatsImport from 'ajv-formats/dist/formats.js';
+// so the validators run in a browser bundle too) and handed to ajv's generated code by runtimeHelper (not
+// named require: a CommonJS transform of this module would call it for the imports above).
+// Namespace imports of CommonJS modules: Node's ESM loader, bundlers and CommonJS transforms shape
+// them differently (the value under `default`, or one level deeper): each shape is taken.
+import * as ucs2lengthModule from 'ajv/dist/runtime/ucs2length.js';
+import * as formatsModule from 'ajv-formats/dist/formats.js';
 
-const ucs2length = typeof ucs2lengthImport === 'function' ? ucs2lengthImport : ucs2lengthImport.default;
-const fullFormats = formatsImport.fullFormats ?? formatsImport.default.fullFormats;
+const ucs2length = typeof ucs2lengthModule.default === 'function' ? ucs2lengthModule.default : ucs2lengthModule.default.default;
+const fullFormats = formatsModule.fullFormats ?? formatsModule.default.fullFormats;
 const RUNTIME = { 'ajv/dist/runtime/ucs2length': { default: ucs2length }, 'ajv-formats/dist/formats': { fullFormats } };
-const require = (id) => {
+const runtimeHelper = (id) => {
   const runtime = RUNTIME[id];
   if (runtime === undefined) throw new Error('compiled validators: no runtime helper ' + id);
   return runtime;
@@ -25,8 +26,8 @@ const schema34 = {"description":"Documented: a string, the market's question.","
 const schema35 = {"description":"Documented: a string; \"active\" is the only value the service shows. Other values are an assumption-level warning (see MarketAssumptions).","type":"string"};
 const schema36 = {"description":"Documented: a JSON number (a string such as \"0.57\" breaks the contract). Bounds and tick are not documented.","type":"number"};
 const schema38 = {"description":"Documented: a calendar date, YYYY-MM-DD (RFC 3339 full-date; 2026-02-30 is not a date). No time part.","type":"string","format":"date"};
-const func1 = require("ajv/dist/runtime/ucs2length").default;
-const formats0 = require("ajv-formats/dist/formats").fullFormats.date;
+const func1 = runtimeHelper("ajv/dist/runtime/ucs2length").default;
+const formats0 = runtimeHelper("ajv-formats/dist/formats").fullFormats.date;
 
 function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -500,8 +501,8 @@ const schema34 = {"description":"Documented: a string, the market's question.","
 const schema35 = {"description":"Documented: a string; \"active\" is the only value the service shows. Other values are an assumption-level warning (see MarketAssumptions).","type":"string"};
 const schema36 = {"description":"Documented: a JSON number (a string such as \"0.57\" breaks the contract). Bounds and tick are not documented.","type":"number"};
 const schema38 = {"description":"Documented: a calendar date, YYYY-MM-DD (RFC 3339 full-date; 2026-02-30 is not a date). No time part.","type":"string","format":"date"};
-const func1 = require("ajv/dist/runtime/ucs2length").default;
-const formats0 = require("ajv-formats/dist/formats").fullFormats.date;
+const func1 = runtimeHelper("ajv/dist/runtime/ucs2length").default;
+const formats0 = runtimeHelper("ajv-formats/dist/formats").fullFormats.date;
 
 function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
