@@ -26,6 +26,24 @@ export default tseslint.config(
     },
   },
   {
+    // Stages with names: a function that holds a whole pipeline, or a file that holds several rooms,
+    // is split into named stages and small modules named after what they export.
+    files: ['src/**/*.ts', 'bench/**/*.ts'],
+    rules: {
+      'max-lines-per-function': ['error', { max: 60, skipBlankLines: true, skipComments: true }],
+      'max-lines': ['error', { max: 400, skipBlankLines: true, skipComments: true }],
+    },
+  },
+  {
+    // Temporary: these files belong to the options rewrite (one typed table for every command), which
+    // splits them as it goes; the two size rules return to 'error' here when that rewrite lands.
+    files: ['src/config.ts', 'src/options/**/*.ts', 'src/config-file/**/*.ts', 'src/serve-environment.ts', 'src/cli/**/*.ts'],
+    rules: {
+      'max-lines-per-function': ['warn', { max: 60, skipBlankLines: true, skipComments: true }],
+      'max-lines': ['warn', { max: 400, skipBlankLines: true, skipComments: true }],
+    },
+  },
+  {
     // dependency-cruiser's config is CommonJS (it is required by name).
     files: ['.dependency-cruiser.cjs'],
     languageOptions: { sourceType: 'commonjs', globals: { module: 'writable' } },
