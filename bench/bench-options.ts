@@ -26,9 +26,9 @@ export interface BenchOptions {
   scaleTimeoutS: number;
   /** Whole `node -e 0` / `market-stub --help` pairs timed; 0 skips them. */
   helpSamples: number;
-  /** Markets of the first-complete-list check (issue 13: 100,000); 0 skips it. */
+  /** Markets of the first-complete-list check (100,000 in a full run); 0 skips it. */
   firstListCount: number;
-  /** Markets of the streamed-list check (issue 13: 1,000,000); 0 skips it. */
+  /** Markets of the streamed-list check (1,000,000 in a full run); 0 skips it. */
   streamCount: number;
   /** `wrk` (Debian's C load generator), `autocannon` (in the harness process), or `auto`: wrk when it is installed and the runs last whole seconds. */
   loadGenerator: 'auto' | 'wrk' | 'autocannon';

@@ -1,4 +1,4 @@
-// The checker's figures (issue 10, point 6), each a budget checked in the same run:
+// The checker's figures, each a budget checked in the same run:
 //   1. `check --all` on 10,000 markets of a local stub (serve --fixtures), under 5 s, and the
 //      same at concurrency 1, 4, 8 (default), 16 and 32, as ratios to the default;
 //   2. `check` of a 200,000-market list of a local stub, under 2 s;
@@ -26,7 +26,7 @@ export interface CheckerFigure {
   detail: string;
 }
 
-/** Sizes of a run: full (the issue's) or quick. */
+/** Sizes of a run: full (the budgets' sizes) or quick. */
 export interface CheckerBenchOptions {
   root: string;
   quick: boolean;
@@ -63,7 +63,7 @@ export async function runCheckerBench(options: CheckerBenchOptions): Promise<Che
 
 /** A table of the figures, for stdout. */
 export function renderCheckerFigures(figures: readonly CheckerFigure[]): string {
-  const lines = ['', 'Checker (issue 10): budgets', ''];
+  const lines = ['', 'Checker: budgets', ''];
   for (const f of figures) {
     const value = f.unit === 'ms' ? `${f.value.toFixed(0)} ms` : `${f.value.toFixed(2)} ${f.unit}`;
     const budget = f.unit === 'ms' ? `< ${f.budget} ms` : `< ${f.budget} ${f.unit}`;

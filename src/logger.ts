@@ -125,7 +125,7 @@ function boundedDestination(fd: number, options: LoggerOptions) {
   // Buffer content mode: each line is encoded once as it arrives and the batch is joined once when
   // written. In its utf8 mode sonic-boom appends each line to a pending string and measures that
   // string with Buffer.byteLength on every line, which flattens it: a copy of the batch so far per
-  // line, ~3.5 KB of garbage a request at 4 KiB batches (sampling heap profile under wrk, issue 13).
+  // line, ~3.5 KB of garbage a request at 4 KiB batches (sampling heap profile under wrk).
   const stream = pino.destination({ fd, sync: false, contentMode: 'buffer', minLength: LOG_BATCH_BYTES, periodicFlush: LOG_FLUSH_MS, maxLength: maxBufferBytes });
   const onDrop = options.onDrop;
   let dropped = 0;

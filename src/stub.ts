@@ -17,7 +17,7 @@ import { withClockDate } from './http/clock-date-header.js';
 
 /**
  * Options of startMarketStub; every field is optional. Besides these, the runtime options apply
- * (see RuntimeOptions): `profile`, `behaviour`, `rules`, `globalFaults`, `journalSize`, `cors`,
+ * (see RuntimeOptions): `profile`, `behaviour`, `rules`, `deviations`, `journalSize`, `cors`,
  * `admin`, `adminToken`, `logger`, `seed` (which also seeds the generated catalog).
  */
 export interface MarketStubOptions extends Omit<RuntimeOptions, 'catalog'> {
