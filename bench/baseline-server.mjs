@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The benchmark's baseline: the physical limit of serving these markets from Node on this machine.
 // A bare node:http server answering from buffers serialised once at start-up, keyed by the exact
-// request path; no router, no logging, no per-request work beyond one Map lookup (FIELD-NOTES §5).
+// request path; no router, no logging, no per-request work beyond one Map lookup: the physical limit the stub's figures are ratios to.
 //
 //   node bench/baseline-server.mjs --fixtures <markets.json> [--port 0] [--host 127.0.0.1]
 //

@@ -26,9 +26,9 @@ export interface BenchOptions {
   scaleTimeoutS: number;
   /** Whole `node -e 0` / `market-stub --help` pairs timed; 0 skips them. */
   helpSamples: number;
-  /** Markets of the first-complete-list check (issue 13: 100,000); 0 skips it. */
+  /** Markets of the first-complete-list check (100,000 in a full run); 0 skips it. */
   firstListCount: number;
-  /** Markets of the streamed-list check (issue 13: 1,000,000); 0 skips it. */
+  /** Markets of the streamed-list check (1,000,000 in a full run); 0 skips it. */
   streamCount: number;
   /** `wrk` (Debian's C load generator), `autocannon` (in the harness process), or `auto`: wrk when it is installed and the runs last whole seconds. */
   loadGenerator: 'auto' | 'wrk' | 'autocannon';
@@ -96,6 +96,45 @@ export const BENCH_USAGE = `Usage: npm run bench [-- options]
   --keep-temp         keep the temp dir with fixtures and server logs
 `;
 
+/** The harness's flags, for node:util parseArgs (numbers are read as strings and checked by numberFlag). */
+const BENCH_FLAGS = {
+  quick: { type: 'boolean' },
+  smoke: { type: 'boolean' },
+  'micro-only': { type: 'boolean' },
+  rounds: { type: 'string' },
+  duration: { type: 'string' },
+  warmup: { type: 'string' },
+  connections: { type: 'string' },
+  pipelining: { type: 'string' },
+  count: { type: 'string' },
+  'cold-starts': { type: 'string' },
+  'scale-count': { type: 'string' },
+  'scale-timeout': { type: 'string' },
+  'help-samples': { type: 'string' },
+  'first-list-count': { type: 'string' },
+  'stream-count': { type: 'string' },
+  'load-generator': { type: 'string' },
+  'no-micro': { type: 'boolean' },
+  'write-results': { type: 'boolean' },
+  'no-write-results': { type: 'boolean' },
+  json: { type: 'string' },
+  results: { type: 'string' },
+  build: { type: 'boolean' },
+  'no-build': { type: 'boolean' },
+  'keep-temp': { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+/** A numeric flag's value, or `fallback` when it is absent. @throws Error naming the flag and what it expects. */
+function numberFlag(flag: string, text: string | undefined, fallback: number, min: number, integer: boolean): number {
+  if (text === undefined) return fallback;
+  const n = Number(text);
+  if (!Number.isFinite(n) || n < min || (integer && !Number.isInteger(n))) {
+    throw new Error(`--${flag}: expected ${integer ? 'an integer' : 'a number'} ≥ ${min}, found ${JSON.stringify(text)}.\n\n${BENCH_USAGE}`);
+  }
+  return n;
+}
+
 /**
  * Parses the harness's arguments (node:util parseArgs, strict).
  * @throws Error naming the bad option and what it expects; the message ends with the usage text.
@@ -105,46 +144,13 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
     args: [...argv],
     strict: true,
     allowPositionals: false,
-    options: {
-      quick: { type: 'boolean' },
-      smoke: { type: 'boolean' },
-      'micro-only': { type: 'boolean' },
-      rounds: { type: 'string' },
-      duration: { type: 'string' },
-      warmup: { type: 'string' },
-      connections: { type: 'string' },
-      pipelining: { type: 'string' },
-      count: { type: 'string' },
-      'cold-starts': { type: 'string' },
-      'scale-count': { type: 'string' },
-      'scale-timeout': { type: 'string' },
-      'help-samples': { type: 'string' },
-      'first-list-count': { type: 'string' },
-      'stream-count': { type: 'string' },
-      'load-generator': { type: 'string' },
-      'no-micro': { type: 'boolean' },
-      'write-results': { type: 'boolean' },
-      'no-write-results': { type: 'boolean' },
-      json: { type: 'string' },
-      results: { type: 'string' },
-      build: { type: 'boolean' },
-      'no-build': { type: 'boolean' },
-      'keep-temp': { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
-    },
+    options: BENCH_FLAGS,
   });
   if (values.help) throw new Error(BENCH_USAGE);
   if (values.quick && values.smoke) throw new Error(`--quick and --smoke exclude each other.\n\n${BENCH_USAGE}`);
   const mode: BenchMode = values.smoke ? 'smoke' : values.quick ? 'quick' : 'full';
   const preset = PRESETS[mode];
-  const number = (flag: string, text: string | undefined, fallback: number, min: number, integer: boolean): number => {
-    if (text === undefined) return fallback;
-    const n = Number(text);
-    if (!Number.isFinite(n) || n < min || (integer && !Number.isInteger(n))) {
-      throw new Error(`--${flag}: expected ${integer ? 'an integer' : 'a number'} ≥ ${min}, found ${JSON.stringify(text)}.\n\n${BENCH_USAGE}`);
-    }
-    return n;
-  };
+  const number = numberFlag;
   return {
     ...preset,
     mode,

@@ -1,5 +1,5 @@
 // The shape of a run's results (bench/results/latest.json) and the figures and goals derived from
-// them: every comparative figure as a ratio to the baseline measured in the same run (issue 6).
+// them: every comparative figure as a ratio to the baseline measured in the same run (a machine's speed drifts between runs; ratios of one run hold).
 import type { BenchMode, BenchOptions } from './bench-options.js';
 import type { ColdStartFigures } from './cold-start.js';
 import type { LoadSample } from './load-run.js';
@@ -92,7 +92,7 @@ export interface AbsoluteGoal {
 }
 
 export interface BenchResults {
-  /** 2 since issue 13 (stub-quiet, peak RSS, --help, list scale, checker figures). */
+  /** 2 since the second set of figures (stub-quiet, peak RSS, --help, list scale, checker figures). */
   schemaVersion: 2;
   /** The preset run, or `micro-only` for `npm run bench:micro`. */
   mode: BenchMode | 'micro-only';
@@ -110,13 +110,13 @@ export interface BenchResults {
   rssAfterLoad: Partial<Record<ServerName, ProcessMemory>>;
   coldStart: Partial<Record<ServerName, ColdStartFigures & { medianMs: number | null }>>;
   scale: ScaleCheckResult | null;
-  /** `market-stub --help` against `node -e 0` (issue 13); null when skipped (smoke). */
+  /** `market-stub --help` against `node -e 0`; null when skipped (smoke). */
   helpStart: HelpStartResult | null;
-  /** `serve --count 100000`: spawn to its first complete GET /markets (issue 13); null when skipped. */
+  /** `serve --count 100000`: spawn to its first complete GET /markets; null when skipped. */
   firstList: FirstListResult | null;
-  /** A 1,000,000-market GET /markets streamed whole (issue 13); null when skipped. */
+  /** A 1,000,000-market GET /markets streamed whole; null when skipped. */
   stream: StreamResult | null;
-  /** The checker's budgets (issue 10, bench/check-bench.ts); empty when skipped (smoke). */
+  /** The checker's budgets (bench/check-bench.ts); empty when skipped (smoke). */
   checker: CheckerFigure[];
   micro: MicroFigures | null;
   figures: Figure[];
@@ -124,7 +124,7 @@ export interface BenchResults {
 }
 
 /**
- * The goals on ratios to the baseline, by figure id (issue 13, which tightens issue 6): the
+ * The goals on ratios to the baseline, by figure id: the
  * default stubs (request log on) serve one market at ≥ 0.5× the baseline's rate, `--quiet` at
  * ≥ 0.8×; every stub's p99 ≤ 1.5×, list rate ≥ 0.8× and peak RSS ≤ 1.5×; the default stubs
  * start to their first 200 within 1.5× the baseline's start. Figures without an entry have none.
@@ -192,7 +192,7 @@ export function computeFigures(results: Pick<BenchResults, 'load' | 'coldStart' 
   return figures;
 }
 
-/** Issue 6's absolute goals: in-process start, import time, and the 10,000,000-market scale check. */
+/** The first absolute goals: in-process start, import time, and the 10,000,000-market scale check. */
 export function computeGoals(results: Pick<BenchResults, 'micro' | 'scale' | 'settings' | 'helpStart' | 'firstList' | 'stream' | 'checker'>): AbsoluteGoal[] {
   const goals: AbsoluteGoal[] = [];
   const ms = (v: number) => `${v < 10 ? v.toFixed(2) : v.toFixed(1)} ms`;
@@ -232,7 +232,7 @@ export function computeGoals(results: Pick<BenchResults, 'micro' | 'scale' | 'se
 
 const skipped = 'skipped in this mode';
 
-/** Issue 13's absolute goals: --help, generation rate, the 100,000-market first list, the 1,000,000-market stream; and the checker's (issue 10). */
+/** The later absolute goals: --help, generation rate, the 100,000-market first list, the 1,000,000-market stream; and the checker's. */
 function startupAndScaleGoals(results: Pick<BenchResults, 'micro' | 'helpStart' | 'firstList' | 'stream' | 'checker'>): AbsoluteGoal[] {
   const goals: AbsoluteGoal[] = [];
   const h = results.helpStart;

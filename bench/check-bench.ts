@@ -1,4 +1,4 @@
-// The checker's figures (issue 10, point 6), each a budget checked in the same run:
+// The checker's figures, each a budget checked in the same run:
 //   1. `check --all` on 10,000 markets of a local stub (serve --fixtures), under 5 s, and the
 //      same at concurrency 1, 4, 8 (default), 16 and 32, as ratios to the default;
 //   2. `check` of a 200,000-market list of a local stub, under 2 s;
@@ -26,7 +26,7 @@ export interface CheckerFigure {
   detail: string;
 }
 
-/** Sizes of a run: full (the issue's) or quick. */
+/** Sizes of a run: full (the budgets' sizes) or quick. */
 export interface CheckerBenchOptions {
   root: string;
   quick: boolean;
@@ -45,69 +45,16 @@ export async function runCheckerBench(options: CheckerBenchOptions): Promise<Che
   const probe = path.join(root, 'bench/max-rss-probe.cjs');
   const tmp = mkdtempSync(path.join(os.tmpdir(), 'market-stub-check-bench-'));
   const figures: CheckerFigure[] = [];
+  const bench: CheckerBench = { root, cli, probe, tmp, log };
   try {
     const allCount = quick ? 2_000 : 10_000;
     const listCount = quick ? 50_000 : 200_000;
     const bigCount = quick ? 700_000 : 3_500_000;
     const overCount = quick ? 1_400_000 : 7_000_000;
 
-    log(`check-bench: check --all on ${allCount} markets of a local stub…`);
-    const small = await startStub(root, cli, tmp, allCount);
-    try {
-      const runs: Record<number, number> = {};
-      for (const concurrency of [8, 1, 4, 16, 32, 8]) {
-        const run = await runCheck(cli, probe, [small.url, '--all', '--concurrency', String(concurrency)]);
-        runs[concurrency] = Math.min(runs[concurrency] ?? Infinity, run.ms);
-      }
-      const ratios = Object.entries(runs).map(([c, ms]) => `${c}: ${(ms / (runs[8] as number)).toFixed(2)}`).join(', ');
-      figures.push({ name: `check --all, ${allCount} markets`, command: `market-stub check --base-url STUB --all`, value: runs[8] as number, unit: 'ms', budget: 5_000, met: (runs[8] as number) < 5_000, detail: `time per concurrency as a ratio to the default 8: ${ratios}` });
-    } finally {
-      await small.stop();
-    }
-
-    log(`check-bench: check of a ${listCount}-market list of a local stub…`);
-    const large = await startStub(root, cli, tmp, listCount);
-    try {
-      let best = Infinity;
-      let rss = 0;
-      for (let k = 0; k < 3; k++) {
-        const run = await runCheck(cli, probe, [large.url]);
-        best = Math.min(best, run.ms);
-        rss = Math.max(rss, run.maxRssMiB);
-      }
-      figures.push({ name: `check, ${listCount}-market list (+ 50 markets)`, command: 'market-stub check --base-url STUB', value: best, unit: 'ms', budget: 2_000, met: best < 2_000, detail: `best of 3 process runs; peak RSS ${rss.toFixed(0)} MiB` });
-    } finally {
-      await large.stop();
-    }
-
-    const tiny = await startSynthetic(root, 10);
-    let baseline = 0;
-    try {
-      baseline = (await runCheck(cli, probe, [tiny.url])).maxRssMiB;
-    } finally {
-      await tiny.stop();
-    }
-
-    log(`check-bench: peak RSS of check on a ${bigCount}-market list (synthetic deployment)…`);
-    const big = await startSynthetic(root, bigCount);
-    try {
-      const run = await runCheck(cli, probe, [big.url, '--max-body-mb', String(Math.ceil(big.listBytes / MiB) + 1), '--timeout-ms', '600000']);
-      const body = big.listBytes / MiB;
-      const ratio = (run.maxRssMiB - baseline) / body;
-      figures.push({ name: `peak RSS, ${body.toFixed(0)} MiB list`, command: 'market-stub check --base-url SYNTHETIC --max-body-mb N', value: ratio, unit: '× body', budget: 2, met: ratio < 2 && run.code === 0, detail: `${run.maxRssMiB.toFixed(0)} MiB peak (${(run.maxRssMiB / body).toFixed(2)}× the body absolute; ${baseline.toFixed(0)} MiB for a 10-market list) for a ${body.toFixed(0)} MiB body in ${(run.ms / 1000).toFixed(1)} s, exit ${run.code}` });
-    } finally {
-      await big.stop();
-    }
-
-    log(`check-bench: peak RSS of check on a ${overCount}-market list over the default --max-body-mb…`);
-    const over = await startSynthetic(root, overCount);
-    try {
-      const run = await runCheck(cli, probe, [over.url]);
-      const ratio = (run.maxRssMiB - baseline) / 64;
-      figures.push({ name: `peak RSS, ${(over.listBytes / MiB).toFixed(0)} MiB list over the 64 MiB limit`, command: 'market-stub check --base-url SYNTHETIC', value: ratio, unit: '× limit', budget: 2, met: ratio < 2 && run.code === 2, detail: `${run.maxRssMiB.toFixed(0)} MiB peak (${baseline.toFixed(0)} MiB for a 10-market list), exit ${run.code} after ${(run.ms / 1000).toFixed(1)} s` });
-    } finally {
-      await over.stop();
-    }
+    figures.push(await checkAllFigure(bench, allCount));
+    figures.push(await listFigure(bench, listCount));
+    figures.push(...(await rssFigures(bench, bigCount, overCount)));
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }
@@ -116,7 +63,7 @@ export async function runCheckerBench(options: CheckerBenchOptions): Promise<Che
 
 /** A table of the figures, for stdout. */
 export function renderCheckerFigures(figures: readonly CheckerFigure[]): string {
-  const lines = ['', 'Checker (issue 10): budgets', ''];
+  const lines = ['', 'Checker: budgets', ''];
   for (const f of figures) {
     const value = f.unit === 'ms' ? `${f.value.toFixed(0)} ms` : `${f.value.toFixed(2)} ${f.unit}`;
     const budget = f.unit === 'ms' ? `< ${f.budget} ms` : `< ${f.budget} ${f.unit}`;
@@ -193,4 +140,80 @@ if (invoked) {
   const root = path.resolve(fileURLToPath(new URL('..', import.meta.url)));
   const figures = await runCheckerBench({ root, quick: process.argv.includes('--quick'), log: (line) => process.stderr.write(`${line}\n`) });
   process.stdout.write(renderCheckerFigures(figures));
+}
+
+/** What every figure's run needs: the CLI, the RSS probe, a temporary directory, the progress log. */
+interface CheckerBench {
+  root: string;
+  cli: string;
+  probe: string;
+  tmp: string;
+  log: (line: string) => void;
+}
+
+/** `check --all` on a local stub at concurrencies 1–32 (best of each; budget 5 s at the default 8). */
+async function checkAllFigure(bench: CheckerBench, allCount: number): Promise<CheckerFigure> {
+  const { root, cli, probe, tmp, log } = bench;
+  log(`check-bench: check --all on ${allCount} markets of a local stub…`);
+  const small = await startStub(root, cli, tmp, allCount);
+  try {
+    const runs: Record<number, number> = {};
+    for (const concurrency of [8, 1, 4, 16, 32, 8]) {
+      const run = await runCheck(cli, probe, [small.url, '--all', '--concurrency', String(concurrency)]);
+      runs[concurrency] = Math.min(runs[concurrency] ?? Infinity, run.ms);
+    }
+    const ratios = Object.entries(runs).map(([c, ms]) => `${c}: ${(ms / (runs[8] as number)).toFixed(2)}`).join(', ');
+    return { name: `check --all, ${allCount} markets`, command: `market-stub check --base-url STUB --all`, value: runs[8] as number, unit: 'ms', budget: 5_000, met: (runs[8] as number) < 5_000, detail: `time per concurrency as a ratio to the default 8: ${ratios}` };
+  } finally {
+    await small.stop();
+  }
+}
+
+/** `check` of a large list of a local stub, best of 3 process runs (budget 2 s). */
+async function listFigure(bench: CheckerBench, listCount: number): Promise<CheckerFigure> {
+  const { root, cli, probe, tmp, log } = bench;
+  log(`check-bench: check of a ${listCount}-market list of a local stub…`);
+  const large = await startStub(root, cli, tmp, listCount);
+  try {
+    let best = Infinity;
+    let rss = 0;
+    for (let k = 0; k < 3; k++) {
+      const run = await runCheck(cli, probe, [large.url]);
+      best = Math.min(best, run.ms);
+      rss = Math.max(rss, run.maxRssMiB);
+    }
+    return { name: `check, ${listCount}-market list (+ 50 markets)`, command: 'market-stub check --base-url STUB', value: best, unit: 'ms', budget: 2_000, met: best < 2_000, detail: `best of 3 process runs; peak RSS ${rss.toFixed(0)} MiB` };
+  } finally {
+    await large.stop();
+  }
+}
+
+/** Peak RSS of `check` on a huge synthetic list, within and over --max-body-mb, above a 10-market baseline (budget 2× the body or the limit). */
+async function rssFigures(bench: CheckerBench, bigCount: number, overCount: number): Promise<CheckerFigure[]> {
+  const { root, cli, probe, log } = bench;
+  const figures: CheckerFigure[] = [];
+  const tiny = await startSynthetic(root, 10);
+  const baseline = await runCheck(cli, probe, [tiny.url]).then((run) => run.maxRssMiB).finally(() => tiny.stop());
+
+  log(`check-bench: peak RSS of check on a ${bigCount}-market list (synthetic deployment)…`);
+  const big = await startSynthetic(root, bigCount);
+  try {
+    const run = await runCheck(cli, probe, [big.url, '--max-body-mb', String(Math.ceil(big.listBytes / MiB) + 1), '--timeout-ms', '600000']);
+    const body = big.listBytes / MiB;
+    const ratio = (run.maxRssMiB - baseline) / body;
+    figures.push({ name: `peak RSS, ${body.toFixed(0)} MiB list`, command: 'market-stub check --base-url SYNTHETIC --max-body-mb N', value: ratio, unit: '× body', budget: 2, met: ratio < 2 && run.code === 0, detail: `${run.maxRssMiB.toFixed(0)} MiB peak (${(run.maxRssMiB / body).toFixed(2)}× the body absolute; ${baseline.toFixed(0)} MiB for a 10-market list) for a ${body.toFixed(0)} MiB body in ${(run.ms / 1000).toFixed(1)} s, exit ${run.code}` });
+  } finally {
+    await big.stop();
+  }
+
+  log(`check-bench: peak RSS of check on a ${overCount}-market list over the default --max-body-mb…`);
+  const over = await startSynthetic(root, overCount);
+  try {
+    const run = await runCheck(cli, probe, [over.url]);
+    const ratio = (run.maxRssMiB - baseline) / 64;
+    figures.push({ name: `peak RSS, ${(over.listBytes / MiB).toFixed(0)} MiB list over the 64 MiB limit`, command: 'market-stub check --base-url SYNTHETIC', value: ratio, unit: '× limit', budget: 2, met: ratio < 2 && run.code === 2, detail: `${run.maxRssMiB.toFixed(0)} MiB peak (${baseline.toFixed(0)} MiB for a 10-market list), exit ${run.code} after ${(run.ms / 1000).toFixed(1)} s` });
+  } finally {
+    await over.stop();
+  }
+  return figures;
 }

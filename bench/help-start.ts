@@ -1,4 +1,4 @@
-// `market-stub --help` against `node -e 0`, whole processes, interleaved (issue 13: under 2×).
+// `market-stub --help` against `node -e 0`, whole processes, interleaved (the goal: under 2×).
 import { median } from './bench-stats.js';
 import { spawnTracked, stopChild } from './tracked-children.js';
 

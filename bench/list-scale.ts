@@ -1,4 +1,4 @@
-// Catalog scale of issue 13, point 2: a `serve --count 100000` stub answers its first complete
+// Catalog scale: a `serve --count 100000` stub answers its first complete
 // GET /markets in under 1 s (spawn to the last byte), and a 1,000,000-market list streams at
 // ≥ 50 MB/s (request to the last byte). Each server runs as `node dist/cli.cjs serve` with default
 // options (request log on, stdout discarded) in its own process; bounded; always stopped.
@@ -14,9 +14,9 @@ export interface ListScalePlan {
   cwd: string;
   seed: number;
   clock: string;
-  /** Markets of the first-list check (issue 13: 100,000). */
+  /** Markets of the first-list check (100,000 in a full run). */
   firstListCount: number;
-  /** Markets of the streamed-list check (issue 13: 1,000,000). */
+  /** Markets of the streamed-list check (1,000,000 in a full run). */
   streamCount: number;
   timeoutMs: number;
 }

@@ -33,7 +33,7 @@ export interface MicroFigures {
   importTime: { samplesMs: number[]; medianMs: number };
 }
 
-/** The count of markets in the in-process start goal (issue 6: startMarketStub({ count: 100 })). */
+/** The count of markets in the in-process start goal (startMarketStub({ count: 100 })). */
 export const START_STUB_COUNT = 100;
 
 /** Runs `node args…` in the repository root, bounded by `timeoutMs`, and returns its stdout. */

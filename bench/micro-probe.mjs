@@ -45,7 +45,7 @@ function getJson(url) {
 async function generation() {
   const { generateMarkets } = await load(path.join(target, 'index.js'));
   // No warm-up: the figure is what a fresh process pays, json-schema-faker's value pools included
-  // (issue 13: ≥ 100,000 markets/s with the pools drawn inside the timing).
+  // (the goal: ≥ 100,000 markets/s with the pools drawn inside the timing).
   const t0 = performance.now();
   const markets = generateMarkets(count, OPTIONS);
   const ms = performance.now() - t0;

@@ -1,5 +1,5 @@
 // Scale: `serve --count N` for a very large N must start fast and answer any market by id with
-// bounded memory (issue 6: 10,000,000 markets, under 1 s, RSS under 200 MB).
+// bounded memory (the goal: 10,000,000 markets, under 1 s, RSS under 200 MB).
 import { timeColdStart } from './cold-start.js';
 import { freePort, httpGet, keepAliveAgent } from './http-get.js';
 import { readProcessMemory } from './process-usage.js';

@@ -1,6 +1,6 @@
 // One bounded wrk run (Debian's `wrk`, a C load generator) against one server: the same plan and
 // figures as load-run.ts, for machines that have wrk. On 2 cores wrk needs a fraction of the CPU
-// autocannon needs, so the baseline, not the load generator, sets the pace (issue 13).
+// autocannon needs, so the baseline, not the load generator, sets the pace.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';

@@ -13,7 +13,7 @@
 //   node scripts/build.mjs --cli-external-deps  the CLI loads pino, json-schema-faker… from
 //                                               node_modules instead (to measure the difference)
 //
-// Layout (measured, issue 13; bench/README.md "What moved the figures"): the CLI is CommonJS,
+// Layout (measured; bench/README.md "What moved the figures"): the CLI is CommonJS,
 // because on Node 20 a start through the ESM loader cost ~10 ms (`serve --fixtures`) to 17–19 ms
 // (generated `serve`) more to the ready line, 1,000 markets: the loader's own work per chunk (15
 // files on the serve path), and the ESM facade of every built-in, which evaluates all of its lazy

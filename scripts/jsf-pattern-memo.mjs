@@ -1,4 +1,4 @@
-// Build-time memo of json-schema-faker's regex parse (issue 13, generated cold start).
+// Build-time memo of json-schema-faker's regex parse (it was most of a generated catalog's cold start).
 //
 // json-schema-faker 0.6.3 draws a string for a `pattern` with generateFromRegex(pattern, random)
 // (its src/pattern/regex-gen.ts), which parses the pattern into a syntax tree on every call and

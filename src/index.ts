@@ -7,6 +7,7 @@ export type { MarketStubClient } from './runtime/market-stub-client.js';
 export { connectMarketStub, type ConnectMarketStubOptions } from './client/connect-market-stub.js';
 export { serveEnvironment, type ServeOptionValue } from './serve-environment.js';
 export { MarketStubError, type MarketStubErrorCode, type ErrorFinding } from './core/market-stub-error.js';
+export type { LocatedProblem } from './core/located-problem.js';
 export type { StubLogger } from './core/stub-logger.js';
 
 // The stub's app for supertest, and the catalog it serves.

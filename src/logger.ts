@@ -1,6 +1,12 @@
+// The logging edge: the one module that makes loggers (pino; pino-pretty for text lines). What a
+// stub needs of a logger is the StubLogger interface (core/stub-logger.ts), kept on the floor so the
+// platform-neutral core and the published types need neither pino nor Node. Every logger made here
+// satisfies it (the compiler checks each `satisfies StubLogger` below), so the CLI hands its pino
+// logger to the stub as it is, and a library user may pass any object with the three methods.
 import { createRequire } from 'node:module';
 import { pino, type Logger } from 'pino';
 import type PinoPretty from 'pino-pretty';
+import type { StubLogger } from './core/stub-logger.js';
 
 const require = createRequire(import.meta.url);
 
@@ -69,9 +75,10 @@ export function createLogger(options: LoggerOptions): Logger {
   const base = { base: undefined, timestamp: isoTimeOncePerMs(), ...(options.transformLine ? { hooks: { streamWrite: options.transformLine } } : {}) };
   const destination = options.destination ?? 1;
   if (options.format === 'json') {
-    return typeof destination === 'number'
+    const logger: Logger = typeof destination === 'number'
       ? pino(base, boundedDestination(destination, options))
       : pino(base, destination);
+    return logger satisfies StubLogger;
   }
   // pino-pretty (CommonJS) is loaded only for text logs.
   const pinoPretty = require('pino-pretty') as typeof PinoPretty;
@@ -88,7 +95,7 @@ export function createLogger(options: LoggerOptions): Logger {
 /**
  * pino's `isoTime` (`,"time":"2026-01-01T00:00:00.000Z"`, ISO 8601 UTC) with the string made once per
  * millisecond instead of once per line: a loaded stub writes ~50 lines a millisecond, and
- * `Date#toISOString` was 1.2 % of its CPU (issue 13, `--cpu-prof` under wrk). Same text, same clock.
+ * `Date#toISOString` was 1.2 % of its CPU (measured with `--cpu-prof` under wrk). Same text, same clock.
  */
 function isoTimeOncePerMs(): () => string {
   let lastMs = Number.NaN;
@@ -118,7 +125,7 @@ function boundedDestination(fd: number, options: LoggerOptions) {
   // Buffer content mode: each line is encoded once as it arrives and the batch is joined once when
   // written. In its utf8 mode sonic-boom appends each line to a pending string and measures that
   // string with Buffer.byteLength on every line, which flattens it: a copy of the batch so far per
-  // line, ~3.5 KB of garbage a request at 4 KiB batches (sampling heap profile under wrk, issue 13).
+  // line, ~3.5 KB of garbage a request at 4 KiB batches (sampling heap profile under wrk).
   const stream = pino.destination({ fd, sync: false, contentMode: 'buffer', minLength: LOG_BATCH_BYTES, periodicFlush: LOG_FLUSH_MS, maxLength: maxBufferBytes });
   const onDrop = options.onDrop;
   let dropped = 0;
@@ -185,5 +192,6 @@ export function flushWithin(logger: Logger, maxWaitMs = LOG_FLUSH_WAIT_MS): Prom
 
 /** A logger that drops everything (library use and `--quiet` request logs). */
 export function silentLogger(): Logger {
-  return pino({ level: 'silent' });
+  const logger: Logger = pino({ level: 'silent' });
+  return logger satisfies StubLogger;
 }

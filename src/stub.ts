@@ -7,17 +7,17 @@ import { watchFixtures, type FixtureWatch } from './catalog/watch-fixtures.js';
 import { createApp } from './http/create-app.js';
 import { createStubRuntime, type RuntimeOptions, type StubRuntime } from './runtime/stub-runtime.js';
 import { checkStubOptions } from './stub-options.js';
-import { MarketStubError } from './core/market-stub-error.js';
 import type { MarketStubClient } from './runtime/market-stub-client.js';
 import { createStubControls } from './runtime/stub-controls.js';
 import { createHandle } from './runtime/stub-handle.js';
 import { createRequestHandler, listen } from './http/server.js';
+import { listenFailed } from './http/listen-failed.js';
 import { isIP } from 'node:net';
 import { withClockDate } from './http/clock-date-header.js';
 
 /**
  * Options of startMarketStub; every field is optional. Besides these, the runtime options apply
- * (see RuntimeOptions): `profile`, `behaviour`, `rules`, `globalFaults`, `journalSize`, `cors`,
+ * (see RuntimeOptions): `profile`, `behaviour`, `rules`, `deviations`, `journalSize`, `cors`,
  * `admin`, `adminToken`, `logger`, `seed` (which also seeds the generated catalog).
  */
 export interface MarketStubOptions extends Omit<RuntimeOptions, 'catalog'> {
@@ -146,18 +146,4 @@ export async function launchStub(options: MarketStubOptions = {}, where = 'start
 /** Whether a bound address is loopback only (127.0.0.0/8, ::1, ::ffff:127.x). */
 function isLoopback(address: string): boolean {
   return address === '::1' || address.startsWith('127.') || address.startsWith('::ffff:127.');
-}
-
-/** A Node listen error (EADDRINUSE, EACCES, EADDRNOTAVAIL, ENOTFOUND) as a MarketStubError naming the option to change. */
-function listenFailed(error: unknown, where: string, port: number, host: string): unknown {
-  const code = (error as NodeJS.ErrnoException).code;
-  const reasons: Record<string, [string, string]> = {
-    EADDRINUSE: ['port', `port ${port} is already in use on ${host}; choose another port (0 picks a free one)`],
-    EACCES: ['port', `no permission to listen on port ${port} (ports below 1024 need privileges); choose another port (0 picks a free one)`],
-    EADDRNOTAVAIL: ['host', `${host} is not an address of this machine; choose one it has (127.0.0.1, 0.0.0.0)`],
-    ENOTFOUND: ['host', `host ${JSON.stringify(host)} does not resolve; give an IP address such as 127.0.0.1`],
-  };
-  const known = code === undefined ? undefined : reasons[code];
-  if (!known) return error;
-  return new MarketStubError({ code: 'LISTEN_FAILED', where, option: known[0], message: `${where}: cannot listen on ${host}:${port} (${code}): ${known[1]}`, cause: error });
 }

@@ -152,8 +152,8 @@ export function parsePrefer(header: string | undefined): Behaviour | undefined {
  * request a layer sees gets the same decision on every run.
  *
  * Rules are immutable (frozen when added); the applications left of rules with `times` live in a
- * separate map, so `reset()` brings back the start-up rules exactly, full counts included
- * (ARCHITECTURE, next shape #5).
+ * separate map, so `reset()` brings back the start-up rules exactly, full counts included (a
+ * reset test can rely on the rules it started with).
  */
 export function createBehaviourEngine(options: { seed: number; global?: Behaviour; rules?: readonly BehaviourRuleInput[] }): BehaviourEngine {
   const startGlobal = checkBehaviour(options.global ?? {}, 'global');
@@ -163,33 +163,20 @@ export function createBehaviourEngine(options: { seed: number; global?: Behaviou
   let remaining = new Map<string, number>();
   let nextId = 1;
   const counters = new Map<string, number>();
-  const draw = (layer: string, stream: number): number => {
-    const n = counters.get(`${layer}:${stream}`) ?? 0;
-    counters.set(`${layer}:${stream}`, n + 1);
-    return mixSeed(options.seed, n, stream + hashLayer(layer));
-  };
+  const draw = seededDraw(options.seed, counters);
   const addRule = (input: BehaviourRuleInput): BehaviourRule => {
     const rule = checkRule(input, () => `r${nextId++}`);
     rules = [...rules.filter((r) => r.id !== rule.id), rule];
     if (rule.times === undefined) remaining.delete(rule.id);
     else remaining.set(rule.id, rule.times);
-    return readBack(rule);
-  };
-  const readBack = (rule: BehaviourRule): BehaviourRule => {
-    const left = remaining.get(rule.id);
-    return { id: rule.id, match: { ...rule.match }, behaviour: { ...rule.behaviour }, ...(left === undefined ? {} : { times: left }) };
+    return readBack(rule, remaining);
   };
   for (const r of options.rules ?? []) addRule(r);
   const startRules = rules;
   const startRemaining = new Map(remaining);
+  // A rule with `times` is used up by its last application and leaves the list.
   const use = (rule: BehaviourRule) => {
-    const left = remaining.get(rule.id);
-    if (left === undefined) return;
-    if (left > 1) remaining.set(rule.id, left - 1);
-    else {
-      remaining.delete(rule.id);
-      rules = rules.filter((x) => x !== rule);
-    }
+    if (useOnce(remaining, rule.id)) rules = rules.filter((x) => x !== rule);
   };
 
   return {
@@ -198,7 +185,7 @@ export function createBehaviourEngine(options: { seed: number; global?: Behaviou
       globalBehaviour = checkBehaviour(b, 'global');
       globalIsEmpty = Object.keys(globalBehaviour).length === 0;
     },
-    rules: () => rules.map(readBack),
+    rules: () => rules.map((rule) => readBack(rule, remaining)),
     addRule,
     removeRule: (id) => {
       const before = rules.length;
@@ -217,12 +204,7 @@ export function createBehaviourEngine(options: { seed: number; global?: Behaviou
       // The common case, nothing configured: one shared, empty decision and no allocation.
       if (!prefer && rules.length === 0 && globalIsEmpty) return NO_BEHAVIOUR;
       const layers: [string, Behaviour][] = [['global', globalBehaviour]];
-      const matching = rules.filter((r) =>
-        (r.match.route === undefined || r.match.route === request.route) &&
-        (r.match.marketId === undefined || r.match.marketId === request.marketId) &&
-        (r.match.method === undefined || r.match.method.toUpperCase() === request.method));
-      // Route-only rules first, market rules after, so the more specific one wins field by field.
-      for (const r of [...matching.filter((m) => m.match.marketId === undefined), ...matching.filter((m) => m.match.marketId !== undefined)]) {
+      for (const r of rulesMatching(rules, request)) {
         layers.push([`rule ${r.id}`, r.behaviour]);
         use(r);
       }
@@ -230,6 +212,39 @@ export function createBehaviourEngine(options: { seed: number; global?: Behaviou
       return capHold(mergeLayers(layers, draw));
     },
   };
+}
+
+/** The n-th draw of a layer's stream, seeded: the same request order gives the same draws. */
+function seededDraw(seed: number, counters: Map<string, number>): (layer: string, stream: number) => number {
+  return (layer, stream) => {
+    const n = counters.get(`${layer}:${stream}`) ?? 0;
+    counters.set(`${layer}:${stream}`, n + 1);
+    return mixSeed(seed, n, stream + hashLayer(layer));
+  };
+}
+
+/** Counts one application of a rule with `times`. @returns whether that was its last. */
+function useOnce(remaining: Map<string, number>, id: string): boolean {
+  const left = remaining.get(id);
+  if (left === undefined) return false;
+  if (left > 1) remaining.set(id, left - 1);
+  else remaining.delete(id);
+  return left <= 1;
+}
+
+/** A copy of a rule as callers read it, with the applications it has left. */
+function readBack(rule: BehaviourRule, remaining: ReadonlyMap<string, number>): BehaviourRule {
+  const left = remaining.get(rule.id);
+  return { id: rule.id, match: { ...rule.match }, behaviour: { ...rule.behaviour }, ...(left === undefined ? {} : { times: left }) };
+}
+
+/** The rules a request matches: route-only rules first, market rules after, so the more specific one wins field by field. */
+function rulesMatching(rules: readonly BehaviourRule[], request: Parameters<BehaviourEngine['decide']>[0]): BehaviourRule[] {
+  const matching = rules.filter((r) =>
+    (r.match.route === undefined || r.match.route === request.route) &&
+    (r.match.marketId === undefined || r.match.marketId === request.marketId) &&
+    (r.match.method === undefined || r.match.method.toUpperCase() === request.method));
+  return [...matching.filter((m) => m.match.marketId === undefined), ...matching.filter((m) => m.match.marketId !== undefined)];
 }
 
 /** Checks a rule and freezes it (match and behaviour copied). @throws BehaviourError naming the field (`rule r1.match.route`). */

@@ -67,6 +67,9 @@ describe('generateMarket', () => {
     expect(later.map((m) => m.resolution_date)).not.toEqual(a.map((m) => m.resolution_date));
   });
 
+});
+
+describe('generateMarket: where values come from, and the pinned catalog', () => {
   it('takes every drawn value from $defs/GeneratedMarket (json-schema-faker), never from code', () => {
     const generated = loadMarketSchema().$defs['GeneratedMarket'] as { properties: Record<string, unknown> };
     const ajv = new Ajv2020({ multipleOfPrecision: 9 });

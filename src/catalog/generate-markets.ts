@@ -39,7 +39,7 @@ function horizonOf(clock: string): readonly string[] {
  * takes each field from its pool at a slot picked by a hash of (seed, k, field), among the first
  * poolSpan(field, k) values. Seeded domain rules then complete what JSON Schema cannot state:
  * `yes_price` on the 0.01 tick in [0.01, 0.99] with `no_price` its exact complement (jsf 0.6 emits
- * float noise such as 0.5700000000000001, FIELD-NOTES §3), `resolution_date` 1–730 days after the
+ * float noise such as 0.5700000000000001, which real deployments send), `resolution_date` 1–730 days after the
  * clock date, and a `-{index+1}` suffix that makes `market_id` unique.
  * Pure: the result depends only on (seed, index, clock), in any order and any catalog size.
  * @throws RangeError when `clock` is not a YYYY-MM-DD calendar date or `index` is not a non-negative integer.

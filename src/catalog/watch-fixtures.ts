@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { FSWatcher } from 'chokidar';
+import type { FSWatcher, watch as chokidarWatch } from 'chokidar';
 import type { Market } from '../schema/generated/market-types.js';
 import type { FixtureProblem } from './load-fixtures.js';
 import { readFixturesOffThread } from './read-fixtures-off-thread.js';
@@ -45,25 +45,11 @@ export async function watchFixtures(location: string, handlers: FixtureWatchHand
   let replaced = false;
   let running = Promise.resolve();
 
-  const ready = (w: FSWatcher) => new Promise<void>((resolve) => w.once('ready', () => resolve()));
   const arm = async () => {
     const previous = watchers;
-    // The location as an entry of its parent (not followed: a swapped symlink or a directory
-    // renamed over it is a change of this entry), and what it holds (followed; depth 0, since
-    // readFixtures is not recursive).
-    const entry = watch(parent, { ignoreInitial: true, depth: 0, followSymlinks: false, ignored: (p) => p !== parent && p !== target });
-    entry.on('all', (_event, changed) => {
-      if (changed !== target) return;
-      // The location itself was replaced: the content watch may be on what is gone (a new
-      // directory can even reuse the old inode), so it is armed again after the reload.
-      replaced = true;
-      schedule();
-    });
-    const content = watch(target, { ignoreInitial: true, depth: 0, followSymlinks: true });
-    content.on('all', () => schedule());
-    for (const w of [entry, content]) w.on('error', () => schedule());
-    await Promise.all([ready(entry), ready(content)]);
-    watchers = [entry, content];
+    // The location itself was replaced: the content watch may be on what is gone (a new directory
+    // can even reuse the old inode), so it is armed again after the reload.
+    watchers = await watchLocation(watch, parent, target, { replaced: () => { replaced = true; schedule(); }, changed: () => schedule() });
     await Promise.all(previous.map((w) => w.close()));
   };
   const reload = async () => {
@@ -110,6 +96,26 @@ export async function watchFixtures(location: string, handlers: FixtureWatchHand
       await Promise.all(watchers.map((w) => w.close()));
     },
   };
+}
+
+/**
+ * Arms the two watches of a location: the location as an entry of its parent (not followed: a
+ * swapped symlink or a directory renamed over it is a change of this entry), and what it holds
+ * (followed; depth 0, since readFixtures is not recursive). Resolves once both are ready.
+ */
+async function watchLocation(
+  watch: typeof chokidarWatch, parent: string, target: string, on: { replaced(): void; changed(): void },
+): Promise<FSWatcher[]> {
+  const ready = (w: FSWatcher) => new Promise<void>((resolve) => w.once('ready', () => resolve()));
+  const entry = watch(parent, { ignoreInitial: true, depth: 0, followSymlinks: false, ignored: (p) => p !== parent && p !== target });
+  entry.on('all', (_event, changed) => {
+    if (changed === target) on.replaced();
+  });
+  const content = watch(target, { ignoreInitial: true, depth: 0, followSymlinks: true });
+  content.on('all', () => on.changed());
+  for (const w of [entry, content]) w.on('error', () => on.changed());
+  await Promise.all([ready(entry), ready(content)]);
+  return [entry, content];
 }
 
 /** The real path and inode of a location, or `missing`: what changes when it is replaced rather than edited. */

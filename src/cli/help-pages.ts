@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 /**
  * `--help` pages rendered by yargs when the package is built (scripts/render-help-pages.ts writes
  * dist/help-pages.json), so `market-stub --help` and `market-stub <command> --help` print without
- * loading yargs and the command tables: issue 13 asks for `--help` under 2× `node -e 0`, and
+ * loading yargs and the command tables: `--help` is meant to stay under 2× `node -e 0`, and
  * yargs' import alone costs more than that. Keyed by wrapping width, then by command (`''` for the
  * top-level page).
  */

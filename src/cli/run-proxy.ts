@@ -1,4 +1,5 @@
 import { ContractRunError } from '../contract/index.js';
+import { MarketStubError } from '../core/market-stub-error.js';
 import type { ContractFinding } from '../contract/index.js';
 import { parseBaseUrl } from '../contract/index.js';
 import { displayBase } from '../contract/index.js';
@@ -77,8 +78,9 @@ async function startOrRefuse(options: RecordingProxyOptions): Promise<RecordingP
   try {
     return await startRecordingProxy(options);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') {
+    // The library's LISTEN_FAILED (http/listen-failed.ts), worded for the CLI as serve words it.
+    if (error instanceof MarketStubError && error.code === 'LISTEN_FAILED') {
+      const code = (error.cause as NodeJS.ErrnoException | undefined)?.code ?? 'error';
       throw new ContractRunError('OPTION_INVALID', `cannot listen on ${options.host}:${options.port} (${code}). Choose another --port (0 picks a free one) or --host.`);
     }
     throw error;

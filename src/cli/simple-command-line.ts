@@ -10,7 +10,7 @@ export type CommandLineArgs = Record<string, unknown> & { _: (string | number)[]
 /**
  * Reads the plain command lines people and scripts type most (`serve --port 0 --count 1000`) with
  * Node's own `util.parseArgs`, so running a command never loads yargs (about 30 ms of start-up on
- * 2 cores, measured in issue 13). Only the unambiguous form is read: the command name first, then
+ * 2 cores, measured with --cpu-prof). Only the unambiguous form is read: the command name first, then
  * declared flags of that command, each at most once, as `--flag value`, `--flag=value` or a bare
  * boolean `--flag` followed by another flag or the end, and at most the command's one positional
  * argument. Anything else (help, version, unknown or repeated flags, `--no-…`, short flags, values

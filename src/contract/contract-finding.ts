@@ -1,5 +1,6 @@
 import type { FindingCode } from '../core/finding-codes.js';
 import type { ContractEndpoint, Severity } from '../core/vocabulary.js';
+import type { LocatedProblem } from '../core/located-problem.js';
 
 // The vocabulary lives on the floor (src/core/vocabulary.ts), where the deviation catalogue reads it too.
 export { LIST_ENDPOINT, SEVERITY_ORDER, SINGLE_ENDPOINT, type ContractEndpoint, type Severity } from '../core/vocabulary.js';
@@ -36,9 +37,10 @@ export interface Observation {
 
 /**
  * An aggregated finding of a contract check: every observation with the same (severity, code,
- * endpoint, pointer template) counted once, with up to three examples.
+ * endpoint, pointer template) counted once, with up to three examples. A LocatedProblem
+ * (core/located-problem.ts) whose pointer is a template.
  */
-export interface ContractFinding {
+export interface ContractFinding extends LocatedProblem {
   severity: Severity;
   code: string;
   endpoint: ContractEndpoint;

@@ -7,7 +7,8 @@ import { resolveCrawlSettings, singleUrl, type CrawlOptions } from './crawl-sett
 import { createCrawlState, failureCode, type CrawlState } from './crawl-state.js';
 import { displayBase, formatBytes, requestTarget, RequestFailure, type DeploymentResponse } from './deployment-client.js';
 import { fixtureText } from './fixture-set.js';
-import { checkEncoding, checkSingleBody, checkStatus, parseJsonBody } from './market-checks.js';
+import { checkEncoding, checkSingleBody, checkStatus } from './market-checks.js';
+import { parseJsonBody } from './body-description.js';
 import { checkUtf8 } from './json-rule-finding.js';
 import { probeUnknownId } from './probe-unknown-id.js';
 import { buildDistributions } from './report-distributions.js';

@@ -100,7 +100,7 @@ const BACKOFF_MS = 500;
  */
 export function createDeploymentClient(options: DeploymentClientOptions): DeploymentClient {
   const network = options.network ?? createOutgoingAgent();
-  let pool: Promise<{ undici: Undici; agent: Dispatcher; fresh: Dispatcher; owned: Dispatcher[] }> | undefined;
+  let pool: Promise<ClientPool> | undefined;
   const load = () => (pool ??= import('undici').then((module) => {
     // undici is CommonJS: its exports are the default export everywhere (Node's ESM loader and the
     // CLI bundle, whose lazy chunk exports only the default); the named ones exist only under Node.
@@ -110,106 +110,130 @@ export function createDeploymentClient(options: DeploymentClientOptions): Deploy
     const fresh = options.dispatcher ?? network.dispatcher(undici, { pipelining: 0, connectTimeoutMs: options.timeoutMs });
     return { undici, agent, fresh, owned: options.dispatcher ? [] : [agent, fresh] };
   }));
-  let notBefore = 0;
 
-  const attempt = async (url: URL, fresh: boolean): Promise<Attempt> => {
-    const { undici, agent, fresh: freshAgent } = await load();
-    await waitUntil(notBefore, options.signal);
-    const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(new TimeoutSignal(options.timeoutMs)), options.timeoutMs);
-    const stop = () => controller.abort(new CallerAbort());
-    if (options.signal?.aborted) stop();
-    options.signal?.addEventListener('abort', stop, { once: true });
-    const release = () => {
-      clearTimeout(timer);
-      options.signal?.removeEventListener('abort', stop);
-    };
-    const headers = requestHeaders(url, options);
-    try {
-      const answer = await undici.request(url, { method: 'GET', headers, dispatcher: fresh ? freshAgent : agent, signal: controller.signal });
-      return { answer, controller, release };
-    } catch (error) {
-      const proxy = options.dispatcher ? undefined : network.proxyFor(url);
-      let cause = error;
-      if (isRefusedInterim(error) && !proxy && !options.dispatcher) {
-        try {
-          const answer = await getSkippingInterim(url, headers, network.tls, controller.signal);
-          return { answer, controller, release, interim: true };
-        } catch (retryError) {
-          cause = retryError;
-        }
-      }
-      release();
-      throw await explainFailure(url, cause, controller.signal.reason, proxy, fresh);
-    }
-  };
-
-  /** The failure with its real cause (failure-cause.ts: the forward proxy refusing, the alert of a TLS session closed after its handshake). */
-  const explainFailure = async (url: URL, error: unknown, abortReason: unknown, proxy: ReturnType<OutgoingAgent['proxyFor']>, fresh: boolean): Promise<RequestFailure> => {
-    const failure = toRequestFailure(url, error, options.timeoutMs, abortReason, true);
-    const better = await betterCause(url, error, failure, { proxy, tls: network.tls, probeTls: !options.dispatcher && !fresh, timeoutMs: options.timeoutMs });
-    return better ? new RequestFailure(url, better.reason, better.kind, true) : failure;
-  };
-
-  const get = async (requested: URL): Promise<DeploymentResponse> => {
-    const startedAt = performance.now();
-    const events: ExchangeEvent[] = [];
-    let url = requested;
-    let retried = 0;
-    let droppedOnce = false;
-    for (let hops = 0; ; ) {
-      let current: Attempt;
-      try {
-        current = await attempt(url, droppedOnce);
-      } catch (error) {
-        // A connection dropped before any response byte (the keep-alive idle race): once, on a fresh connection (RFC 9110 §9.2.2: GET is idempotent).
-        if (error instanceof RequestFailure && error.kind === 'reset' && error.beforeResponse && !droppedOnce) {
-          droppedOnce = true;
-          events.push({ kind: 'retry', url, reason: 'the connection was closed before any response byte; retried on a fresh connection', waitedMs: 0 });
-          continue;
-        }
-        throw error;
-      }
-      const { answer, controller, release } = current;
-      if (current.interim) events.push({ kind: 'retry', url, reason: 'the answer began with an interim 100 (Continue) that undici refuses; read again with Node\'s HTTP client, which skips it (RFC 9110 §15.2)', waitedMs: 0 });
-      const status = answer.statusCode;
-      const headers = flattenHeaders(answer.headers);
-      const location = headers['location'];
-      if (REDIRECTS.has(status) && location !== undefined) {
-        await drain(answer.body, release);
-        const target = resolveHttpUrl(location, url);
-        if (!target) throw new RequestFailure(url, `redirected to ${JSON.stringify(location.slice(0, 80))}, which is not an http(s) URL`, 'other');
-        if (++hops > MAX_REDIRECTS) throw new RequestFailure(requested, `too many redirects (more than ${MAX_REDIRECTS})`, 'other');
-        const crossOrigin = target.origin !== options.origin;
-        events.push({ kind: 'redirect', from: url, to: target, status, crossOrigin });
-        if (crossOrigin && options.sameOriginOnly) throw new RequestFailure(url, `redirected (${status}) to another origin, ${target.origin}; not followed (--same-origin-only)`, 'cross-origin');
-        url = target;
-        continue;
-      }
-      if (status === 429 || status === 503) {
-        const wait = retryWait(headers['retry-after'], retried, options.retryAfterMaxMs);
-        if (retried < options.retries && wait.ms !== undefined) {
-          await drain(answer.body, release);
-          retried++;
-          notBefore = Math.max(notBefore, performance.now() + wait.ms);
-          events.push({ kind: 'retry', url, reason: `${status}${wait.header ? ` with Retry-After: ${wait.header}` : ''}; retry ${retried} of ${options.retries} after ${Math.round(wait.ms)} ms`, waitedMs: wait.ms });
-          continue;
-        }
-        const exhausted = wait.ms === undefined ? wait.why : options.retries > 0 ? `${status} after ${retried} retr${retried === 1 ? 'y' : 'ies'} (--retries ${options.retries})` : undefined;
-        return response(requested, url, status, headers, events, startedAt, answer, controller, release, options, exhausted);
-      }
-      return response(requested, url, status, headers, events, startedAt, answer, controller, release, options, undefined);
-    }
-  };
-
+  const ctx: ClientContext = { options, network, load, pace: { notBefore: 0 } };
   return {
-    get,
+    get: (requested) => getFollowing(ctx, requested),
     async close() {
       if (!pool) return;
       const { owned } = await pool;
       await Promise.all(owned.map((d) => d.close().catch(() => undefined)));
     },
   };
+}
+
+/** The dispatchers a client sends on (undici loaded on first use); `owned` are closed by close(). */
+interface ClientPool {
+  undici: Undici;
+  agent: Dispatcher;
+  fresh: Dispatcher;
+  owned: Dispatcher[];
+}
+
+/** What every request of one client shares: its options, network, pool and the earliest time the next request may go (Retry-After). */
+interface ClientContext {
+  options: DeploymentClientOptions;
+  network: OutgoingAgent;
+  load(): Promise<ClientPool>;
+  pace: { notBefore: number };
+}
+
+/** One GET on the pooled (or, after a dropped connection, a fresh) connection, paced by Retry-After; a failure explained. */
+async function attemptGet(ctx: ClientContext, url: URL, fresh: boolean): Promise<Attempt> {
+  const { options, network } = ctx;
+  const { undici, agent, fresh: freshAgent } = await ctx.load();
+  await waitUntil(ctx.pace.notBefore, options.signal);
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new TimeoutSignal(options.timeoutMs)), options.timeoutMs);
+  const stop = () => controller.abort(new CallerAbort());
+  if (options.signal?.aborted) stop();
+  options.signal?.addEventListener('abort', stop, { once: true });
+  const release = () => {
+    clearTimeout(timer);
+    options.signal?.removeEventListener('abort', stop);
+  };
+  const headers = requestHeaders(url, options);
+  try {
+    const answer = await undici.request(url, { method: 'GET', headers, dispatcher: fresh ? freshAgent : agent, signal: controller.signal });
+    return { answer, controller, release };
+  } catch (error) {
+    const proxy = options.dispatcher ? undefined : network.proxyFor(url);
+    let cause = error;
+    if (isRefusedInterim(error) && !proxy && !options.dispatcher) {
+      try {
+        const answer = await getSkippingInterim(url, headers, network.tls, controller.signal);
+        return { answer, controller, release, interim: true };
+      } catch (retryError) {
+        cause = retryError;
+      }
+    }
+    release();
+    throw await explainFailure(ctx, url, cause, controller.signal.reason, proxy, fresh);
+  }
+}
+
+/** The failure with its real cause (failure-cause.ts: the forward proxy refusing, the alert of a TLS session closed after its handshake). */
+async function explainFailure(ctx: ClientContext, url: URL, error: unknown, abortReason: unknown, proxy: ReturnType<OutgoingAgent['proxyFor']>, fresh: boolean): Promise<RequestFailure> {
+  const { options, network } = ctx;
+  const failure = toRequestFailure(url, error, options.timeoutMs, abortReason, true);
+  const better = await betterCause(url, error, failure, { proxy, tls: network.tls, probeTls: !options.dispatcher && !fresh, timeoutMs: options.timeoutMs });
+  return better ? new RequestFailure(url, better.reason, better.kind, true) : failure;
+}
+
+/**
+ * A GET followed to its answer: redirects (same-origin only when asked), one retry on a fresh
+ * connection after a drop before any byte, 429/503 retried after Retry-After (or backoff).
+ */
+async function getFollowing(ctx: ClientContext, requested: URL): Promise<DeploymentResponse> {
+  const { options } = ctx;
+  const startedAt = performance.now();
+  const events: ExchangeEvent[] = [];
+  let url = requested;
+  let retried = 0;
+  let droppedOnce = false;
+  for (let hops = 0; ; ) {
+    let current: Attempt;
+    try {
+      current = await attemptGet(ctx, url, droppedOnce);
+    } catch (error) {
+      // A connection dropped before any response byte (the keep-alive idle race): once, on a fresh connection (RFC 9110 §9.2.2: GET is idempotent).
+      if (error instanceof RequestFailure && error.kind === 'reset' && error.beforeResponse && !droppedOnce) {
+        droppedOnce = true;
+        events.push({ kind: 'retry', url, reason: 'the connection was closed before any response byte; retried on a fresh connection', waitedMs: 0 });
+        continue;
+      }
+      throw error;
+    }
+    const { answer, controller, release } = current;
+    if (current.interim) events.push({ kind: 'retry', url, reason: 'the answer began with an interim 100 (Continue) that undici refuses; read again with Node\'s HTTP client, which skips it (RFC 9110 §15.2)', waitedMs: 0 });
+    const status = answer.statusCode;
+    const headers = flattenHeaders(answer.headers);
+    const location = headers['location'];
+    if (REDIRECTS.has(status) && location !== undefined) {
+      await drain(answer.body, release);
+      const target = resolveHttpUrl(location, url);
+      if (!target) throw new RequestFailure(url, `redirected to ${JSON.stringify(location.slice(0, 80))}, which is not an http(s) URL`, 'other');
+      if (++hops > MAX_REDIRECTS) throw new RequestFailure(requested, `too many redirects (more than ${MAX_REDIRECTS})`, 'other');
+      const crossOrigin = target.origin !== options.origin;
+      events.push({ kind: 'redirect', from: url, to: target, status, crossOrigin });
+      if (crossOrigin && options.sameOriginOnly) throw new RequestFailure(url, `redirected (${status}) to another origin, ${target.origin}; not followed (--same-origin-only)`, 'cross-origin');
+      url = target;
+      continue;
+    }
+    if (status === 429 || status === 503) {
+      const wait = retryWait(headers['retry-after'], retried, options.retryAfterMaxMs);
+      if (retried < options.retries && wait.ms !== undefined) {
+        await drain(answer.body, release);
+        retried++;
+        ctx.pace.notBefore = Math.max(ctx.pace.notBefore, performance.now() + wait.ms);
+        events.push({ kind: 'retry', url, reason: `${status}${wait.header ? ` with Retry-After: ${wait.header}` : ''}; retry ${retried} of ${options.retries} after ${Math.round(wait.ms)} ms`, waitedMs: wait.ms });
+        continue;
+      }
+      const exhausted = wait.ms === undefined ? wait.why : options.retries > 0 ? `${status} after ${retried} retr${retried === 1 ? 'y' : 'ies'} (--retries ${options.retries})` : undefined;
+      return response(requested, url, status, headers, events, startedAt, answer, controller, release, options, exhausted);
+    }
+    return response(requested, url, status, headers, events, startedAt, answer, controller, release, options, undefined);
+  }
 }
 
 interface Attempt {

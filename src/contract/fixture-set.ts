@@ -88,31 +88,8 @@ export interface FixtureSetStaging {
 export async function stageFixtureSet(dir: string, options: FixtureSetOptions = {}): Promise<FixtureSetStaging> {
   const where = options.where ?? 'writeFixtureSet';
   const target = path.resolve(dir);
-  const parent = path.dirname(target);
-  const name = path.basename(target);
   const step = async (s: FixtureSetStep) => options.onStep?.(s);
-  let staging: string;
-  let lock: FixtureSetLock | undefined;
-  try {
-    await makeDirectory(parent);
-    // One run at a time per DIR (fixture-set-lock.ts); recovery below touches only dead runs' leftovers.
-    lock = await lockFixtureSet(target, where);
-    await recoverParent(parent, name, target);
-    const existing = await describeDir(target, where);
-    if (existing.kind === 'missing') {
-      staging = path.join(parent, `.${name}.staging-${process.pid}`);
-    } else {
-      await recoverInside(target);
-      staging = path.join(target, SETS_DIR, `.staging-${process.pid}`);
-    }
-    await rm(staging, { recursive: true, force: true });
-    await mkdir(staging, { recursive: true });
-  } catch (error) {
-    await lock?.release();
-    if (error instanceof MarketStubError) throw error;
-    throw unwritable(where, target, error);
-  }
-  const held = lock;
+  const { staging, lock: held } = await prepareStaging(target, where);
   let spool: MarketSpool;
   try {
     spool = await createMarketSpool(path.join(staging, 'spool'), (error) => unwritable(where, target, error));
@@ -158,6 +135,38 @@ export async function stageFixtureSet(dir: string, options: FixtureSetOptions = 
       }
     },
   };
+}
+
+/**
+ * The first stage of a staging: DIR's lock taken, dead runs' leftovers recovered, DIR checked and
+ * an empty staging directory made (next to DIR when it is missing, else inside its sets). The lock
+ * is released again when any of it fails. @throws as stageFixtureSet.
+ */
+async function prepareStaging(target: string, where: string): Promise<{ staging: string; lock: FixtureSetLock }> {
+  const parent = path.dirname(target);
+  const name = path.basename(target);
+  let lock: FixtureSetLock | undefined;
+  try {
+    await makeDirectory(parent);
+    // One run at a time per DIR (fixture-set-lock.ts); recovery below touches only dead runs' leftovers.
+    lock = await lockFixtureSet(target, where);
+    await recoverParent(parent, name, target);
+    const existing = await describeDir(target, where);
+    let staging: string;
+    if (existing.kind === 'missing') {
+      staging = path.join(parent, `.${name}.staging-${process.pid}`);
+    } else {
+      await recoverInside(target);
+      staging = path.join(target, SETS_DIR, `.staging-${process.pid}`);
+    }
+    await rm(staging, { recursive: true, force: true });
+    await mkdir(staging, { recursive: true });
+    return { staging, lock };
+  } catch (error) {
+    await lock?.release();
+    if (error instanceof MarketStubError) throw error;
+    throw unwritable(where, target, error);
+  }
 }
 
 /**

@@ -82,14 +82,7 @@ export function createJsonReader(mode: 'value' | 'list', events: JsonReaderEvent
   let hasRoot = false;
   let failure: string | undefined;
   let broken: JsonInputError | undefined;
-  const pointer = (last?: string | number): string => {
-    let text = '';
-    for (const frame of stack) {
-      const token = frame.kind === 'array' ? frame.index : frame.key;
-      if (token !== undefined) text += `/${pointerToken(token)}`;
-    }
-    return last === undefined ? text : `${text}/${pointerToken(last)}`;
-  };
+  const pointer = (last?: string | number): string => stackPointer(stack, last);
 
   const deliver = (value: unknown): void => {
     const top = stack[stack.length - 1];
@@ -98,19 +91,7 @@ export function createJsonReader(mode: 'value' | 'list', events: JsonReaderEvent
       hasRoot = true;
       return;
     }
-    if (top.kind === 'array') {
-      if (top.streamed) events.onItem?.(top.candidate, top.index, value);
-      else (top.value as unknown[]).push(value);
-      top.index++;
-      return;
-    }
-    const record = top.value as Record<string, unknown>;
-    const key = top.key as string;
-    if (Object.hasOwn(record, key)) {
-      events.onAnomaly?.({ kind: 'duplicate-member', pointer: pointer(), literal: JSON.stringify(key), detail: `named twice in one object; the last value, ${shortJson(value)}, is used (as JSON.parse does), not ${shortJson(record[key])}` });
-    }
-    record[key] = value;
-    top.key = undefined;
+    placeInFrame(top, value, events, pointer);
   };
 
   const guard = createRuleGuard(stack, pointer, events, (error) => {
@@ -132,33 +113,9 @@ export function createJsonReader(mode: 'value' | 'list', events: JsonReaderEvent
     deliver(frame.streamed ? new StreamedArray(frame.index) : frame.value);
   };
 
-  const number = (literal: string): number => {
-    const value = Number(literal);
-    // Fast path: at most 15 characters and no exponent means at most 15 significant digits, which
-    // every double holds exactly (DBL_DIG); only longer literals or exponents need the full test.
-    if (literal.length <= 15 && !literal.includes('e') && !literal.includes('E')) return value;
-    if (String(value) !== literal) {
-      const unsafe = unsafeNumber(literal, value);
-      if (unsafe) events.onAnomaly?.({ kind: 'unsafe-number', pointer: pointer(), literal, detail: unsafe });
-    }
-    return value;
-  };
-
   const consume = (token: Token): void => {
     if (failure !== undefined || guard.skipped(token.name)) return;
-    switch (token.name) {
-      case 'startObject': open('object'); break;
-      case 'startArray': open('array'); break;
-      case 'endObject':
-      case 'endArray': close(); break;
-      case 'keyValue': guard.member(token.value as string); break;
-      case 'stringValue': deliver(token.value); break;
-      case 'numberValue': deliver(number(token.value as string)); break;
-      case 'nullValue': deliver(null); break;
-      case 'trueValue': deliver(true); break;
-      case 'falseValue': deliver(false); break;
-      default: break;
-    }
+    dispatchToken(token, { open, close, member: (name) => guard.member(name), value: deliver, number: (literal) => readNumber(literal, events, pointer) });
   };
 
   const feed = (input: string | typeof none): void => {
@@ -184,6 +141,63 @@ export function createJsonReader(mode: 'value' | 'list', events: JsonReaderEvent
       return { ok: true, value: root };
     },
   };
+}
+
+/** The RFC 6901 pointer of the place the stack is at (with `last` appended when given). */
+function stackPointer(stack: readonly Frame[], last?: string | number): string {
+  let text = '';
+  for (const frame of stack) {
+    const token = frame.kind === 'array' ? frame.index : frame.key;
+    if (token !== undefined) text += `/${pointerToken(token)}`;
+  }
+  return last === undefined ? text : `${text}/${pointerToken(last)}`;
+}
+
+/** Puts a complete value into the open container: an array item (streamed to onItem in list mode) or an object member (a duplicate name reported). */
+function placeInFrame(top: Frame, value: unknown, events: JsonReaderEvents, pointer: () => string): void {
+  if (top.kind === 'array') {
+    if (top.streamed) events.onItem?.(top.candidate, top.index, value);
+    else (top.value as unknown[]).push(value);
+    top.index++;
+    return;
+  }
+  const record = top.value as Record<string, unknown>;
+  const key = top.key as string;
+  if (Object.hasOwn(record, key)) {
+    events.onAnomaly?.({ kind: 'duplicate-member', pointer: pointer(), literal: JSON.stringify(key), detail: `named twice in one object; the last value, ${shortJson(value)}, is used (as JSON.parse does), not ${shortJson(record[key])}` });
+  }
+  record[key] = value;
+  top.key = undefined;
+}
+
+/** A number token as JSON.parse reads it (`Number(literal)`), reporting a literal that does not round-trip. */
+function readNumber(literal: string, events: JsonReaderEvents, pointer: () => string): number {
+  const value = Number(literal);
+  // Fast path: at most 15 characters and no exponent means at most 15 significant digits, which
+  // every double holds exactly (DBL_DIG); only longer literals or exponents need the full test.
+  if (literal.length <= 15 && !literal.includes('e') && !literal.includes('E')) return value;
+  if (String(value) !== literal) {
+    const unsafe = unsafeNumber(literal, value);
+    if (unsafe) events.onAnomaly?.({ kind: 'unsafe-number', pointer: pointer(), literal, detail: unsafe });
+  }
+  return value;
+}
+
+/** What each stream-json token does to the value being assembled. */
+function dispatchToken(token: Token, on: { open(kind: 'object' | 'array'): void; close(): void; member(name: string): void; value(value: unknown): void; number(literal: string): number }): void {
+  switch (token.name) {
+    case 'startObject': on.open('object'); break;
+    case 'startArray': on.open('array'); break;
+    case 'endObject':
+    case 'endArray': on.close(); break;
+    case 'keyValue': on.member(token.value as string); break;
+    case 'stringValue': on.value(token.value); break;
+    case 'numberValue': on.value(on.number(token.value as string)); break;
+    case 'nullValue': on.value(null); break;
+    case 'trueValue': on.value(true); break;
+    case 'falseValue': on.value(false); break;
+    default: break;
+  }
 }
 
 /**

@@ -13,7 +13,7 @@ export type ListShape =
 /**
  * Finds the market array in a list body: the body itself when it is an array (the documented
  * examples), else the first of `markets`, `data`, `results`, `items` holding an array (the shapes
- * real exchanges use, FIELD-NOTES §2), else the only array-valued field of the object, whatever
+ * real exchanges use: Kalshi, Polymarket, Manifold), else the only array-valued field of the object, whatever
  * its key. Returns undefined when there is none (or several candidates and none of the known keys).
  * Arrays may be real arrays or the StreamedArray placeholders of a streamed read.
  */

@@ -1,15 +1,16 @@
 import { hasFloatNoise, isCalendarDate, priceSumDeviation, PRICE_SUM_TOLERANCE } from '../core/market-rules.js';
-import { loadMarketSchema } from '../schema/market-schema.js';
 import { getMarketValidator } from '../schema/market-validator.js';
 import { describeFound, pointerToken, type Finding } from '../schema/finding.js';
 import type { Market } from '../schema/generated/market-types.js';
 import { LIST_ENDPOINT, SINGLE_ENDPOINT, type ContractEndpoint, type FindingExample, type Severity } from './contract-finding.js';
 import { createFindingAggregator, type FindingAggregator } from './finding-aggregator.js';
-import { readJsonText, StreamedArray, type JsonAnomaly, type JsonReadResult } from './json-body-reader.js';
+import { readJsonText, type JsonAnomaly, type JsonReadResult } from './json-body-reader.js';
 import { findMarketArray, type ListShape } from './list-envelope.js';
 import { schemaFindingCode, type FindingCode } from '../core/finding-codes.js';
 import { ListedMarkets, sameText, type ListedMarket } from './listed-markets.js';
-import { parseJsonText, type JsonInputError } from '../core/bounded-json.js';
+import type { JsonInputError } from '../core/bounded-json.js';
+import { listedId, singleEnvelopeKey } from './market-identity.js';
+import { charsetOf, describeBody, describeValue, documentedMarketFields, isJsonMediaType } from './body-description.js';
 import { jsonRuleObservation, marketRuleBroken } from './json-rule-finding.js';
 
 /** What the checks need to know about one HTTP answer (never its headers' values beyond these). */
@@ -40,62 +41,6 @@ export interface ListPage {
 
 type Validators = ReturnType<typeof getMarketValidator>;
 type Tally = Map<string, { count: number; first: number[]; ids: (string | undefined)[] }>;
-
-let documentedFields: ReadonlySet<string> | undefined;
-
-/** Field names `$defs/Market` documents; anything else is an undocumented (extra) field. */
-export function documentedMarketFields(): ReadonlySet<string> {
-  documentedFields ??= new Set(Object.keys((loadMarketSchema().$defs['Market'] as { properties: Record<string, unknown> }).properties));
-  return documentedFields;
-}
-
-/** True for `application/json` and structured `+json` media types (RFC 8259 §11, RFC 6839 §3.1). */
-export function isJsonMediaType(contentType: string | undefined): boolean {
-  if (!contentType) return false;
-  const type = (contentType.split(';')[0] ?? '').trim().toLowerCase();
-  return type === 'application/json' || /^[a-z0-9!#$&^_.+-]+\/[a-z0-9!#$&^_.+-]+\+json$/.test(type);
-}
-
-/** The `charset` parameter of a Content-Type (RFC 9110 §8.3.2), or undefined. */
-export function charsetOf(contentType: string | undefined): string | undefined {
-  const m = /;\s*charset\s*=\s*("?)([^";]*)\1/i.exec(contentType ?? '');
-  return m ? (m[2] ?? '').trim() : undefined;
-}
-
-/**
- * Parses a body as JSON under the JSON rules (core/bounded-json.ts); `ok: false` when it is not JSON
- * (empty bodies included) or breaks a rule (too deep, a forbidden member): such a body is kept and
- * described as text, never as a value no serialiser could write back.
- */
-export function parseJsonBody(text: string): { ok: true; value: unknown } | { ok: false } {
-  if (text.trim() === '') return { ok: false };
-  try {
-    return { ok: true, value: parseJsonText(text) };
-  } catch {
-    return { ok: false };
-  }
-}
-
-/** A short description of a body for findings and the probe: `a JSON object with keys error, message` or `text/html, 132 bytes: "<!doctype…"`. */
-export function describeBody(text: string, contentType: string | undefined, bytes = Buffer.byteLength(text)): string {
-  const parsed = parseJsonBody(text);
-  if (!parsed.ok) {
-    if (bytes === 0) return 'an empty body';
-    return `${contentType ?? 'no Content-Type'}, ${bytes} bytes: ${describeFound(text.slice(0, 40), 44)}`;
-  }
-  return describeValue(parsed.value);
-}
-
-/** A short description of a JSON value: `a JSON array of 3 items`, `a JSON object with keys a, b`. */
-export function describeValue(value: unknown): string {
-  if (value instanceof StreamedArray) return `a JSON array of ${value.streamedItems} item${value.streamedItems === 1 ? '' : 's'}`;
-  if (Array.isArray(value)) return `a JSON array of ${value.length} item${value.length === 1 ? '' : 's'}`;
-  if (value !== null && typeof value === 'object') {
-    const keys = Object.keys(value);
-    return keys.length === 0 ? 'an empty JSON object' : `a JSON object with keys ${keys.slice(0, 8).join(', ')}${keys.length > 8 ? ', …' : ''}`;
-  }
-  return `JSON ${value === null ? 'null' : typeof value} ${describeFound(value)}`;
-}
 
 /**
  * Checks the status of an answer where a market (list) was expected: a non-2xx is an error
@@ -447,25 +392,4 @@ function example(facts: ResponseFacts, found: string, marketId?: string, pointer
 
 function add(ctx: CheckContext, severity: Severity, code: FindingCode, endpoint: ContractEndpoint, pointerTemplate: string, expected: string, ex: FindingExample): void {
   ctx.sink.add({ severity, code, endpoint, pointerTemplate, expected, example: ex });
-}
-
-/** The id a list item names: its market_id when a non-empty string, or the decimal text of a numeric one. */
-export function listedId(item: unknown): string | undefined {
-  if (item === null || typeof item !== 'object') return undefined;
-  const id = (item as Record<string, unknown>)['market_id'];
-  if (typeof id === 'string') return id === '' ? undefined : id;
-  if (typeof id === 'number' && Number.isFinite(id)) return String(id);
-  return undefined;
-}
-
-/** `market` or `data` when the single body is an object wrapping a market under that one key (Kalshi's `{"market": {…}}`). */
-function singleEnvelopeKey(doc: unknown): string | undefined {
-  if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) return undefined;
-  const record = doc as Record<string, unknown>;
-  if ('market_id' in record) return undefined;
-  for (const key of ['market', 'data']) {
-    const inner = record[key];
-    if (inner !== null && typeof inner === 'object' && !Array.isArray(inner) && 'market_id' in inner) return key;
-  }
-  return undefined;
 }

@@ -4,7 +4,7 @@ import type { ProbeSummary } from './contract-report.js';
 import { singleUrl } from './crawl-settings.js';
 import { previewBody, type CrawlState } from './crawl-state.js';
 import { requestTarget, RequestFailure } from './deployment-client.js';
-import { describeBody } from './market-checks.js';
+import { describeBody } from './body-description.js';
 
 /** Seed of the unknown-id probe: the same probe path on every run, so runs compare. */
 const PROBE_SEED = 20_260_101;

@@ -1,5 +1,5 @@
 /**
- * Domain rules JSON Schema cannot state (FIELD-NOTES §3): the generator's guarantees and the
+ * Domain rules JSON Schema cannot state (price sums, float noise, calendar dates): the generator's guarantees and the
  * checker's assumption-level warnings share this one definition.
  */
 

@@ -5,6 +5,7 @@
  * and the admin API's JSON error bodies carry the same codes and fields, so a test written against
  * one surface catches the same errors on the other.
  */
+import type { LocatedProblem } from './located-problem.js';
 
 /** Stable codes; the admin API sends them as `error` in its JSON bodies (lower case, see `adminCode`). */
 export type MarketStubErrorCode =
@@ -37,15 +38,12 @@ export type MarketStubErrorCode =
   /** check/record: stopped by SIGINT/SIGTERM (or an aborted signal) before the crawl finished. */
   | 'INTERRUPTED';
 
-/** One located problem inside a value (a market, a patch, a config file): RFC 6901 pointer, expectation, what was found. */
-export interface ErrorFinding {
-  /** JSON pointer into the value the caller passed (`/3/yes_price`), `''` for the whole value. */
-  pointer: string;
-  expected: string;
-  found: string;
-  /** `pointer: expected …, found …` as one line. */
-  message: string;
-}
+/**
+ * One located problem inside a value (a market, a patch, a config file): the LocatedProblem every
+ * surface reports (core/located-problem.ts). `pointer` points into the value the caller passed
+ * (`/3/yes_price`), `''` for the whole value; `message` is `pointer: expected …, found …` as one line.
+ */
+export type ErrorFinding = LocatedProblem;
 
 /** What a MarketStubError is built from; `where` is the surface that received the input (`startMarketStub`, `stub.setMarkets`, `PUT /__stub/markets`). */
 export interface MarketStubErrorInit {

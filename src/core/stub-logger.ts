@@ -3,6 +3,8 @@
  * three levels it uses, each called as `(fields, message)`. A pino logger fits as it is (the CLI
  * passes one), and so does any object with these three methods, e.g. `console`. Declared here,
  * not as pino's `Logger`, so the published types need neither pino's nor Node's type packages.
+ * The loggers market-stub makes itself (the CLI's) come from src/logger.ts, the pino
+ * implementation at the edge, which the compiler checks against this interface.
  */
 export interface StubLogger {
   /** One request answered, a reload done: `fields` are structured (method, path, status, ms…). */

@@ -61,7 +61,7 @@ interface DeviationBase {
   readonly findings: readonly DeclaredFinding[];
   /** Why `check` reports nothing, for the one kind of deviation no single crawl can see. */
   readonly unseen?: string;
-  /** Former names (the domain faults before the catalogue), still accepted, deprecated. */
+  /** Former names (the domain faults of 0.1, whose API is removed), still accepted as names of this deviation (CHANGELOG.md). */
   readonly aliases?: readonly string[];
   readonly record: RecordOutcome;
 }

@@ -3,7 +3,7 @@ import { onItem, onList, type DeviationContext, type JsonObject, type MarketDevi
 
 // The deviations of chosen markets. Each is one definition: name, class, endpoints, the rewrite
 // (a pure function of the market's views and the context) and what `check` reports for it.
-// Real-world sources of each drift: ../../FIELD-NOTES.md §2 (Kalshi, Polymarket, Manifold, PredictIt).
+// Each drift is one real prediction-market APIs show (Kalshi, Polymarket, Manifold, PredictIt): what a client meets outside the contract.
 
 /** The list item's documented fields, in response order. */
 const LIST_FIELDS = ['market_id', 'title', 'status', 'yes_price', 'no_price'] as const;
@@ -26,7 +26,7 @@ function units(price: unknown): number {
   return typeof price === 'number' && Number.isFinite(price) ? Math.round(price * 10_000) : 0;
 }
 
-/** The next double above a positive number: 0.57 → 0.5700000000000001 (binary float noise, FIELD-NOTES §3). */
+/** The next double above a positive number: 0.57 → 0.5700000000000001 (binary float noise, as a double-precision sum prints it). */
 function nextDoubleUp(value: number): number {
   const view = new DataView(new ArrayBuffer(8));
   view.setFloat64(0, value);

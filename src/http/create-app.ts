@@ -26,7 +26,7 @@ export type StubRequestListener = (req: unknown, res: unknown) => void;
  * Routes: `GET /markets`, `GET /markets/{market_id}` and `GET /healthz` (through the runtime:
  * profile, behaviours, journal, CORS), `GET /openapi.json`, the admin API under `/__stub` unless
  * disabled; every other path → 404 JSON in the profile's error shape. ETags are off: bodies are
- * pre-serialised and hashing a 1,000-market list per request halves throughput (FIELD-NOTES §3).
+ * pre-serialised and hashing a 1,000-market list per request halves throughput (measured under wrk).
  * @throws MarketStubError OPTION_INVALID for a bad or unknown option, or a missing `catalog`
  *   (`createApp: profile.paging: expected one of none, offset, cursor, found "pages"`).
  */

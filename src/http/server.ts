@@ -124,31 +124,43 @@ export async function listen(handler: (req: IncomingMessage, res: ServerResponse
     port: address.port,
     server,
     close() {
-      closing ??= new Promise<void>((resolve) => {
-        draining = true;
-        for (const res of pending) if (!res.headersSent) res.setHeader('connection', 'close');
-        const grace = setTimeout(() => {
-          for (const res of pending) {
-            if (res.headersSent) res.destroy();
-            else writeReply(res, errorReply(shape, 503, 'shutting_down', `The stub is shutting down; this request waited the ${graceMs} ms grace.`, {}, { 'retry-after': '1' }));
-          }
-          // Whatever has not closed within a second of the 503s is cut.
-          setTimeout(() => server.closeAllConnections(), 1_000).unref();
-        }, graceMs);
-        grace.unref();
-        const idle = setTimeout(() => server.closeIdleConnections(), Math.min(graceMs, IDLE_CLOSE_DELAY_MS));
-        idle.unref();
-        // net.Server#close stops accepting and waits for open connections; http.Server#close would
-        // also close idle keep-alive connections at once, racing requests already on their way.
-        NetServer.prototype.close.call(server, () => {
-          clearTimeout(grace);
-          clearTimeout(idle);
-          resolve();
-        });
-      });
+      closing ??= closeGracefully(server, pending, { graceMs, shape, drain: () => { draining = true; } });
       return closing;
     },
   };
+}
+
+/**
+ * The graceful close of a listening server: `Connection: close` on every response from now on,
+ * idle keep-alive connections closed after IDLE_CLOSE_DELAY_MS, requests still waiting after
+ * `graceMs` answered 503 (responses already streaming cut), every connection cut a second later.
+ */
+function closeGracefully(
+  server: Server, pending: Iterable<ServerResponse>, options: { graceMs: number; shape: ResponseProfile['errors']; drain(): void },
+): Promise<void> {
+  const { graceMs, shape } = options;
+  return new Promise<void>((resolve) => {
+    options.drain();
+    for (const res of pending) if (!res.headersSent) res.setHeader('connection', 'close');
+    const grace = setTimeout(() => {
+      for (const res of pending) {
+        if (res.headersSent) res.destroy();
+        else writeReply(res, errorReply(shape, 503, 'shutting_down', `The stub is shutting down; this request waited the ${graceMs} ms grace.`, {}, { 'retry-after': '1' }));
+      }
+      // Whatever has not closed within a second of the 503s is cut.
+      setTimeout(() => server.closeAllConnections(), 1_000).unref();
+    }, graceMs);
+    grace.unref();
+    const idle = setTimeout(() => server.closeIdleConnections(), Math.min(graceMs, IDLE_CLOSE_DELAY_MS));
+    idle.unref();
+    // net.Server#close stops accepting and waits for open connections; http.Server#close would
+    // also close idle keep-alive connections at once, racing requests already on their way.
+    NetServer.prototype.close.call(server, () => {
+      clearTimeout(grace);
+      clearTimeout(idle);
+      resolve();
+    });
+  });
 }
 
 /** Node's parser errors → a JSON answer when the socket can still take one (RFC 9110 §15.5: 400, 408, 413, 431). */

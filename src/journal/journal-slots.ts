@@ -5,7 +5,7 @@
  * headers object of the request survives it. Under load, objects that outlive a few young-generation
  * collections make V8 grow its young generation to its maximum (32 MiB) and fill the old one with
  * garbage; kept as JavaScript objects, 1,000 journaled requests cost a loaded stub about 23 MB of
- * peak RSS (issue 13, measured with wrk). Text is stored as UTF-16 code units, so any string comes
+ * peak RSS (measured with wrk). Text is stored as UTF-16 code units, so any string comes
  * back exactly as given.
  */
 

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createRequestJournal, type RawJournalEntry } from './request-journal.js';
 
-// Issue 13: the journal keeps nothing of a request on the V8 heap (numbers in typed arrays, text
+// Under load the journal keeps nothing of a request on the V8 heap (numbers in typed arrays, text
 // copied into reused byte buffers). What it gives back must be exactly what it was given.
 
 const text = fc.string({ unit: 'binary', maxLength: 40 });

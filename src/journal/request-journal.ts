@@ -85,49 +85,25 @@ export interface RequestJournal {
 }
 
 /**
- * Creates a journal holding the last `capacity` requests within `maxBytes` (WireMock's unbounded
- * journal ran out of memory under load: FIELD-NOTES §4.6). A number is the capacity.
+ * Creates a journal holding the last `capacity` requests within `maxBytes` (an unbounded journal
+ * grows with every request until the process runs out of memory under load, as WireMock's did).
+ * A number is the capacity.
  * @throws RangeError when capacity or maxBytes is out of range.
  */
 export function createRequestJournal(options: number | JournalOptions): RequestJournal {
-  const { capacity, maxBytes = DEFAULT_JOURNAL_BYTES, headers: headerMode = 'redacted', redactHeaders = [], redactQuery = [] } = typeof options === 'number' ? { capacity: options } : options;
-  const secrets = secretNames(redactHeaders, redactQuery);
-  if (!Number.isSafeInteger(capacity) || capacity < 0 || capacity > MAX_JOURNAL_ENTRIES) throw new RangeError(`journal size must be an integer from 0 to ${MAX_JOURNAL_ENTRIES}, got ${capacity}`);
-  if (!Number.isSafeInteger(maxBytes) || maxBytes < 1024 || maxBytes > MAX_JOURNAL_BYTES) throw new RangeError(`journal bytes must be an integer from 1024 to ${MAX_JOURNAL_BYTES}, got ${maxBytes}`);
-  if (headerMode !== 'redacted' && headerMode !== 'full') throw new RangeError(`journal headers must be "redacted" or "full", got ${JSON.stringify(headerMode)}`);
+  const { capacity, maxBytes, headerMode, secrets } = checkJournalOptions(options);
   // Columns of a ring of `capacity` slots (journal-slots.ts: why no entry object is kept).
-  const seqs = new Float64Array(capacity);
-  const times = new Float64Array(capacity);
-  const durations = new Float64Array(capacity);
-  const costs = new Float64Array(capacity);
-  const statuses = new Int32Array(capacity); // -1: reset before a response
-  const dropped = new Int32Array(capacity);
-  const methods = new Array<string>(capacity);
-  const labels = new Array<string[]>(capacity);
-  const text = createTextSlots(capacity);
+  const columns = journalColumns(capacity);
+  const { costs, labels, text } = columns;
   let head = 0; // slot of the oldest entry
   let held = 0;
   let bytes = 0;
   let seq = 0;
-  const matches = (slot: number, f: JournalFilter) =>
-    (f.method === undefined || methods[slot] === f.method.toUpperCase()) &&
-    (f.status === undefined || statuses[slot] === f.status) &&
-    (f.path === undefined || text.path(slot) === f.path) &&
-    (f.pathPrefix === undefined || text.path(slot).startsWith(f.pathPrefix));
+  const matches = (slot: number, f: JournalFilter) => slotMatches(columns, slot, f);
   const dropOldest = () => {
     bytes -= costs[head] ?? 0;
     head = (head + 1) % capacity;
     held -= 1;
-  };
-  const toEntry = (slot: number): JournalEntry => {
-    const { path, query, headers } = text.read(slot);
-    const status = statuses[slot] ?? -1;
-    const headersDropped = dropped[slot] ?? 0;
-    return {
-      seq: seqs[slot] ?? 0, time: new Date(times[slot] ?? 0).toISOString(), method: methods[slot] ?? '', path, query: parseQuery(query), headers,
-      status: status < 0 ? null : status, durationMs: durations[slot] ?? 0, behaviour: [...(labels[slot] ?? [])],
-      ...(headersDropped > 0 ? { headersDropped } : {}),
-    };
   };
   return {
     capacity,
@@ -151,27 +127,14 @@ export function createRequestJournal(options: number | JournalOptions): RequestJ
       for (const label of entry.behaviour) cost += label.length;
       while (held > 0 && (held === capacity || bytes + cost > maxBytes)) dropOldest();
       const slot = (head + held) % capacity;
-      seqs[slot] = seq;
-      times[slot] = entry.timeMs;
-      durations[slot] = entry.durationMs;
-      costs[slot] = cost;
-      statuses[slot] = entry.status ?? -1;
-      dropped[slot] = headersDropped;
-      methods[slot] = entry.method;
-      labels[slot] = entry.behaviour;
+      writeSlot(columns, slot, seq, entry, cost, headersDropped);
       text.write(slot, entry.path, query, headers);
       held += 1;
       bytes += cost;
     },
     list(filter = {}) {
       const limit = Math.min(filter.limit ?? MAX_JOURNAL_READ, MAX_JOURNAL_READ);
-      if (limit === 0) return [];
-      const newest: number[] = [];
-      for (let i = held - 1; i >= 0 && newest.length < limit; i--) {
-        const slot = (head + i) % capacity;
-        if (matches(slot, filter)) newest.push(slot);
-      }
-      return newest.reverse().map(toEntry);
+      return newestMatching(held, limit, (i) => (head + i) % capacity, (slot) => matches(slot, filter)).map((slot) => readEntry(columns, slot));
     },
     count(filter = {}) {
       let n = 0;
@@ -186,6 +149,76 @@ export function createRequestJournal(options: number | JournalOptions): RequestJ
       bytes = 0;
       seq = 0;
     },
+  };
+}
+
+/** The ring's columns: numbers in typed arrays, strings in arrays, the texts in journal-slots.ts's slots. */
+function journalColumns(capacity: number) {
+  return {
+    seqs: new Float64Array(capacity),
+    times: new Float64Array(capacity),
+    durations: new Float64Array(capacity),
+    costs: new Float64Array(capacity),
+    /** -1: reset before a response. */
+    statuses: new Int32Array(capacity),
+    dropped: new Int32Array(capacity),
+    methods: new Array<string>(capacity),
+    labels: new Array<string[]>(capacity),
+    text: createTextSlots(capacity),
+  };
+}
+
+type JournalColumns = ReturnType<typeof journalColumns>;
+
+/** The journal's options resolved and checked. @throws RangeError when capacity, maxBytes or headers is out of range. */
+function checkJournalOptions(options: number | JournalOptions): { capacity: number; maxBytes: number; headerMode: 'redacted' | 'full'; secrets: SecretNames } {
+  const { capacity, maxBytes = DEFAULT_JOURNAL_BYTES, headers: headerMode = 'redacted', redactHeaders = [], redactQuery = [] } = typeof options === 'number' ? { capacity: options } : options;
+  if (!Number.isSafeInteger(capacity) || capacity < 0 || capacity > MAX_JOURNAL_ENTRIES) throw new RangeError(`journal size must be an integer from 0 to ${MAX_JOURNAL_ENTRIES}, got ${capacity}`);
+  if (!Number.isSafeInteger(maxBytes) || maxBytes < 1024 || maxBytes > MAX_JOURNAL_BYTES) throw new RangeError(`journal bytes must be an integer from 1024 to ${MAX_JOURNAL_BYTES}, got ${maxBytes}`);
+  if (headerMode !== 'redacted' && headerMode !== 'full') throw new RangeError(`journal headers must be "redacted" or "full", got ${JSON.stringify(headerMode)}`);
+  return { capacity, maxBytes, headerMode, secrets: secretNames(redactHeaders, redactQuery) };
+}
+
+/** Writes an entry's numbers and labels into its slot (its texts go to the text slots). */
+function writeSlot(c: JournalColumns, slot: number, seq: number, entry: RawJournalEntry, cost: number, headersDropped: number): void {
+  c.seqs[slot] = seq;
+  c.times[slot] = entry.timeMs;
+  c.durations[slot] = entry.durationMs;
+  c.costs[slot] = cost;
+  c.statuses[slot] = entry.status ?? -1;
+  c.dropped[slot] = headersDropped;
+  c.methods[slot] = entry.method;
+  c.labels[slot] = entry.behaviour;
+}
+
+/** The slots of the newest `limit` matching entries, oldest first (`slotOf(i)`: the slot of the i-th oldest of `held`). */
+function newestMatching(held: number, limit: number, slotOf: (i: number) => number, matches: (slot: number) => boolean): number[] {
+  if (limit === 0) return [];
+  const newest: number[] = [];
+  for (let i = held - 1; i >= 0 && newest.length < limit; i--) {
+    const slot = slotOf(i);
+    if (matches(slot)) newest.push(slot);
+  }
+  return newest.reverse();
+}
+
+/** Whether the entry in a slot passes a filter (method, status, exact path, path prefix). */
+function slotMatches(c: JournalColumns, slot: number, f: JournalFilter): boolean {
+  return (f.method === undefined || c.methods[slot] === f.method.toUpperCase()) &&
+    (f.status === undefined || c.statuses[slot] === f.status) &&
+    (f.path === undefined || c.text.path(slot) === f.path) &&
+    (f.pathPrefix === undefined || c.text.path(slot).startsWith(f.pathPrefix));
+}
+
+/** The entry in a slot as callers read it (a fresh object; the ring keeps none). */
+function readEntry(c: JournalColumns, slot: number): JournalEntry {
+  const { path, query, headers } = c.text.read(slot);
+  const status = c.statuses[slot] ?? -1;
+  const headersDropped = c.dropped[slot] ?? 0;
+  return {
+    seq: c.seqs[slot] ?? 0, time: new Date(c.times[slot] ?? 0).toISOString(), method: c.methods[slot] ?? '', path, query: parseQuery(query), headers,
+    status: status < 0 ? null : status, durationMs: c.durations[slot] ?? 0, behaviour: [...(c.labels[slot] ?? [])],
+    ...(headersDropped > 0 ? { headersDropped } : {}),
   };
 }
 

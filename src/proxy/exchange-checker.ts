@@ -76,24 +76,11 @@ export function createExchangeCheck(answer: CheckedAnswer, ctx: CheckContext, li
   };
 
   const chain = contentDecoders(answer.contentEncoding);
-  const decoders: Transform[] = 'decoders' in chain ? chain.decoders : [];
   if ('unsupported' in chain) fail('undecodable-body', unsupportedCodingReason(answer.contentEncoding, chain.unsupported));
+  const { decoders, decoded } = pipeDecoders(chain, consume, (error) => {
+    if ('codings' in chain) fail('undecodable-body', decodeFailureReason(chain.codings, error));
+  });
   const first = decoders[0];
-  const last = decoders[decoders.length - 1];
-  let decoded: Promise<void> = Promise.resolve();
-  if (first && last) {
-    for (let k = 1; k < decoders.length; k++) (decoders[k - 1] as Transform).pipe(decoders[k] as Transform);
-    decoded = new Promise<void>((resolve) => {
-      last.on('data', consume);
-      last.once('end', resolve);
-      for (const d of decoders) {
-        d.once('error', (error) => {
-          if ('codings' in chain) fail('undecodable-body', decodeFailureReason(chain.codings, error));
-          resolve();
-        });
-      }
-    });
-  }
 
   return {
     write(chunk) {
@@ -114,31 +101,67 @@ export function createExchangeCheck(answer: CheckedAnswer, ctx: CheckContext, li
         for (const d of decoders) d.destroy();
         return {};
       }
-      const tail = text.end();
-      if (!twoHundred) {
-        if (answer.marketId === undefined || listed.has(answer.marketId)) checkStatus(facts, { text: parts.join('') + tail, bytes: text.bytes }, ctx, endpoint, endpoint === LIST_ENDPOINT ? 'the market list' : 'the listed market', answer.marketId);
-        return {};
-      }
-      checkEncoding(facts, text.bom, ctx, endpoint, answer.marketId);
-      if (!checkUtf8(text.notUtf8At, ctx.sink, endpoint, answer.request, answer.marketId) && answer.marketId !== undefined) return {};
-      if (reader && listChecker) {
-        reader.write(tail);
-        const page = listChecker.finish(reader.end());
-        return page ? { page } : {};
-      }
-      const id = answer.marketId as string;
-      const market = checkSingleBody(facts, parts.join('') + tail, id, listed.get(id), ctx);
-      if (!market) return {};
-      if (redactor.active && redactor.contains(JSON.stringify(market))) {
-        // A body that echoes a client's credential must never become a fixture.
-        ctx.sink.add({ severity: 'warning', code: 'header-echo', endpoint: SINGLE_ENDPOINT, pointerTemplate: '', expected: 'a body that does not contain a request credential (not recorded)', example: { marketId: id, pointer: '', found: 'a credential the client sent ([redacted])', request: answer.request } });
-        return {};
-      }
-      return { market };
+      return judgeBody(answer, { facts, text, parts, reader, listChecker }, ctx, listed, redactor);
     },
     abort() {
       stopped = true;
       for (const d of decoders) d.destroy();
     },
   };
+}
+
+/** The decoder streams of a content coding, piped in order, with the decoded text going to `consume`; `decoded` resolves at the end or on the first error. */
+function pipeDecoders(chain: ReturnType<typeof contentDecoders>, consume: (chunk: Buffer) => void, onError: (error: Error) => void): { decoders: Transform[]; decoded: Promise<void> } {
+  const decoders: Transform[] = 'decoders' in chain ? chain.decoders : [];
+  const first = decoders[0];
+  const last = decoders[decoders.length - 1];
+  if (!first || !last) return { decoders, decoded: Promise.resolve() };
+  for (let k = 1; k < decoders.length; k++) (decoders[k - 1] as Transform).pipe(decoders[k] as Transform);
+  const decoded = new Promise<void>((resolve) => {
+    last.on('data', consume);
+    last.once('end', resolve);
+    for (const d of decoders) {
+      d.once('error', (error) => {
+        onError(error);
+        resolve();
+      });
+    }
+  });
+  return { decoders, decoded };
+}
+
+/** The body judged once it ended: the status (a non-2xx answer), the encoding, then the list page or the single market. */
+function judgeBody(
+  answer: CheckedAnswer, read: { facts: ResponseFacts; text: BodyText; parts: string[]; reader: JsonReader | undefined; listChecker: ListPageChecker | undefined },
+  ctx: CheckContext, listed: ListedMarkets, redactor: Redactor,
+): CheckOutcome {
+  const { facts, text, parts, reader, listChecker } = read;
+  const endpoint = answer.marketId === undefined ? LIST_ENDPOINT : SINGLE_ENDPOINT;
+  const twoHundred = answer.status >= 200 && answer.status <= 299;
+  const tail = text.end();
+  if (!twoHundred) {
+    if (answer.marketId === undefined || listed.has(answer.marketId)) checkStatus(facts, { text: parts.join('') + tail, bytes: text.bytes }, ctx, endpoint, endpoint === LIST_ENDPOINT ? 'the market list' : 'the listed market', answer.marketId);
+    return {};
+  }
+  checkEncoding(facts, text.bom, ctx, endpoint, answer.marketId);
+  if (!checkUtf8(text.notUtf8At, ctx.sink, endpoint, answer.request, answer.marketId) && answer.marketId !== undefined) return {};
+  if (reader && listChecker) {
+    reader.write(tail);
+    const page = listChecker.finish(reader.end());
+    return page ? { page } : {};
+  }
+  return judgeSingle(answer, facts, parts.join('') + tail, ctx, listed, redactor);
+}
+
+/** A single market's body judged; the market is kept for --record unless it echoes a credential the client sent. */
+function judgeSingle(answer: CheckedAnswer, facts: ResponseFacts, body: string, ctx: CheckContext, listed: ListedMarkets, redactor: Redactor): CheckOutcome {
+  const id = answer.marketId as string;
+  const market = checkSingleBody(facts, body, id, listed.get(id), ctx);
+  if (!market) return {};
+  if (redactor.active && redactor.contains(JSON.stringify(market))) {
+    // A body that echoes a client's credential must never become a fixture.
+    ctx.sink.add({ severity: 'warning', code: 'header-echo', endpoint: SINGLE_ENDPOINT, pointerTemplate: '', expected: 'a body that does not contain a request credential (not recorded)', example: { marketId: id, pointer: '', found: 'a credential the client sent ([redacted])', request: answer.request } });
+    return {};
+  }
+  return { market };
 }

@@ -1,5 +1,5 @@
 /**
- * Response profiles: choices for what the service leaves undocumented (FIELD-NOTES §1–2). The
+ * Response profiles: choices for what the service leaves undocumented (envelopes, paging, error shapes: real deployments differ on each). The
  * defaults reproduce the plain behaviour: a bare array, no paging, the stub's own error shape.
  */
 export interface ResponseProfile {

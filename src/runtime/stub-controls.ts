@@ -60,9 +60,24 @@ export const MAX_MARKETS_PER_CALL = 10_000;
 /** Largest `n` of one tick call (each tick visits every market; see also MAX_TICK_WORK). */
 export const MAX_TICKS_PER_CALL = 10_000;
 
-/** Creates the controls over a runtime. */
+/** Creates the controls over a runtime: the market, deviation, behaviour and journal controls, each a named part. */
 export function createStubControls(runtime: StubRuntime): StubControls {
   const { store, behaviours, journal } = runtime;
+  return {
+    ...marketControls(store),
+    reset() {
+      store.reset();
+      behaviours.reset();
+    },
+    ...behaviourControls(behaviours),
+    ...journalControls(journal),
+  };
+}
+
+type MarketControls = Pick<StubControls, 'catalog' | 'market' | 'hasMarket' | 'setMarkets' | 'putMarket' | 'patchMarket' | 'removeMarket' | 'setDeviations' | 'setMarketDeviations' | 'deviations' | 'tick'>;
+
+/** The controls over the catalog and its deviations (each checks its arguments, then edits the store). */
+function marketControls(store: StubRuntime['store']): MarketControls {
   const notFound = (where: string, marketId: string) => new MarketStubError({ code: 'MARKET_NOT_FOUND', where, marketId, message: `${where}: no market with market_id ${JSON.stringify(marketId)}` });
   const requireMarket = (where: string, marketId: unknown): string => {
     if (typeof marketId !== 'string' || marketId === '') throw optionError(where, 'marketId', 'a non-empty string', marketId);
@@ -70,18 +85,7 @@ export function createStubControls(runtime: StubRuntime): StubControls {
     return marketId;
   };
   return {
-    catalog(where) {
-      const current = store.current();
-      if (current.size > MAX_EDITABLE) {
-        throw new MarketStubError({ code: 'LIMIT_EXCEEDED', where, option: 'catalog', expected: `a catalog of at most ${MAX_EDITABLE} markets to list whole`, found: current.size });
-      }
-      const markets: Market[] = [];
-      for (let i = 0; i < current.size; i++) {
-        const market = store.marketAt(i);
-        if (market) markets.push(market);
-      }
-      return markets;
-    },
+    catalog: (where) => wholeCatalog(store, where),
     market(where, marketId) {
       const market = store.market(requireMarket(where, marketId));
       if (!market) throw notFound(where, marketId);
@@ -125,10 +129,26 @@ export function createStubControls(runtime: StubRuntime): StubControls {
       if (typeof count !== 'number' || !Number.isInteger(count) || count < 1 || count > MAX_TICKS_PER_CALL) throw optionError(where, 'n', `an integer from 1 to ${MAX_TICKS_PER_CALL}`, n);
       return guarded(where, () => store.tick(count, where));
     },
-    reset() {
-      store.reset();
-      behaviours.reset();
-    },
+  };
+}
+
+/** Every market as stored, in catalog order. @throws MarketStubError LIMIT_EXCEEDED above MAX_EDITABLE markets. */
+function wholeCatalog(store: StubRuntime['store'], where: string): Market[] {
+  const current = store.current();
+  if (current.size > MAX_EDITABLE) {
+    throw new MarketStubError({ code: 'LIMIT_EXCEEDED', where, option: 'catalog', expected: `a catalog of at most ${MAX_EDITABLE} markets to list whole`, found: current.size });
+  }
+  const markets: Market[] = [];
+  for (let i = 0; i < current.size; i++) {
+    const market = store.marketAt(i);
+    if (market) markets.push(market);
+  }
+  return markets;
+}
+
+/** The controls over the behaviour engine (global behaviour and rules). */
+function behaviourControls(behaviours: StubRuntime['behaviours']): Pick<StubControls, 'behaviours' | 'resetBehaviours' | 'setBehaviour' | 'addRule' | 'removeRule'> {
+  return {
     behaviours: () => ({ global: behaviours.global(), rules: behaviours.rules() }),
     resetBehaviours() {
       behaviours.reset();
@@ -145,6 +165,12 @@ export function createStubControls(runtime: StubRuntime): StubControls {
     removeRule(where, ruleId) {
       if (!behaviours.removeRule(ruleId)) throw new MarketStubError({ code: 'RULE_NOT_FOUND', where, option: 'ruleId', expected: `the id of a rule (${behaviours.rules().map((r) => r.id).slice(0, 20).join(', ') || 'there are none'})`, found: ruleId });
     },
+  };
+}
+
+/** The controls over the request journal (filters checked). */
+function journalControls(journal: StubRuntime['journal']): Pick<StubControls, 'requests' | 'requestCount' | 'journalStats' | 'clearRequests'> {
+  return {
     requests(where, filter) {
       return journal.list(checkFilter(where, filter));
     },

@@ -1,8 +1,10 @@
+import type { LocatedProblem } from '../core/located-problem.js';
+
 /**
  * A finding: one way a document departs from the contract or from our assumptions.
  * Validators return findings as values; the edge (CLI, HTTP) decides what they cost.
  */
-export interface Finding {
+export interface Finding extends LocatedProblem {
   /** `error`: documented contract broken; `warning`: one of our assumptions broken; `info`: worth knowing. */
   severity: 'error' | 'warning' | 'info';
   /** Stable machine-readable name, e.g. `type`, `required`, `format`, `duplicate-id`, `price-sum`. */

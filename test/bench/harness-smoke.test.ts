@@ -77,7 +77,7 @@ describe('bench harness (npm run bench -- --smoke)', () => {
         expect(f.stubs[stub].ratio).toBeCloseTo((f.stubs[stub].value ?? 0) / (f.baseline ?? 1), 9);
       }
     }
-    // Each of the ratio goals carries a verdict; the figure values decide which.
+    // Each ratio goal carries a verdict; the figure values decide which.
     const goalOf = (id: string, stub: (typeof STUBS)[number]) => results.figures.find((f) => f.id === id)?.stubs[stub].goal;
     expect(goalOf('market.reqPerSec', 'stub-generated')).toMatchObject({ op: '>=', limit: 0.5 });
     expect(goalOf('market.reqPerSec', 'stub-fixtures')).toMatchObject({ op: '>=', limit: 0.5 });

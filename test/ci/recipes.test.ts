@@ -1,4 +1,4 @@
-// Issue 12 point 4: the CI recipes in docs/ci are valid against the published schemas of their
+// The CI recipes in docs/ci are valid against the published schemas of their
 // platforms (vendored: test/data/ci-schemas/README.md says from where), wire the JUnit report, the
 // markdown summary and the HTML report (docs/reports.md) the check writes to what the platform
 // shows and uploads, and their `market-stub check` commands run for real against a stub

@@ -6,7 +6,7 @@ import { readSimpleCommandLine, type CommandLineArgs } from '../../src/cli/simpl
 import { readWithYargs } from '../../src/cli/yargs-command-line.js';
 import { ConfigError, resolveOptions } from '../../src/options/resolve-options.js';
 
-// Issue 13: plain command lines are read with util.parseArgs so that running a command never
+// Plain command lines are read with util.parseArgs so that running a command never
 // loads yargs. The two readers must never disagree: wherever the simple one reads a line, yargs
 // reads it to the same options, the same positional words and the same unknown flags.
 

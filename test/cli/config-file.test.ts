@@ -1,4 +1,4 @@
-// Issue 12 point 3: market-stub.config.json (or --config FILE / MARKET_STUB_CONFIG) holds any serve
+// market-stub.config.json (or --config FILE / MARKET_STUB_CONFIG) holds any serve
 // option and inline rules, is checked against schemas/config.schema.json with the flags' words
 // (file, JSON pointer, expected, found), and ranks below flags and variables; serve --print-config
 // shows every value and its source, never a secret.

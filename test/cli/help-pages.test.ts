@@ -5,7 +5,7 @@ import { HELP_PAGE_WIDTHS, type HelpPages } from '../../src/cli/help-pages.js';
 import { readWithYargs } from '../../src/cli/yargs-command-line.js';
 import { runCliProcess } from '../support/cli-process.js';
 
-// Issue 13: `--help` prints pages yargs rendered at build time (dist/help-pages.json) instead of
+// `--help` prints pages yargs rendered at build time (dist/help-pages.json) instead of
 // loading yargs. They must be exactly what yargs prints from the current code.
 const pages = JSON.parse(readFileSync(new URL('../../dist/help-pages.json', import.meta.url), 'utf8')) as HelpPages;
 

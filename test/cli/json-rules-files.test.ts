@@ -15,7 +15,7 @@ beforeAll(async () => {
 afterAll(() => rm(root, { recursive: true, force: true }));
 
 const marketText = (id: string, extra = '') => `{"market_id":"${id}","title":"Will ${id}?","status":"active","yes_price":0.5,"no_price":0.5,"resolution_date":"2027-01-01"${extra}}`;
-/** The issue's shape: one market with a member nested ~5,000 levels deep (about 10 KB). */
+/** A hostile shape: one market with a member nested ~5,000 levels deep (about 10 KB). */
 const deepMarket = (id: string) => marketText(id, `,"extra":${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}`);
 const write = async (name: string, content: string | Buffer) => {
   const file = path.join(root, name);

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCliProcess } from '../support/cli-process.js';
 
-// Issue 9 point 1: every command refuses a mistyped flag, a missing required argument and a bad
+// Every command refuses a mistyped flag, a missing required argument and a bad
 // value with exit 2, one message on stderr, nothing on stdout, and nothing started: no port
 // bound, no file written, no request made. Run as real processes, as a user runs them.
 

@@ -1,4 +1,4 @@
-// Findings added with the deviation catalogue (issue 14): a slow single answer is a warning naming
+// Findings added with the deviation catalogue: a slow single answer is a warning naming
 // the market, and an anomaly inside a list item (a duplicate member, an unsafe number) names the
 // item's market, in a bare array and inside an envelope.
 import { describe, expect, it } from 'vitest';

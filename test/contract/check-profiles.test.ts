@@ -1,4 +1,4 @@
-// `check` against market-stub serve under each response profile (issue 4): envelopes, offset and
+// `check` against market-stub serve under each response profile: envelopes, offset and
 // cursor paging (envelope fields and Link headers), error body shapes. All must pass cleanly.
 import { describe, expect, it } from 'vitest';
 import { startServeProcess } from '../support/cli-process.js';

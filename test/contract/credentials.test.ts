@@ -1,4 +1,4 @@
-// Credentials stay where they were given (issue 10, point 1): --header values go only to the
+// Credentials stay where they were given : --header values go only to the
 // origin of --base-url (a redirect or paging link elsewhere is followed without them, or refused
 // with --same-origin-only), and no output of check, record or proxy holds a secret in any form:
 // raw, without its auth scheme, JSON-escaped, XML-escaped, percent-encoded or cut short.

@@ -1,4 +1,4 @@
-// Crash-safe fixture sets (issue 10, point 3): at every instant DIR holds the complete old set or
+// Crash-safe fixture sets: at every instant DIR holds the complete old set or
 // the complete new one. Shown by fault injection (a child process that SIGKILLs itself after each
 // step of the switch, for a DIR recorded before, a plain DIR of an earlier market-stub and a DIR
 // that did not exist), by a reader that reads DIR while another process switches it again and

@@ -1,4 +1,4 @@
-// HTTP as deployments speak it (issue 10, points 2 and 4): retries of 429/503 with Retry-After,
+// HTTP as deployments speak it: retries of 429/503 with Retry-After,
 // the keep-alive idle race, gzip and br, bodies that are not what their headers say, BOMs,
 // charsets, duplicate member names, numbers that are not doubles, and body size limits — each
 // against a small deviant node:http deployment, through `market-stub check` (in process).

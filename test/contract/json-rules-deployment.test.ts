@@ -16,7 +16,7 @@ beforeAll(async () => {
 });
 afterAll(() => rm(work, { recursive: true, force: true }));
 
-/** JSON text of a market with a member nested `depth` objects deep (the issue's 5,000: about 10 KB). */
+/** JSON text of a market with a member nested `depth` objects deep (5,000 levels: about 10 KB). */
 const deepText = (market: RawMarket, depth: number) => JSON.stringify(market).replace(/}$/, `,"extra":${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}}`);
 /** DEV-1 nests 62 levels: within the rules, so it is recorded and served back like any market. */
 const within = JSON.parse(deepText(conformingMarket(1), 61)) as RawMarket;

@@ -1,4 +1,4 @@
-// The recording proxy under real conditions (issue 10, point 2): in-flight exchanges finish on
+// The recording proxy under real conditions: in-flight exchanges finish on
 // SIGTERM, a big slow body never holds up another client, an undecodable list and an oversized
 // body are errors (the client still gets every byte), and the report is written even when
 // --record cannot be.

@@ -23,7 +23,7 @@ function expectAdminShape(body: Record<string, unknown>, status: number, error: 
   expect(Object.keys(body).filter((k) => !allowed.includes(k))).toEqual([]);
 }
 
-/** What issue 12's remote client does with an admin error body: the same MarketStubError, rebuilt. */
+/** What the remote client (connectMarketStub) does with an admin error body: the same MarketStubError, rebuilt. */
 function rebuild(body: Record<string, unknown>, where: string): MarketStubError {
   return new MarketStubError({
     code: String(body['error']).toUpperCase() as MarketStubErrorCode, where, message: String(body['message']),

@@ -4,7 +4,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildCatalog, createApp, MarketStubError, startMarketStub, type MarketStub, type MarketStubOptions } from '../../src/index.js';
 
-// Issue 9 point 2: every library option is checked up front and refused with one error class,
+// Every library option is checked up front and refused with one error class,
 // worded for the library; nothing runs in the background that could throw past the stub.
 
 const listeners = (): number => process.getActiveResourcesInfo().filter((r) => r === 'TCPServerWrap').length;

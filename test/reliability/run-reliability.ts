@@ -1,4 +1,4 @@
-// `npm run test:reliability [-- --quick]`: the standing reliability suite (issue 11, point 7) against
+// `npm run test:reliability [-- --quick]`: the standing reliability suite against
 // the built CLI: hostile requests, an RSS soak with the journal full, admin abuse latency, the
 // security cases, and hot reload loops. --quick (CI) takes a few minutes: 10,000 hostile requests,
 // a 20 s soak, 10 s of abuse, 10 rounds per save pattern; the full run: 30,000, 60 s, 30 s, 100.

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCliProcess, startServeProcess, type ServedProcess } from '../support/cli-process.js';
 import { figure } from './reliability-support.js';
 
-// The cases of issue 11 ("What was seen"), replayed against the built CLI as a black box.
+// Crashes and stalls once seen (hostile bodies, paths, headers, slow clients), replayed against the built CLI as a black box.
 let stub: ServedProcess;
 beforeAll(async () => {
   stub = await startServeProcess(['--port', '0', '--count', '10', '--quiet'], { env: { MARKET_STUB_CLOCK: '2026-01-01' } });
@@ -61,7 +61,7 @@ describe('cross-site and DNS rebinding', () => {
   });
 });
 
-describe('crashes and stalls of issue 11 stay fixed', () => {
+describe('crashes and stalls once seen stay fixed', () => {
   it('PUT /__stub/markets with a 3 MB body of {} is refused at once and /healthz keeps answering', async () => {
     const t = performance.now();
     const res = await fetch(`${stub.url}/__stub/markets`, { method: 'PUT', headers: json, body: `[${Array(1_000_000).fill('{}').join(',')}]` }).catch((e: Error) => e);

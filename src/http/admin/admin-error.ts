@@ -1,5 +1,6 @@
 import { adminCode, MarketStubError, type MarketStubErrorCode } from '../../core/market-stub-error.js';
 import { jsonReply, type Reply } from '../../runtime/reply.js';
+import type { LocatedProblem } from '../../core/located-problem.js';
 
 /**
  * The one JSON shape of every admin API error, whatever the response profile (the profile's error
@@ -15,7 +16,8 @@ export interface AdminErrorBody {
   option?: string;
   expected?: string;
   found?: string;
-  findings?: { pointer: string; expected: string; found: string; message: string }[];
+  /** Every located problem, in the one shape (core/located-problem.ts). */
+  findings?: LocatedProblem[];
   market_id?: string;
 }
 

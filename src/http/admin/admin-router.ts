@@ -22,7 +22,7 @@ import { DEVIATION_ROUTES } from './deviation-routes.js';
 import { JOURNAL_ROUTES } from './journal-routes.js';
 import { MARKET_ROUTES } from './market-routes.js';
 
-/** node:crypto's constant-time comparison, required on the first token check: a stub without an admin token never loads node:crypto (~1.5 ms of start-up, issue 13). */
+/** node:crypto's constant-time comparison, required on the first token check: a stub without an admin token never loads node:crypto (~1.5 ms of start-up). */
 const timingSafeEqual = (): typeof Crypto.timingSafeEqual => (createRequire(import.meta.url)('node:crypto') as typeof Crypto).timingSafeEqual;
 
 /** Admin requests being read or waiting for their turn at once; more are answered 503 at once. */

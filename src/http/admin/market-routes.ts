@@ -1,7 +1,7 @@
 import { adminFailure } from './admin-error.js';
 import { jsonArrayChunks, type AdminRoute } from './admin-route.js';
 
-/** The catalog resource: markets, one market, ticks and reset (ARCHITECTURE next shape #4: one small router per resource). */
+/** The catalog resource: markets, one market, ticks and reset (one small router per resource, so each admin route is found by its resource). */
 export const MARKET_ROUTES: readonly AdminRoute[] = [
   { method: 'GET', path: '/markets', describe: 'every market as stored, in catalog order', run: ({ controls, where }) => ({ status: 200, chunks: jsonArrayChunks(controls.catalog(where)) }) },
   {
