@@ -80,7 +80,7 @@ describe('crashes and stalls once seen stay fixed', () => {
   it('100,000-level nested JSON to 9 admin routes is a 400 limit_exceeded', async () => {
     const id = ((await (await fetch(`${stub.url}/markets`)).json()) as { market_id: string }[])[0]?.market_id ?? '';
     const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
-    const routes: [string, string][] = [['PUT', '/__stub/markets'], ['POST', '/__stub/markets'], ['PUT', `/__stub/markets/${id}`], ['PATCH', `/__stub/markets/${id}`], ['PUT', `/__stub/markets/${id}/faults`], ['POST', '/__stub/tick'], ['PUT', '/__stub/behaviours/global'], ['POST', '/__stub/behaviours/rules'], ['POST', '/__stub/reset']];
+    const routes: [string, string][] = [['PUT', '/__stub/markets'], ['POST', '/__stub/markets'], ['PUT', `/__stub/markets/${id}`], ['PATCH', `/__stub/markets/${id}`], ['PUT', `/__stub/markets/${id}/deviations`], ['POST', '/__stub/tick'], ['PUT', '/__stub/behaviours/global'], ['POST', '/__stub/behaviours/rules'], ['POST', '/__stub/reset']];
     for (const [method, route] of routes) {
       const res = await fetch(`${stub.url}${route}`, { method, headers: json, body: deep });
       expect(res.status).toBe(400);
