@@ -284,10 +284,10 @@ function writeHelpPages() {
 
 /**
  * dist/fixture-reader-worker.cjs: the worker thread that reads a watched fixture set off the
- * serving thread (src/catalog/read-fixtures-off-thread.ts starts it from the file beside its bundle).
+ * serving thread (src/fixtures/read-fixtures-off-thread.ts starts it from the file beside its bundle).
  */
 async function buildFixtureReaderWorker() {
-  const result = await build({ ...COMMON, ...CJS_MODULE_URL, entryPoints: { 'fixture-reader-worker': 'src/catalog/fixture-reader-worker.ts' }, outdir: DIST, format: 'cjs', outExtension: { '.js': '.cjs' } });
+  const result = await build({ ...COMMON, ...CJS_MODULE_URL, entryPoints: { 'fixture-reader-worker': 'src/fixtures/fixture-reader-worker.ts' }, outdir: DIST, format: 'cjs', outExtension: { '.js': '.cjs' } });
   assertNoImportMeta(path.join(DIST, 'fixture-reader-worker.cjs'));
   return result;
 }

@@ -1,4 +1,4 @@
-import { readRegularFileBytesSync } from './core/read-regular-file.js';
+import { readRegularFileBytesSync } from './fixtures/read-regular-file.js';
 import { readJsonBytes } from './core/bounded-json.js';
 import { todayUtc } from './core/market-rules.js';
 import { BehaviourError, checkBehaviour, createBehaviourEngine, type Behaviour, type BehaviourRuleInput } from './behaviour/behaviour.js';

@@ -14,7 +14,7 @@ export type { StubLogger } from './core/stub-logger.js';
 export { createApp, type AppOptions, type StubRequestListener } from './http/create-app.js';
 export type { RuntimeOptions } from './runtime/stub-runtime.js';
 export type { ResponseProfile } from './runtime/response-profile.js';
-export { buildCatalog, type CatalogOptions } from './catalog/build-catalog.js';
+export { buildCatalog, type CatalogOptions } from './fixtures/build-catalog.js';
 export type { CatalogEntry, MarketCatalog, CatalogSource } from './catalog/market-catalog.js';
 export { generateMarket, generateMarkets, type GenerateOptions } from './catalog/generate-markets.js';
 export type { Behaviour, BehaviourRule, BehaviourRuleInput, RuleMatch, TransportFault } from './behaviour/behaviour.js';

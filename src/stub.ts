@@ -1,9 +1,9 @@
-import { buildCatalog } from './catalog/build-catalog.js';
+import { buildCatalog } from './fixtures/build-catalog.js';
 import { todayUtc } from './core/market-rules.js';
 import { createMemoryCatalogInSlices } from './catalog/memory-catalog-in-slices.js';
 import type { GeneratedCatalog } from './catalog/generated-catalog.js';
-import { formatWatchRefusal } from './catalog/load-fixtures.js';
-import { watchFixtures, type FixtureWatch } from './catalog/watch-fixtures.js';
+import { formatWatchRefusal } from './fixtures/load-fixtures.js';
+import { watchFixtures, type FixtureWatch } from './fixtures/watch-fixtures.js';
 import { createApp } from './http/create-app.js';
 import { createStubRuntime, type RuntimeOptions, type StubRuntime } from './runtime/stub-runtime.js';
 import { checkStubOptions } from './stub-options.js';

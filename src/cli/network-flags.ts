@@ -1,4 +1,4 @@
-import { readRegularFileBytes, UnreadableFileError } from '../core/read-regular-file.js';
+import { readRegularFileBytes, UnreadableFileError } from '../fixtures/read-regular-file.js';
 import { ContractRunError } from '../contract/index.js';
 import type { OutgoingNetwork } from '../contract/index.js';
 import type { OptionValues } from '../options/option-values.js';

@@ -1,7 +1,7 @@
 // `market-stub check` once it runs, and the steps record and proxy share with it (crawl flags, redacted io, the report, exit 2): loaded only when one of the three commands runs.
 import { MarketStubError } from '../core/market-stub-error.js';
 import { createRedactor } from '../core/redact-secrets.js';
-import { unwritableError, writeFileAtomic } from '../core/write-file-atomic.js';
+import { unwritableError, writeFileAtomic } from '../fixtures/write-file-atomic.js';
 import { checkHeaderFields } from '../contract/index.js';
 import { networkSecrets } from '../contract/index.js';
 import { readNetworkFlags } from './network-flags.js';

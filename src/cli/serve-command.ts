@@ -84,7 +84,7 @@ function composeOrRefuse(options: ResolvedOptions<ServeValues>, io: CliIo): Serv
  * could not start: bad fixtures (every problem), a port or host that cannot be bound, a refused option.
  */
 async function launchOrRefuse(config: ServeConfig, logger: MarketStubOptions['logger'], io: CliIo): Promise<LaunchedStub | number> {
-  const [{ launchStub }, { FixtureError, formatFixtureProblems }] = await Promise.all([import('../stub.js'), import('../catalog/load-fixtures.js')]);
+  const [{ launchStub }, { FixtureError, formatFixtureProblems }] = await Promise.all([import('../stub.js'), import('../fixtures/load-fixtures.js')]);
   try {
     return await launchStub(launchOptionsOf(config, logger), 'market-stub serve');
   } catch (error) {

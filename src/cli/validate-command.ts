@@ -22,7 +22,7 @@ export const validateCommand: CommandSpec<ValidateValues> = {
  */
 export async function runValidate(options: ResolvedOptions<ValidateValues>, io: CliIo): Promise<number> {
   const location = options.values.path;
-  const { readFixtures, describeFixtureProblems } = await import('../catalog/load-fixtures.js');
+  const { readFixtures, describeFixtureProblems } = await import('../fixtures/load-fixtures.js');
   const load = await readFixtures(location);
   if (load.problems.length === 0) {
     io.stdout(`${location}: ${load.markets.length} markets in ${load.files.length} file(s) are valid against $defs/Market.\n`);

@@ -4,11 +4,11 @@
 import { lstat, readdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { generateMarket, type GenerateOptions } from '../catalog/generate-markets.js';
-import { MAX_FIXTURE_FILE_BYTES } from '../catalog/load-fixtures.js';
+import { MAX_FIXTURE_FILE_BYTES } from '../fixtures/load-fixtures.js';
 import { fixtureText } from '../contract/index.js';
-import { makeDirectory } from '../core/file-system-cause.js';
+import { makeDirectory } from '../fixtures/file-system-cause.js';
 import { MarketStubError } from '../core/market-stub-error.js';
-import { unwritableError, writeDurable, writeFailureReason, writeFileAtomic } from '../core/write-file-atomic.js';
+import { unwritableError, writeDurable, writeFailureReason, writeFileAtomic } from '../fixtures/write-file-atomic.js';
 
 /** The fixture-file limit generate keeps to (validate and serve --fixtures read no larger file). */
 export const MAX_OUTPUT_FILE_BYTES = MAX_FIXTURE_FILE_BYTES;

@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs';
 import { JsonInputError, readJsonBytes } from '../core/bounded-json.js';
-import { readRegularFileBytesSync, UnreadableFileError } from '../core/read-regular-file.js';
+import { readRegularFileBytesSync, UnreadableFileError } from '../fixtures/read-regular-file.js';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Ajv as AjvClass, ErrorObject, ValidateFunction } from 'ajv';
@@ -67,7 +67,7 @@ export function loadConfigSection(location: ConfigLocation, command: string): Co
 }
 
 /**
- * Reads a config file as fixture files are read (core/read-regular-file.ts: a regular file only,
+ * Reads a config file as fixture files are read (fixtures/read-regular-file.ts: a regular file only,
  * opened non-blocking so a FIFO never blocks, at most MAX_CONFIG_FILE_BYTES) and parses it under
  * the JSON rules of core/bounded-json.ts. Every error names the option or variable that gave the
  * path (`--config`, `MARKET_STUB_CONFIG`) and, for the content, the JSON pointer.

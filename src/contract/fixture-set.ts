@@ -1,7 +1,7 @@
 import { link, lstat, mkdir, open, readdir, readlink, rename, rm, stat, symlink, copyFile } from 'node:fs/promises';
 import path from 'node:path';
-import { makeDirectory } from '../core/file-system-cause.js';
-import { unwritableError, writeDurable, writeFailureReason } from '../core/write-file-atomic.js';
+import { makeDirectory } from '../fixtures/file-system-cause.js';
+import { unwritableError, writeDurable, writeFailureReason } from '../fixtures/write-file-atomic.js';
 import type { Market } from '../schema/generated/market-types.js';
 import { ContractRunError } from './contract-run-error.js';
 import { createMarketSpool, type MarketSpool } from './market-spool.js';
