@@ -9,7 +9,8 @@
 /** @type {Record<string, { mutate: string[]; tests: string[] }>} */
 export const MUTATION_AREAS = {
   contract: {
-    mutate: ['src/contract/market-checks.ts'],
+    // market-checks.ts and the two modules split out of it (body descriptions, list-item identity).
+    mutate: ['src/contract/market-checks.ts', 'src/contract/body-description.ts', 'src/contract/market-identity.ts'],
     tests: ['src/contract/**/*.test.ts', 'test/contract/market-checks-*.test.ts', 'test/contract/check-library.test.ts'],
   },
   behaviour: {
