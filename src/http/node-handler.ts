@@ -3,7 +3,7 @@ import type { TransportFault } from '../behaviour/behaviour.js';
 import { answerRequest, CORS_HEADERS, splitTarget, type SplitTarget, type StubAnswer } from '../runtime/answer-request.js';
 import type { Reply } from '../runtime/reply.js';
 import type { StubRuntime } from '../runtime/stub-runtime.js';
-import { writeReply, writeReplyHead } from './write-reply.js';
+import { writeHead, writeReply, writeReplyHead } from './write-reply.js';
 
 const OBSERVED = Symbol('market-stub.observed');
 const APPLIED = Symbol('market-stub.behaviour');
@@ -33,7 +33,7 @@ export function createNodeHandler(runtime: StubRuntime): (req: IncomingMessage, 
     }
     if (answer.labels.length > 0) (res as WithLabels)[APPLIED] = answer.labels;
     if (answer.preflight) {
-      res.writeHead(answer.reply.status, answer.reply.headers);
+      writeHead(res, answer.reply.status, answer.reply.headers);
       res.end();
     } else if (answer.delayMs > 0) deliverLater(runtime, res, answer, `${req.method ?? 'GET'} ${split.path}`);
     else deliver(res, answer);

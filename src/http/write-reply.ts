@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { NO_CONTENT_STATUSES, type Reply } from '../runtime/reply.js';
+import { clockDateOf } from './clock-date-header.js';
 
 /**
  * Writes a reply with an explicit Content-Length. Node omits the body of a HEAD response itself
@@ -12,12 +13,12 @@ export function writeReply(res: ServerResponse, reply: Reply): void {
     // RFC 9110 §15.3.6: a 205 says "no content" with Content-Length: 0; 204 and 304 send none.
     if (reply.status === 205) reply.headers['content-length'] = '0';
     else delete reply.headers['content-length'];
-    res.writeHead(reply.status, reply.headers);
+    writeHead(res, reply.status, reply.headers);
     res.end();
     return;
   }
   if (reply.chunks) {
-    res.writeHead(reply.status, reply.headers);
+    writeHead(res, reply.status, reply.headers);
     if (res.req.method === 'HEAD') {
       res.end();
       return;
@@ -51,5 +52,17 @@ export function writeReply(res: ServerResponse, reply: Reply): void {
  */
 export function writeReplyHead(res: ServerResponse, reply: Reply): void {
   reply.headers['content-length'] = String(reply.body.length);
-  res.writeHead(reply.status, reply.headers);
+  writeHead(res, reply.status, reply.headers);
+}
+
+/**
+ * `res.writeHead(status, headers)` with the stub clock's `Date` added to `headers` (see
+ * clock-date-header.ts). `headers` must be built for this response: it is changed in place. Headers
+ * set earlier with `setHeader` (CORS on Express's routes, `Connection: close` while draining) still
+ * go out: Node merges them, on its slower path.
+ */
+export function writeHead(res: ServerResponse, status: number, headers: Record<string, string>): void {
+  const date = clockDateOf(res);
+  if (date !== undefined) headers.date = date;
+  res.writeHead(status, headers);
 }

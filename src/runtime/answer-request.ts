@@ -59,6 +59,13 @@ export const CORS_HEADERS: Readonly<Record<string, string>> = Object.freeze({
 const HEALTH_BODY = utf8('{"status":"ok"}');
 const ALLOWED = ['GET', 'HEAD'] as const;
 const NO_LABELS: readonly string[] = Object.freeze([]);
+/** What a request's Prefer header asks for: a behaviour and a deviation, each optional. */
+interface Preferences {
+  behaviour: Behaviour | undefined;
+  deviation: Deviation | undefined;
+}
+
+const NO_PREFERENCES: Preferences = Object.freeze({ behaviour: undefined, deviation: undefined });
 const PREFER_HELP = 'Supported Prefer preferences: code, delay, jitter, retry-after, error-rate, fault, dribble, deviation.';
 
 /** Splits a request target into path and query, and tells whether it is under the admin prefix. */
@@ -111,7 +118,7 @@ export function matchMarketRoute(path: string): { kind: 'list' } | { kind: 'item
 function decideAndRender(runtime: StubRuntime, route: { kind: 'list' } | { kind: 'item'; marketId: string }, request: StubRequest, split: SplitTarget): StubAnswer {
   const preferences = readPrefer(request.headers['prefer']);
   if (preferences instanceof MarketStubError) return plain(runtime, errorReply(runtime.profile.errors, 400, 'bad_request', `${preferences.message}. ${PREFER_HELP}`));
-  const applied = runtime.behaviours.decide({ route: route.kind, method: request.method, ...(route.kind === 'item' ? { marketId: route.marketId } : {}) }, preferences.behaviour);
+  const applied = runtime.behaviours.decide(route.kind === 'item' ? { route: 'item', method: request.method, marketId: route.marketId } : { route: 'list', method: request.method }, preferences.behaviour);
   const rendered: Rendered = applied.status !== undefined && applied.status >= 400
     ? { reply: injectedError(runtime.profile, applied), delayMs: 0 }
     : renderMarketRoute(route, split.query, request.target, { store: runtime.store, profile: runtime.profile, preferred: preferences.deviation });
@@ -124,7 +131,9 @@ function decideAndRender(runtime: StubRuntime, route: { kind: 'list' } | { kind:
 }
 
 /** Stage decide, first half: the Prefer header (RFC 7240) as a behaviour and a deviation, or the error it holds. */
-function readPrefer(header: string | string[] | undefined): { behaviour: Behaviour | undefined; deviation: Deviation | undefined } | MarketStubError {
+function readPrefer(header: string | string[] | undefined): Preferences | MarketStubError {
+  // Most requests carry no Prefer: one shared answer, no parse, no allocation.
+  if (header === undefined) return NO_PREFERENCES;
   // Node joins repeated unknown header fields into one string (RFC 9110 §5.3); fetch Headers do too.
   const text = Array.isArray(header) ? header.join(', ') : header;
   try {
