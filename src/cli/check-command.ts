@@ -12,6 +12,6 @@ export const checkCommand: CommandSpec<CheckValues> = {
     ['$0 check --base-url http://127.0.0.1:4010 --report junit:check.xml --report html:check.html --report markdown:check.md', 'the text report on stdout, and JUnit, HTML and markdown files from the same run'],
   ],
   // The crawl, the checks and the report formats load only when `check` runs.
-  load: async () => ({ run: (await import('./run-check.js')).runCheck }),
+  load: async () => ({ run: (await import('./crawl-commands.js')).runCheck }),
 };
 

@@ -9,5 +9,5 @@ export const proxyCommand: CommandSpec<ProxyValues> = {
   examples: [
     ['$0 proxy --upstream https://api.example.com/v1 --port 4011 --record fixtures/seen --report proxy-report.json --format json', 'point the client under test at http://127.0.0.1:4011'],
   ],
-  load: async () => ({ run: (await import('./run-proxy.js')).runProxy }),
+  load: async () => ({ run: (await import('./crawl-commands.js')).runProxy }),
 };

@@ -10,5 +10,5 @@ export const recordCommand: CommandSpec<RecordValues> = {
     ['$0 record --base-url http://127.0.0.1:4010 --all --out fixtures/recorded', 'then: market-stub serve --fixtures fixtures/recorded'],
     ['$0 record --base-url https://api.example.com/v1 --max-markets 200 --out fixtures/staging --keep-invalid', 'a sample of 200, invalid answers kept apart for a look'],
   ],
-  load: async () => ({ run: (await import('./run-record.js')).runRecord }),
+  load: async () => ({ run: (await import('./crawl-commands.js')).runRecord }),
 };

@@ -5,7 +5,7 @@ import { lstat, readdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { generateMarket, type GenerateOptions } from '../catalog/generate-markets.js';
 import { MAX_FIXTURE_FILE_BYTES } from '../fixtures/load-fixtures.js';
-import { fixtureText } from '../contract/index.js';
+import { fixtureText } from '../catalog/fixture-text.js';
 import { makeDirectory } from '../fixtures/file-system-cause.js';
 import { MarketStubError } from '../core/market-stub-error.js';
 import { unwritableError, writeDurable, writeFailureReason, writeFileAtomic } from '../fixtures/write-file-atomic.js';

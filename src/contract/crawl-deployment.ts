@@ -6,7 +6,7 @@ import { crawlList } from './crawl-list.js';
 import { resolveCrawlSettings, singleUrl, type CrawlOptions } from './crawl-settings.js';
 import { createCrawlState, failureCode, type CrawlState } from './crawl-state.js';
 import { displayBase, formatBytes, requestTarget, RequestFailure, type DeploymentResponse } from './deployment-client.js';
-import { fixtureText } from './fixture-set.js';
+import { fixtureText } from '../catalog/fixture-text.js';
 import { checkEncoding, checkSingleBody, checkStatus } from './market-checks.js';
 import { parseJsonBody } from './body-description.js';
 import { checkUtf8 } from './json-rule-finding.js';

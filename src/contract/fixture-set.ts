@@ -7,6 +7,7 @@ import { ContractRunError } from './contract-run-error.js';
 import { createMarketSpool, type MarketSpool } from './market-spool.js';
 import { lockFixtureSet, type FixtureSetLock } from './fixture-set-lock.js';
 import { MarketStubError } from '../core/market-stub-error.js';
+import { fixtureText } from '../catalog/fixture-text.js';
 
 /** The file a recorded fixture set holds its markets in (`serve --fixtures DIR` reads `DIR/*.json`). */
 export const FIXTURE_FILE = 'markets.json';
@@ -188,11 +189,6 @@ export async function writeFixtureSet(dir: string, markets: Iterable<Market> | A
     throw unwritable(options.where ?? 'writeFixtureSet', staging.dir, error);
   }
   return staging.commit({ order, ...(invalid === undefined ? {} : { invalid }) });
-}
-
-/** A market as it appears inside the fixtures array: 2-space indented one level deep (JSON.stringify(array, null, 2) per item). */
-export function fixtureText(market: unknown): string {
-  return `  ${JSON.stringify(market, null, 2).replaceAll('\n', '\n  ')}`;
 }
 
 /** Writes `markets.json` (and `invalid/`) into the staging directory, each file fsynced, then the directory. */

@@ -10,7 +10,7 @@ export { checkDeployment, crawlDeployment, type CrawlOptions, type CrawlProgress
 export { parseBaseUrl } from './crawl-settings.js';
 export { displayBase, displayUrl, formatBytes } from './deployment-client.js';
 export { createFindingAggregator, type FindingAggregator } from './finding-aggregator.js';
-export { fixtureText, stageFixtureSet, writeFixtureSet, type FixtureSetOptions, type FixtureSetStaging, type FixtureSetWritten } from './fixture-set.js';
+export { stageFixtureSet, writeFixtureSet, type FixtureSetOptions, type FixtureSetStaging, type FixtureSetWritten } from './fixture-set.js';
 export { formatContractReport, type FormatOptions, type ReportFormat } from './format-contract-report.js';
 export { MARKDOWN_MAX_CHARS } from './format-markdown-report.js';
 export { SARIF_CONTRACT_URI, type SarifOptions } from './format-sarif-report.js';

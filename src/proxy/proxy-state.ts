@@ -4,7 +4,7 @@ import { LIST_ENDPOINT, SINGLE_ENDPOINT, type ContractEndpoint, type Observation
 import { buildContractReport, type ContractReport, type ListSummary } from '../contract/index.js';
 import { displayBase } from '../contract/index.js';
 import { createFindingAggregator, type FindingAggregator } from '../contract/index.js';
-import { fixtureText } from '../contract/index.js';
+import { fixtureText } from '../catalog/fixture-text.js';
 import { findNextPage } from '../contract/index.js';
 import { ListedMarkets } from '../contract/index.js';
 import { buildDistributions, ResponseTimeRecorder } from '../contract/index.js';

@@ -55,7 +55,7 @@ describe('the tarball', () => {
     const paths = packed.files.map((f) => f.path);
     const stray = paths.filter((p) => !/^(dist\/|schemas\/[^/]+\.json$|fixtures\/|README\.md$|LICENSE$|package\.json$)/.test(p));
     expect(stray).toEqual([]);
-    for (const required of ['dist/cli.cjs', 'dist/cli-main.cjs', 'dist/index.js', 'dist/index.cjs', 'dist/index.d.ts', 'dist/index.d.cts', 'dist/THIRD-PARTY-LICENSES.md', 'schemas/market.schema.json', 'LICENSE', 'dist/console/index.html', 'dist/console/console.js', 'dist/console/console.css', 'dist/console/favicon.svg']) {
+    for (const required of ['dist/cli.cjs', 'dist/cli-main.cjs', 'dist/cli-crawl.cjs', 'dist/index.js', 'dist/index.cjs', 'dist/index.d.ts', 'dist/index.d.cts', 'dist/THIRD-PARTY-LICENSES.md', 'schemas/market.schema.json', 'LICENSE', 'dist/console/index.html', 'dist/console/console.js', 'dist/console/console.css', 'dist/console/favicon.svg']) {
       expect(paths).toContain(required);
     }
     expect(packed.size).toBeLessThan(TARBALL_LIMIT);
@@ -185,16 +185,25 @@ describe('the published types', () => {
 });
 
 describe('the CLI', () => {
-  it('is a CommonJS entry with a shebang that requires the commands from one more file, both with source maps and no import.meta', () => {
+  it('is a CommonJS entry with a shebang that requires the commands from one more file, and check/record/proxy from a third, all with source maps and no import.meta', () => {
     const cli = readFileSync(path.join(ROOT, 'dist/cli.cjs'), 'utf8');
     expect(cli.startsWith('#!/usr/bin/env node\n')).toBe(true);
     expect(cli).toMatch(/\/\/# sourceMappingURL=cli\.cjs\.map\n?$/);
     expect(cli).toMatch(/require\("\.\/cli-main\.cjs"\)/);
     const main = readFileSync(path.join(ROOT, 'dist/cli-main.cjs'), 'utf8');
     expect(main).toMatch(/\/\/# sourceMappingURL=cli-main\.cjs\.map\n?$/);
-    for (const text of [cli, main]) expect(text).not.toContain('import.meta');
+    const crawl = readFileSync(path.join(ROOT, 'dist/cli-crawl.cjs'), 'utf8');
+    expect(crawl).toMatch(/\/\/# sourceMappingURL=cli-crawl\.cjs\.map\n?$/);
+    for (const text of [cli, main, crawl]) expect(text).not.toContain('import.meta');
+    // serve never compiles the crawl: its modules are in cli-crawl.cjs only, imported when check, record or proxy runs.
+    for (const run of ['runCheck', 'runRecord', 'runProxy']) expect(main).toContain(`(await import("./cli-crawl.cjs")).${run}`);
+    for (const module of ['src/contract/crawl-deployment.ts', 'src/proxy/recording-proxy.ts', 'src/contract/format-html-report.ts']) {
+      expect(main, module).not.toContain(`// ${module}\n`);
+      expect(crawl, module).toContain(`// ${module}\n`);
+    }
     // Loaded from node_modules when a line needs them (scripts/build.mjs), never parsed at start-up.
-    for (const lazy of ['yargs', 'chokidar', 'undici']) expect(main).toContain(`import("${lazy}")`);
+    for (const lazy of ['yargs', 'chokidar']) expect(main).toContain(`import("${lazy}")`);
+    expect(crawl).toContain('import("undici")');
     expect(packed.files.map((f) => f.path).filter((p) => p.startsWith('dist/chunks/'))).toEqual([]);
   });
 
