@@ -1,36 +1,19 @@
 // Proves the benchmark harness runs end to end without loading the machine: `--smoke` is 100
 // markets, 4 connections, one 0.2 s run per server and endpoint, no scale check. It asserts the
 // harness produced every figure and ratio, never what the figures are (no timing assertions).
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { BenchResults } from '../../bench/bench-results.js';
 import { median } from '../../bench/bench-stats.js';
 import { renderTable } from '../../bench/render-report.js';
+import { ROOT, runBenchScript } from './run-script.js';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'bench-smoke-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-/** Runs bench/run-bench.ts under tsx in a child process; resolves its exit code and output. */
-function runHarness(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'bench/run-bench.ts', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (t: string) => (stdout += t));
-    child.stderr.setEncoding('utf8').on('data', (t: string) => (stderr += t));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 45_000);
-    child.once('error', reject);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
+const runHarness = (args: string[]) => runBenchScript('bench/run-bench.ts', args, 45_000);
 
 const positive = (v: number | null | undefined) => typeof v === 'number' && Number.isFinite(v) && v > 0;
 const STUBS = ['stub-generated', 'stub-fixtures', 'stub-quiet'] as const;
