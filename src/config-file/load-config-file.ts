@@ -9,7 +9,7 @@ import { closest, distance } from 'fastest-levenshtein';
 import { CONFIG_FILE_NAME, SERVE_OPTIONS } from '../options/tables/serve-options.js';
 import { pointerToken, valueAtPointer } from '../schema/finding.js';
 import { expectedText } from '../core/option-kind.js';
-import { ConfigError, optionKey, problem, type ConfigSection, type OptionProblem, type OptionSpec } from '../options/resolve-options.js';
+import { ConfigError, MISSING, optionKey, problem, type ConfigSection, type OptionProblem, type OptionSpec } from '../options/resolve-options.js';
 import { buildConfigSchema, CONFIG_SECTIONS, type SchemaNode } from './config-schema.js';
 
 /** Largest config file read, bytes (1 MiB); a larger one is refused before parsing. */
@@ -89,7 +89,7 @@ function readConfigDocument(location: ConfigLocation): unknown {
   } catch (error) {
     if (!(error instanceof JsonInputError)) throw error;
     const option = error.pointer === undefined ? named : `${named} ${error.pointer || '/'}`;
-    throw new ConfigError([{ option, expected: error.expected, found: error.what, message: `${option}: expected ${error.expected}, found ${error.what}.` }]);
+    throw new ConfigError([{ option, pointer: error.pointer ?? '', expected: error.expected, found: error.what, message: `${option}: expected ${error.expected}, found ${error.what}.` }]);
   }
 }
 
@@ -139,15 +139,15 @@ function describe(file: string, document: unknown, pointer: string, error: Error
     const best = known.length > 0 ? closest(unknownKey, known) : undefined;
     const hint = best !== undefined && distance(unknownKey, best) <= 2 ? ` Did you mean ${best}?` : '';
     const section = pointer.split('/').length > 2;
-    return problem(where, section ? `a known option (${known.join(', ')})` : `a known section (${known.join(', ')})`, unknownKey, hint.trim());
+    return problem(where, section ? `a known option (${known.join(', ')})` : `a known section (${known.join(', ')})`, unknownKey, hint.trim(), pointer);
   }
-  if (error.keyword === 'required') return { option: where, expected: 'a value (required)', found: undefined, message: `${where}: expected a value (required), found nothing.` };
+  if (error.keyword === 'required') return { option: where, pointer, expected: 'a value (required)', found: MISSING, message: `${where}: expected a value (required), found nothing.` };
   const spec = optionAt(pointer);
   const expected = spec ? expectedText(spec.kind) : expectedOf(error.parentSchema as SchemaNode | undefined, error);
-  if (spec?.secret) return problem(where, expected, undefined, 'The value is not shown: it may be a secret.');
+  if (spec?.secret) return problem(where, expected, undefined, 'The value is not shown: it may be a secret.', pointer);
   const found = valueAtPointer(document, pointer);
   // problem() shows a one-item array as its item (a flag given once); a file's array is shown as it is.
-  return problem(where, expected, Array.isArray(found) ? [found] : found);
+  return problem(where, expected, Array.isArray(found) ? [found] : found, '', pointer);
 }
 
 /** The option a pointer names (`/serve/port`), when it names one directly. */

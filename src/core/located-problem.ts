@@ -2,9 +2,9 @@
  * One located problem: the shape every surface reports a problem in. A fixture problem
  * (catalog/market-problems.ts FixtureProblem), a schema finding (schema/finding.ts Finding), the
  * findings a MarketStubError and an admin API error body carry (ErrorFinding) and a contract
- * finding (contract/contract-finding.ts ContractFinding) all are one, with their own fields added.
- * The options' problems name the option where the others have a pointer (`--port`,
- * `market-stub.config.json /serve/port`) and read the same otherwise.
+ * finding (contract/contract-finding.ts ContractFinding) and an option problem
+ * (options/resolve-options.ts OptionProblem: the pointer into a config file, and the option as the
+ * user gave it: `--port`, `market-stub.config.json /serve/port`) all are one, with their own fields added.
  */
 export interface LocatedProblem {
   /** RFC 6901 JSON pointer into the value the problem is about (`/3/yes_price`); `''` is the whole value. */

@@ -1,4 +1,5 @@
 import { expectedText, readText, readTyped, type OptionKind, type OptionValue } from '../core/option-kind.js';
+import type { LocatedProblem } from '../core/located-problem.js';
 
 /**
  * One option of a command, as data: its flag, environment variables, kind, default and help. The
@@ -73,15 +74,21 @@ export interface ResolvedOptions<V extends object = AnyOptionValues> {
   readonly config?: ConfigSection;
 }
 
-/** One bad value: which option (named as the user gave it), what was expected, what was found. */
-export interface OptionProblem {
+/**
+ * One bad value, as a located problem (core/located-problem.ts) that also names the option the way
+ * the user gave it. `pointer` is the RFC 6901 pointer into the config file when the value came from
+ * one (`/serve/port`), else `''` (a flag's or a variable's whole value); `found` is the JSON text of
+ * what was given, `nothing (missing)`, or `not shown (it may be a secret)`.
+ */
+export interface OptionProblem extends LocatedProblem {
   /** The option as given: `--port`, `PORT`, `market-stub.config.json /serve/port`. */
   option: string;
-  expected: string;
-  /** As shown: JSON text of what was given; undefined for a missing or secret value. */
-  found: string | undefined;
-  message: string;
 }
+
+/** `found` of a problem whose value is not shown. */
+const NOT_SHOWN = 'not shown (it may be a secret)';
+/** `found` of a problem about a value nobody gave. */
+export const MISSING = 'nothing (missing)';
 
 /**
  * Bad options: every problem found, each naming its option as the user gave it. The CLI prints
@@ -91,7 +98,7 @@ export class ConfigError extends Error {
   readonly code = 'CONFIG_INVALID';
   readonly problems: readonly OptionProblem[];
   constructor(problems: readonly OptionProblem[] | string) {
-    const list = typeof problems === 'string' ? [{ option: '', expected: '', found: undefined, message: problems }] : problems;
+    const list = typeof problems === 'string' ? [{ option: '', pointer: '', expected: '', found: '', message: problems }] : problems;
     super(list.map((p) => p.message).join('\n'));
     this.name = 'ConfigError';
     this.problems = list;
@@ -140,11 +147,14 @@ export function resolveOptions<V extends object = AnyOptionValues>(specs: Option
   return sources.config ? { values: typed, origins, config: sources.config } : { values: typed, origins };
 }
 
-/** A problem about an option value, worded as every surface words it: `ORIGIN: expected …, found "…".` */
-export function problem(option: string, expected: string, found: unknown, hint = ''): OptionProblem {
+/**
+ * A problem about an option value, worded as every surface words it: `ORIGIN: expected …, found "…".`
+ * `found` undefined is a value not shown (a secret); `pointer` locates it in a config file.
+ */
+export function problem(option: string, expected: string, found: unknown, hint = '', pointer = ''): OptionProblem {
   const shown = found === undefined ? undefined : JSON.stringify(Array.isArray(found) && found.length === 1 ? found[0] : found);
   const tail = shown === undefined ? '' : `, found ${shown}`;
-  return { option, expected, found: shown, message: `${option}: expected ${expected}${tail}.${hint ? ` ${hint}` : ''}` };
+  return { option, pointer, expected, found: shown ?? NOT_SHOWN, message: `${option}: expected ${expected}${tail}.${hint ? ` ${hint}` : ''}` };
 }
 
 function missing(spec: OptionSpec): OptionProblem {
@@ -152,8 +162,9 @@ function missing(spec: OptionSpec): OptionProblem {
   const env = spec.env?.[0];
   return {
     option: name,
+    pointer: '',
     expected: spec.required ?? expectedText(spec.kind),
-    found: undefined,
+    found: MISSING,
     message: `${name}: required: ${spec.required}${env ? `, or set ${env}` : ''}.`,
   };
 }
