@@ -184,6 +184,16 @@ describe('the published types', () => {
   });
 });
 
+describe('the ESM library', () => {
+  it('imports only json-schema-faker and Node built-ins through the loader; the small dependencies are inline (each costs milliseconds of import)', () => {
+    for (const file of ['dist/index.js', 'dist/msw.js']) {
+      const text = readFileSync(path.join(ROOT, file), 'utf8');
+      const imported = new Set([...text.matchAll(/^import\b[^'"]*from\s*["']([^"']+)["']/gm)].map((m) => m[1] as string).filter((name) => !name.startsWith('node:')));
+      for (const name of imported) expect(['json-schema-faker', 'market-stub', 'msw'], `${file} imports ${name}`).toContain(name);
+    }
+  });
+});
+
 describe('the CLI', () => {
   it('is a CommonJS entry with a shebang that requires the commands from one more file, and check/record/proxy from a third, all with source maps and no import.meta', () => {
     const cli = readFileSync(path.join(ROOT, 'dist/cli.cjs'), 'utf8');
