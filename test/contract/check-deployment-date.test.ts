@@ -20,10 +20,17 @@ async function pastClockStub(): Promise<ServedProcess> {
 }
 
 describe('check judges "past" as of the deployment\'s own day', () => {
-  it('serve sends its clock date in the Date header', async () => {
+  it('serve sends its clock date in the Date header, once, on every kind of answer', async () => {
     const stub = await pastClockStub();
-    const date = (await fetch(`${stub.url}/markets`)).headers.get('date') ?? '';
-    expect(date).toMatch(/^Wed, 01 Jan 2020 \d\d:\d\d:\d\d GMT$/);
+    const id = ((await (await fetch(`${stub.url}/markets`)).json()) as { market_id: string }[])[0]?.market_id ?? '';
+    // The core's routes (list, item, 404 item, health, 405), then Express's (admin API, OpenAPI, unknown path).
+    const answers = [['GET', '/markets'], ['GET', `/markets/${id}`], ['GET', '/markets/NOPE-1'], ['HEAD', '/healthz'], ['POST', '/markets'], ['GET', '/__stub'], ['GET', '/openapi.json'], ['GET', '/nope']];
+    for (const [method, target] of answers) {
+      const res = await fetch(`${stub.url}${target}`, { method });
+      await res.arrayBuffer();
+      // fetch joins repeated fields with ", ": one Date field has exactly one "GMT".
+      expect(res.headers.get('date') ?? '', `${method} ${target}`).toMatch(/^Wed, 01 Jan 2020 \d\d:\d\d:\d\d GMT$/);
+    }
   });
 
   it('check --all --strict passes against a stub whose clock is in the past, and says which day it judged by', async () => {

@@ -43,6 +43,24 @@ describe('handle: what it leaves to the admin API, and what the journal sees', (
     await request(app).get('/markets').expect(200);
   });
 
+  it('rules match by route and by method, on the list and on items alike', async () => {
+    const listOnly = stub({ rules: [{ match: { route: 'list' }, behaviour: { status: 503 } }] }).app;
+    await request(listOnly).get('/markets').expect(503);
+    await request(listOnly).get('/markets/m-1').expect(200);
+    const itemsOnly = stub({ rules: [{ match: { route: 'item' }, behaviour: { status: 503 } }] }).app;
+    await request(itemsOnly).get('/markets').expect(200);
+    await request(itemsOnly).get('/markets/m-1').expect(503);
+    const headOnly = stub({ rules: [{ match: { method: 'HEAD' }, behaviour: { status: 503 } }] }).app;
+    await request(headOnly).head('/markets').expect(503);
+    await request(headOnly).head('/markets/m-1').expect(503);
+    await request(headOnly).get('/markets').expect(200);
+    await request(headOnly).get('/markets/m-1').expect(200);
+    const itemHead = stub({ rules: [{ match: { route: 'item', method: 'HEAD', marketId: 'm-2' }, behaviour: { status: 503 } }] }).app;
+    await request(itemHead).head('/markets/m-2').expect(503);
+    await request(itemHead).head('/markets/m-1').expect(200);
+    await request(itemHead).get('/markets/m-2').expect(200);
+  });
+
   it('an injected failure names every behaviour applied', async () => {
     const { app } = stub();
     const res = await request(app).get('/markets').set('Prefer', 'delay=1, code=500').expect(500);
