@@ -19,7 +19,7 @@ export const MUTATION_AREAS = {
   },
   deviation: {
     mutate: ['src/deviation/*.ts', '!src/deviation/*.test.ts'],
-    tests: ['src/deviation/**/*.test.ts', 'test/deviation/deviation-catalogue.test.ts', 'test/deviation/deviation-rules-*.test.ts', 'test/docs/readme.test.ts'],
+    tests: ['src/deviation/**/*.test.ts', 'test/deviation/deviation-catalogue.test.ts', 'test/deviation/deviation-rules-*.test.ts', 'test/docs/generated-sections.test.ts'],
   },
   'request-path': {
     // The core's stages route → decide → render (src/runtime/answer-request.ts: routeOf,
