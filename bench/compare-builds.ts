@@ -77,15 +77,25 @@ function argsOf(options: CompareOptions, fixtures: string): Record<ServerName, (
   };
 }
 
-/** Server CPU per request (µs) of `GET /markets/{id}`, per round, servers in a rotating order. */
-async function cpuRounds(servers: readonly ServerProcess[], ids: readonly string[], options: CompareOptions): Promise<Map<string, number[]>> {
+/** The load figures of `GET /markets/{id}` per server, one value per round. */
+interface LoadFigures {
+  /** Server CPU time (user + system) over the responses, µs. */
+  cpuUs: Map<string, number[]>;
+  reqPerSec: Map<string, number[]>;
+  /** As the load generator measured it, ms. */
+  p99Ms: Map<string, number[]>;
+}
+
+/** Loads `GET /markets/{id}` on each server per round, servers in a rotating order; CPU read around each run. */
+async function loadRounds(servers: readonly ServerProcess[], ids: readonly string[], options: CompareOptions): Promise<LoadFigures> {
   // wrk (a separate C process) when installed and the runs last whole seconds, as `npm run bench` picks.
   const generator = wrkAvailable() && Number.isInteger(options.durationS) ? 'wrk' : 'autocannon';
   const paths = ids.map((id) => `/markets/${encodeURIComponent(id)}`);
   const plan = (server: ServerProcess, durationS: number) => ({ url: server.url, paths, durationS, connections: 20, pipelining: 1 });
   // Unmeasured warm-up: each server's JIT and caches, so the first measured round is not the slow one.
   for (const server of servers) await runLoad(plan(server, generator === 'wrk' ? 1 : Math.min(1, options.durationS)), generator);
-  const perServer = new Map<string, number[]>(servers.map((s) => [s.name, []]));
+  const empty = () => new Map<string, number[]>(servers.map((s) => [s.name, []]));
+  const figures: LoadFigures = { cpuUs: empty(), reqPerSec: empty(), p99Ms: empty() };
   for (let round = 0; round < options.rounds; round++) {
     log(`compare: round ${round + 1}/${options.rounds} (${generator})…`);
     for (const server of servers.map((_, i) => servers[(i + round) % servers.length] as ServerProcess)) {
@@ -93,10 +103,12 @@ async function cpuRounds(servers: readonly ServerProcess[], ids: readonly string
       const sample = await runLoad(plan(server, options.durationS), generator);
       const after = server.cpuSeconds();
       if (before === null || after === null) throw new Error('server CPU time needs /proc (Linux)');
-      perServer.get(server.name)?.push(((after - before) * 1e6) / sample.requests);
+      figures.cpuUs.get(server.name)?.push(((after - before) * 1e6) / sample.requests);
+      figures.reqPerSec.get(server.name)?.push(sample.reqPerSec);
+      figures.p99Ms.get(server.name)?.push(sample.p99Ms);
     }
   }
-  return perServer;
+  return figures;
 }
 
 /** Spawn to first complete `GET /markets` 200, ms, `samples` starts per server interleaved. */
@@ -114,11 +126,16 @@ async function coldStarts(args: Record<ServerName, (port: string) => string[]>, 
   return perServer;
 }
 
+/** A figure with the digits that matter: 59,410 req/s, 29.5 µs, 0.91 ms. */
+function digits(value: number): string {
+  return value >= 1000 ? Math.round(value).toLocaleString('en-US') : value >= 10 ? value.toFixed(1) : value.toFixed(2);
+}
+
 /** Median of each server, its ratio to the baseline paired by round, and `this` ÷ `base` paired by round. */
 function table(title: string, unit: string, figures: Map<string, number[]>, paired: boolean): string {
   const at = (name: string) => figures.get(name) ?? [];
   const ratio = (a: string, b: string) => (paired ? median(at(a).map((v, i) => v / (at(b)[i] ?? NaN))) : median(at(a)) / median(at(b)));
-  const rows = SERVERS.map((name) => `| ${name} | ${median(at(name)).toFixed(1)} | ${ratio(name, 'baseline').toFixed(2)}× | ${name.startsWith('this') ? `${ratio(name, name.replace('this', 'base')).toFixed(2)}×` : ''} |`);
+  const rows = SERVERS.map((name) => `| ${name} | ${digits(median(at(name)))} | ${ratio(name, 'baseline').toFixed(2)}× | ${name.startsWith('this') ? `${ratio(name, name.replace('this', 'base')).toFixed(2)}×` : ''} |`);
   const how = paired ? 'medians over rounds; ratios are medians of the per-round ratios' : 'medians; ratios of medians';
   return [`### ${title} (${how})`, '', `| server | ${unit} | ÷ baseline | this ÷ base |`, '|---|--:|--:|--:|', ...rows, ''].join('\n');
 }
@@ -133,11 +150,13 @@ async function compare(options: CompareOptions): Promise<void> {
   const args = argsOf(options, fixtures);
   const servers = await Promise.all(SERVERS.map((name) => startServerProcess({ name, command: NODE, args: args[name]('0'), stdoutFile: path.join(tmp, `${name.replace(' --', '-')}.log`), cwd: ROOT }, 30_000)));
   const { ids } = await checkSameMarkets(servers, 1);
-  const cpu = await cpuRounds(servers, ids, options);
+  const load = await loadRounds(servers, ids, options);
   await Promise.all(servers.map((s) => s.stop()));
   const starts = options.coldStarts > 0 ? await coldStarts(args, options.coldStarts) : undefined;
   process.stdout.write(`## ${path.relative(ROOT, CLI)} against ${options.baseCli}\n\n`);
-  process.stdout.write(`${table('GET /markets/{id}: server CPU per request', 'µs', cpu, true)}\n`);
+  process.stdout.write(`${table('GET /markets/{id}: server CPU per request', 'µs', load.cpuUs, true)}\n`);
+  process.stdout.write(`${table('GET /markets/{id}: requests per second', 'req/s', load.reqPerSec, true)}\n`);
+  process.stdout.write(`${table('GET /markets/{id}: p99 latency', 'ms', load.p99Ms, true)}\n`);
   if (starts) process.stdout.write(`${table('Cold start: spawn to the first complete GET /markets', 'ms', starts, false)}\n`);
 }
 

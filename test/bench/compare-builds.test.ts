@@ -18,15 +18,15 @@ function rowsUnder(stdout: string, title: string): Map<string, string[]> {
 }
 
 describe('bench:compare (this build against another, interleaved)', () => {
-  it('measures CPU per request and cold start of both builds, logged and --quiet, with their ratios', { timeout: 120_000 }, async () => {
+  it('measures CPU per request, req/s, p99 and cold start of both builds, logged and --quiet, with their ratios', { timeout: 120_000 }, async () => {
     const cli = path.join(ROOT, 'dist/cli.cjs');
     const { code, stdout, stderr } = await runCompare(['--base-cli', cli, '--rounds', '1', '--duration', '0.2', '--cold-starts', '1', '--count', '50']);
     expect(code, stderr).toBe(0);
-    for (const title of ['GET /markets/{id}: server CPU per request', 'Cold start']) {
+    for (const title of ['GET /markets/{id}: server CPU per request', 'GET /markets/{id}: requests per second', 'GET /markets/{id}: p99 latency', 'Cold start']) {
       const rows = rowsUnder(stdout, title);
       expect([...rows.keys()], title).toEqual(['baseline', 'base', 'this', 'base --quiet', 'this --quiet']);
       for (const [server, [value, toBaseline, toBase]] of rows) {
-        expect(Number(value), `${title} ${server}`).toBeGreaterThan(0);
+        expect(Number(value?.replaceAll(',', '')), `${title} ${server}`).toBeGreaterThan(0);
         expect(toBaseline, `${title} ${server}`).toMatch(/^\d+\.\d\d×$/);
         if (server.startsWith('this')) expect(toBase, `${title} ${server}`).toMatch(/^\d+\.\d\d×$/);
         else expect(toBase, `${title} ${server}`).toBe('');
