@@ -1,13 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TransportFault } from '../behaviour/behaviour.js';
-import { answerRequest, CORS_HEADERS, splitTarget, type SplitTarget, type StubAnswer } from '../runtime/answer-request.js';
+import { answerRequest, CORS_HEADERS, NO_LABELS, splitTarget, type SplitTarget, type StubAnswer } from '../runtime/answer-request.js';
 import type { Reply } from '../runtime/reply.js';
 import type { StubRuntime } from '../runtime/stub-runtime.js';
 import { writeHead, writeReply, writeReplyHead } from './write-reply.js';
 
 const OBSERVED = Symbol('market-stub.observed');
 const APPLIED = Symbol('market-stub.behaviour');
-const NO_LABELS: readonly string[] = Object.freeze([]);
 
 type Observed = IncomingMessage & { [OBSERVED]?: true };
 type WithLabels = ServerResponse & { [APPLIED]?: readonly string[] };

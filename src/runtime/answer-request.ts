@@ -58,7 +58,8 @@ export const CORS_HEADERS: Readonly<Record<string, string>> = Object.freeze({
 
 const HEALTH_BODY = utf8('{"status":"ok"}');
 const ALLOWED = ['GET', 'HEAD'] as const;
-const NO_LABELS: readonly string[] = Object.freeze([]);
+/** The labels of an answer nothing applied to: one shared, frozen empty list (adapters use it too). */
+export const NO_LABELS: readonly string[] = Object.freeze([]);
 /** What a request's Prefer header asks for: a behaviour and a deviation, each optional. */
 interface Preferences {
   behaviour: Behaviour | undefined;
