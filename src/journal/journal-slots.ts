@@ -32,15 +32,28 @@ export interface TextSlots {
   path(slot: number): string;
   /** Everything slot `slot` holds, as fresh values. */
   read(slot: number): SlotText;
+  /** Lets go of slot `slot`'s text (its entry was dropped): the slot keeps nothing, its buffer goes to the spares. */
+  release(slot: number): void;
   /** Drops every buffer. */
   clear(): void;
 }
+
+/** Smallest buffer a slot gets, bytes. */
+const MIN_BUFFER = 256;
+/** Buffers of dropped entries kept for the next writes (beyond it they go to the GC). */
+const MAX_SPARES = 8;
+/** A buffer is reused only for a text of at least 1/SHRINK_FACTOR of its bytes: a slot never holds much more than its entry. */
+const SHRINK_FACTOR = 4;
 
 /** Node's Buffer where it exists (the fast store below); absent in a browser. */
 const NodeBuffer = (globalThis as { Buffer?: typeof Buffer }).Buffer;
 
 /**
- * Creates the slots of a ring of `capacity` entries; none is allocated before it is written. Each
+ * Creates the slots of a ring of `capacity` entries; none is allocated before it is written, and a
+ * dropped entry's slot keeps nothing (`release`), so the buffers follow the bytes the journal holds,
+ * not its capacity: at most SHRINK_FACTOR × 2 bytes per UTF-16 code unit held (or MIN_BUFFER), plus
+ * MAX_SPARES buffers. (Each slot once kept its buffer after its entry was dropped: with 100,000 slots
+ * and 8 KB of headers per request that was 1.7 GiB for a journal holding 32 MiB.) Each
  * slot holds one string (encodeSlot): each text is preceded by its length in two UTF-16 code
  * units, each header value by its kind (KIND_*), an array by its item count. Under Node the string
  * goes into a byte buffer with a single `Buffer#write`: one write per request instead of one per
@@ -55,15 +68,17 @@ export function createTextSlots(capacity: number): TextSlots {
 function bufferSlots(capacity: number, NodeBuf: typeof Buffer): TextSlots {
   let buffers: (Buffer | undefined)[] = new Array<Buffer | undefined>(capacity);
   const units = new Int32Array(capacity);
+  // Buffers of dropped entries, reused by the next writes: in a full ring the slot written is the one just dropped.
+  let spares: Buffer[] = [];
   return {
     write(slot, path, query, headers) {
       const text = encodeSlot(path, query, headers);
       const needed = 2 * text.length;
-      let buffer = buffers[slot];
-      if (!buffer || buffer.length < needed) {
-        buffer = NodeBuf.allocUnsafe(Math.max(256, 2 ** Math.ceil(Math.log2(needed))));
-        buffers[slot] = buffer;
+      let buffer = buffers[slot] ?? spares.pop();
+      if (!buffer || buffer.length < needed || buffer.length > Math.max(MIN_BUFFER, SHRINK_FACTOR * needed)) {
+        buffer = NodeBuf.allocUnsafe(Math.max(MIN_BUFFER, 2 ** Math.ceil(Math.log2(needed))));
       }
+      buffers[slot] = buffer;
       buffer.write(text, 0, 'utf16le');
       units[slot] = text.length;
     },
@@ -77,8 +92,16 @@ function bufferSlots(capacity: number, NodeBuf: typeof Buffer): TextSlots {
       const buffer = buffers[slot];
       return buffer ? decodeSlot(buffer.toString('utf16le', 0, 2 * (units[slot] ?? 0))) : { path: '', query: '', headers: {} };
     },
+    release(slot) {
+      const buffer = buffers[slot];
+      if (!buffer) return;
+      buffers[slot] = undefined;
+      units[slot] = 0;
+      if (spares.length < MAX_SPARES) spares.push(buffer);
+    },
     clear() {
       buffers = new Array<Buffer | undefined>(capacity);
+      spares = [];
       units.fill(0);
     },
   };
@@ -97,6 +120,9 @@ function stringSlots(capacity: number): TextSlots {
     read(slot) {
       const text = texts[slot];
       return text === undefined ? { path: '', query: '', headers: {} } : decodeSlot(text);
+    },
+    release(slot) {
+      texts[slot] = undefined;
     },
     clear() {
       texts = new Array<string | undefined>(capacity);

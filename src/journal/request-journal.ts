@@ -102,6 +102,7 @@ export function createRequestJournal(options: number | JournalOptions): RequestJ
   const matches = (slot: number, f: JournalFilter) => slotMatches(columns, slot, f);
   const dropOldest = () => {
     bytes -= costs[head] ?? 0;
+    releaseSlot(columns, head);
     head = (head + 1) % capacity;
     held -= 1;
   };
@@ -177,6 +178,12 @@ function checkJournalOptions(options: number | JournalOptions): { capacity: numb
   if (!Number.isSafeInteger(maxBytes) || maxBytes < 1024 || maxBytes > MAX_JOURNAL_BYTES) throw new RangeError(`journal bytes must be an integer from 1024 to ${MAX_JOURNAL_BYTES}, got ${maxBytes}`);
   if (headerMode !== 'redacted' && headerMode !== 'full') throw new RangeError(`journal headers must be "redacted" or "full", got ${JSON.stringify(headerMode)}`);
   return { capacity, maxBytes, headerMode, secrets: secretNames(redactHeaders, redactQuery) };
+}
+
+/** Lets go of a dropped entry's text and labels: memory follows maxBytes, not capacity (journal-slots.ts). */
+function releaseSlot(c: JournalColumns, slot: number): void {
+  c.text.release(slot);
+  c.labels[slot] = NO_LABELS;
 }
 
 /** Writes an entry's numbers and labels into its slot (its texts go to the text slots). */
