@@ -78,6 +78,8 @@ export interface MarketDeviation extends DeviationBase {
   summaryText?(text: string, ctx: DeviationContext): string;
   /** Rewrites the single body's JSON text. */
   itemText?(text: string, ctx: DeviationContext): string;
+  /** Lists the market twice in a row: the list item's text, after every text rewrite, then again (so it composes with the rewrites of the item's members). */
+  readonly repeatsListItem?: boolean;
   /** How the single-market answer deviates beyond its JSON. */
   readonly reply?: ReplyEdit;
   /** Listed, but `GET /markets/{market_id}` answers 404. */

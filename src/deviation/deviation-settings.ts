@@ -80,11 +80,49 @@ export function planDeviations(value: unknown, where: string, option = 'deviatio
     }
     shares.push({ deviation, rate: (rate as number | undefined) ?? 1 });
   });
-  return Object.freeze({
+  const plan: DeviationPlan = Object.freeze({
     shares: Object.freeze(shares),
     targeted: new Map([...targeted].map(([id, set]) => [id, inCatalogueOrder([...set])])),
     list: Object.freeze(inCatalogueOrder([...list])),
   });
+  refuseConflicts(plan, where, option);
+  return plan;
+}
+
+/**
+ * Why two deviations cannot be served in one answer, or undefined when they compose. Every
+ * other pair composes (rewrites apply in catalogue order, test/deviation/deviation-pairs.test.ts);
+ * these two both set the answer's Content-Type, which one answer has only one of.
+ */
+export function conflictBetween(a: Deviation, b: Deviation): string | undefined {
+  const [typeA, typeB] = [a.reply?.contentType, b.reply?.contentType];
+  if (a === b || typeA === undefined || typeB === undefined || a.scope !== b.scope) return undefined;
+  return `${a.name} and ${b.name} both set the Content-Type (${typeA}; ${typeB}) and one answer has one: serve them to different markets (marketIds) or one at a time`;
+}
+
+/**
+ * Refuses deviations that can meet on one answer and do not compose (conflictBetween): two of the
+ * list, two given to a share of markets (whatever the rates), or one given to a share and one to a
+ * named market, or two to the same named market.
+ * @throws MarketStubError OPTION_INVALID naming the pair.
+ */
+export function refuseConflicts(plan: Pick<DeviationPlan, 'shares' | 'targeted' | 'list'>, where: string, option = 'deviations'): void {
+  // Only deviations that set something single-valued can conflict: a few, whatever the plan's size.
+  const setting = (deviations: readonly Deviation[]) => deviations.filter((d) => d.reply?.contentType !== undefined);
+  const shared = setting(plan.shares.map((s) => s.deviation));
+  const groups: (readonly Deviation[])[] = [setting(plan.list), shared];
+  for (const own of plan.targeted.values()) {
+    const mine = setting(own);
+    if (mine.length > 0) groups.push([...shared, ...mine]);
+  }
+  for (const group of groups) {
+    for (let i = 0; i < group.length; i++) {
+      for (let j = i + 1; j < group.length; j++) {
+        const why = conflictBetween(group[i] as Deviation, group[j] as Deviation);
+        if (why !== undefined) throw new MarketStubError({ code: 'OPTION_INVALID', where, option, expected: 'deviations that can be served together', foundText: why });
+      }
+    }
+  }
 }
 
 /**

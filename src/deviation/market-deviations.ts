@@ -269,7 +269,7 @@ export const MARKET_DEVIATIONS: readonly MarketDeviation[] = [
     describe: 'the market is listed twice in a row (as a page boundary race repeats an item)',
     findings: [onList('warning', 'duplicate-id', '/*/market_id')],
     record: 'kept',
-    summaryText: (text) => `${text},${text}`,
+    repeatsListItem: true,
   },
   {
     name: 'list-duplicate-member', class: 'assumption', scope: 'market', endpoints: ['list'],
@@ -315,15 +315,24 @@ export const MARKET_DEVIATIONS: readonly MarketDeviation[] = [
   },
 ];
 
+/** The members of an object text, or an empty object for any other text: a text rewrite never throws, whatever the rewrites before it made of the text. */
+function members(text: string): Record<string, unknown> {
+  try {
+    const value: unknown = JSON.parse(text);
+    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
 /** `yes_price` named twice in an object text, first with the `no_price` value. */
 function duplicateYes(text: string): string {
-  const no = (JSON.parse(text) as Record<string, unknown>)['no_price'];
-  return prependMember(text, 'yes_price', no ?? 0);
+  return prependMember(text, 'yes_price', members(text)['no_price'] ?? 0);
 }
 
 /** The `yes_price` literal of an object text with 22 more decimals. */
 function overlong(text: string): string {
-  const yes = (JSON.parse(text) as Record<string, unknown>)['yes_price'];
+  const yes = members(text)['yes_price'];
   const literal = typeof yes === 'number' ? overlongLiteral(yes) : undefined;
   return literal === undefined ? text : replaceMemberValue(text, 'yes_price', yes, literal);
 }

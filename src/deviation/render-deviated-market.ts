@@ -28,7 +28,7 @@ export interface DeviatedMarket {
 
 /**
  * Serves one market with its deviations, in stages: the view rewrites (JSON values of the list
- * item and the single body), serialisation, the text rewrites, then the reply edits (bytes, media
+ * item and the single body), serialisation, the text rewrites (then the list item's repetition), then the reply edits (bytes, media
  * type, status, delay). Every stage takes the deviations in catalogue order, so a combination
  * composes the same way every time. Pure: the same views, deviations and context give the same bytes.
  */
@@ -41,6 +41,8 @@ export function renderDeviatedMarket(views: MarketViews, deviations: readonly Ma
     if (d.itemText) itemText = d.itemText(itemText, ctx);
     if (d.summaryText) summaryText = d.summaryText(summaryText, ctx);
   }
+  // Repeating the item comes last: every other text rewrite reads the item as one JSON object.
+  if (deviations.some((d) => d.repeatsListItem)) summaryText = `${summaryText},${summaryText}`;
   let body: Uint8Array = utf8(itemText);
   let reply: { -readonly [K in keyof DeviatedReply]: DeviatedReply[K] } = { labels: deviations.map((d) => `deviation=${d.name}`) };
   for (const d of deviations) {

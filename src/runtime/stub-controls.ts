@@ -5,7 +5,7 @@ import { MAX_JOURNAL_READ, type JournalEntry, type JournalFilter } from '../jour
 import type { StubRuntime } from './stub-runtime.js';
 import type { Market } from '../schema/generated/market-types.js';
 import { describeCatalogue, type DeviationDescription } from '../deviation/describe-catalogue.js';
-import { describePlan, marketDeviations, planDeviations, type DeviationSetting } from '../deviation/deviation-settings.js';
+import { describePlan, marketDeviations, planDeviations, refuseConflicts, type DeviationSetting } from '../deviation/deviation-settings.js';
 
 /**
  * The runtime controls of one stub as plain synchronous calls: the single definition behind the
@@ -120,6 +120,8 @@ function marketControls(store: StubRuntime['store']): MarketControls {
     setMarketDeviations(where, marketId, names) {
       requireMarket(where, marketId);
       const deviations = marketDeviations(names, where);
+      // With the shares in force, the market must be able to serve them all (deviation-settings.ts conflictBetween).
+      refuseConflicts({ shares: store.deviations().shares, targeted: new Map([[marketId, deviations]]), list: [] }, where);
       store.setMarketDeviations(marketId, deviations);
       return deviations.map((d) => d.name);
     },
