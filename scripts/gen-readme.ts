@@ -20,6 +20,7 @@ function kindCell(kind: OptionKind): string {
     case 'choice': return kind.choices.map((c) => `\`${c}\``).join(' \\| ');
     case 'list': return kind.separator === ',' ? 'list (repeat the flag, or comma-separate)' : 'list (repeat the flag; one per line in the variable)';
     case 'url': return 'http(s) URL';
+    case 'token': return 'token (printable ASCII)';
     default: return kind.type;
   }
 }

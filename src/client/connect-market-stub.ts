@@ -27,7 +27,7 @@ export const DEFAULT_CLIENT_TIMEOUT_MS = 10_000;
 export const DEFAULT_MAX_RESPONSE_BYTES = 256 * 1024 * 1024;
 
 const OPTION_KINDS: Record<keyof ConnectMarketStubOptions, OptionKind> = {
-  adminToken: { type: 'string' },
+  adminToken: { type: 'token' },
   timeoutMs: { type: 'integer', min: 1, max: 3_600_000 },
   maxResponseBytes: { type: 'integer', min: 1024, max: 4 * 1024 * 1024 * 1024 },
 };

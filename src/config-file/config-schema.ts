@@ -71,6 +71,7 @@ export function kindSchema(kind: OptionKind): SchemaNode {
     case 'choice': return { type: 'string', enum: [...kind.choices] };
     case 'string':
     case 'path': return text;
+    case 'token': return { type: 'string', minLength: 1, pattern: '^[\\x21-\\x7e]([\\x20-\\x7e]*[\\x21-\\x7e])?$' };
     case 'date': return { type: 'string', format: 'date', pattern: '^\\d{4}-\\d{2}-\\d{2}$' };
     case 'url': return { type: 'string', format: 'uri', pattern: '^[hH][tT][tT][pP][sS]?://' };
     case 'list': return { type: 'array', minItems: 1, items: text };

@@ -14,6 +14,8 @@ export type OptionKind =
   | { type: 'string' }
   /** A file or directory path (non-empty text). */
   | { type: 'path' }
+  /** A credential sent in an HTTP header (`--admin-token`): printable ASCII (U+0020–U+007E), no space at either end, taken as given (never trimmed). */
+  | { type: 'token' }
   /** A YYYY-MM-DD calendar date (RFC 3339 full-date). */
   | { type: 'date' }
   /** An absolute http:// or https:// URL. */
@@ -35,6 +37,7 @@ export function expectedText(kind: OptionKind): string {
     case 'choice': return `one of ${kind.choices.join(', ')}`;
     case 'string': return 'a non-empty value';
     case 'path': return 'a file or directory path';
+    case 'token': return 'a token of printable ASCII characters (U+0020–U+007E) with no space at either end, as an HTTP header carries it unchanged';
     case 'date': return 'a YYYY-MM-DD calendar date';
     case 'url': return 'an absolute http:// or https:// URL';
     case 'list': return 'one or more non-empty values';
@@ -70,6 +73,8 @@ export function readText(kind: OptionKind, raw: unknown, fromFlag = false): Read
     return readList(kind, (Array.isArray(raw) ? raw : [raw]).flatMap((item) => (typeof item === 'string' && !whole ? item.split(kind.separator) : [item])));
   }
   if (Array.isArray(raw)) return { ok: false, expected: `${expectedText(kind)}, given once` };
+  // A token is taken as given: trimmed, a token with spaces at its ends would authenticate differently from what was typed.
+  if (kind.type === 'token') return readString(kind, String(raw));
   const text = String(raw).trim();
   switch (kind.type) {
     case 'integer':
@@ -120,10 +125,20 @@ function readString(kind: OptionKind, text: string): ReadResult {
       return isCalendarDate(text) ? { ok: true, value: text } : fail(kind);
     case 'url':
       return isHttpUrl(text) ? { ok: true, value: text } : fail(kind);
+    case 'token':
+      return SENDABLE_TOKEN.test(text) ? { ok: true, value: text } : fail(kind);
     default:
       return { ok: true, value: text };
   }
 }
+
+/**
+ * A token every HTTP client sends unchanged in `Authorization: Bearer …`: printable ASCII, no
+ * space at either end (RFC 9110 §5.5: a field value's surrounding whitespace is not part of it;
+ * characters beyond Latin-1 cannot be sent, and Latin-1 letters arrive as UTF-8 from some clients
+ * and as one byte from others, so they are refused too).
+ */
+const SENDABLE_TOKEN = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/;
 
 function readList(kind: Extract<OptionKind, { type: 'list' }>, items: readonly unknown[]): ReadResult {
   const values = items.map((item) => (typeof item === 'string' ? item.trim() : item));

@@ -26,7 +26,7 @@ export const RUNTIME_FIELDS: Record<string, FieldRule> = {
   redactQuery: checkNameList,
   cors: BOOLEAN,
   admin: BOOLEAN,
-  adminToken: TEXT,
+  adminToken: { type: 'token' },
   allowedHosts: checkAllowedHosts,
   logger: checkLogger,
   errorLog: (value, where, option) => {
