@@ -1,7 +1,7 @@
 import type { Market } from '../schema/generated/market-types.js';
 import { createGeneratedCatalog } from './generated-catalog.js';
 import { createMemoryCatalog, type MarketCatalog } from './market-catalog.js';
-import { collectMarkets, FixtureError, type FixtureProblem } from './market-problems.js';
+import { collectMarkets, FixtureError, MAX_LISTED_PROBLEMS, type FixtureProblem } from './market-problems.js';
 
 /** A catalog from data only (no file system): markets given in code, or the generator's. */
 export interface DataCatalogOptions {
@@ -31,12 +31,13 @@ export function buildDataCatalog(options: DataCatalogOptions, where = 'startMark
  * Validates a list of candidate markets against `$defs/Market` and checks ids are unique.
  * `where` names the surface that received them (`startMarketStub`, `stub.setMarkets`) and is
  * the `file` of each problem; `label` names the value (`markets`).
- * @throws MarketStubError MARKETS_INVALID (a FixtureError) listing every problem.
+ * @throws MarketStubError MARKETS_INVALID (a FixtureError) listing the first MAX_LISTED_PROBLEMS problems and counting the rest (`more`).
  */
 export function validateMarkets(items: readonly unknown[], where: string, label = 'markets'): Market[] {
   const markets: Market[] = [];
   const problems: FixtureProblem[] = [];
-  collectMarkets(items, label, new Map(), markets, problems);
-  if (problems.length > 0) throw new FixtureError(problems, label, where, 'markets');
+  // At most MAX_LISTED_PROBLEMS are kept and sent back (the admin API, the remote client): the rest are counted.
+  const more = collectMarkets(items, label, new Map(), markets, problems, MAX_LISTED_PROBLEMS);
+  if (problems.length > 0) throw new FixtureError(problems, label, where, 'markets', more);
   return markets;
 }

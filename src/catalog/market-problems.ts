@@ -27,17 +27,21 @@ export class FixtureError extends MarketStubError {
    * @param location the fixture file or directory, or for markets given in code a label (`markets`)
    * @param given `fixtures` (files: problems name them) or `markets` (an array given in code)
    */
-  constructor(readonly problems: FixtureProblem[], readonly location: string, where = 'startMarketStub', given: 'fixtures' | 'markets' = 'fixtures') {
+  /**
+   * @param more problems counted but not kept (past MAX_LISTED_PROBLEMS, collectMarkets' `limit`)
+   */
+  constructor(readonly problems: FixtureProblem[], readonly location: string, where = 'startMarketStub', given: 'fixtures' | 'markets' = 'fixtures', readonly more = 0) {
     const unreadable = problems.some((p) => p.code === 'unreadable');
     const line = given === 'fixtures' ? problemLine : (p: FixtureProblem) => problemLine(p).slice(p.file.length + 2);
-    const count = problems.length === 1 ? '1 problem' : `${problems.length} problems`;
+    const total = problems.length + more;
+    const count = total === 1 ? '1 problem' : `${total} problems`;
     super({
       code: unreadable ? 'FIXTURES_UNREADABLE' : 'MARKETS_INVALID',
       where,
       findings: problems.map((p) => ({ pointer: p.pointer, expected: p.expected, found: p.found, message: line(p) })),
       message: given === 'fixtures'
         ? `${where}: ${describeFixtureProblems(problems, location)}`
-        : `${where}: invalid ${location} (${count}); nothing was changed:\n${listProblems(problems, line)}`,
+        : `${where}: invalid ${location} (${count}); nothing was changed:\n${listProblems(problems, line, more)}`,
     });
     this.name = 'FixtureError';
   }
@@ -46,24 +50,29 @@ export class FixtureError extends MarketStubError {
 /**
  * Validates each item of `items` against `$defs/Market` and checks its market_id against
  * `firstSeen` (shared across the files of one set), for invalid items too, so one pass reports
- * every problem, duplicates included; pushes valid, unique markets and every problem.
+ * every problem, duplicates included; pushes valid, unique markets and the problems while
+ * `problems` holds fewer than `limit` (the others are only counted: an admin answer listing 60,000
+ * problems of 10,000 `{}` was 11.5 MiB).
+ * @returns the problems counted but not pushed (past `limit`).
  */
-export function collectMarkets(items: readonly unknown[], file: string, firstSeen: Map<string, { file: string; index: number }>, markets: Market[], problems: FixtureProblem[]): void {
+export function collectMarkets(items: readonly unknown[], file: string, firstSeen: Map<string, { file: string; index: number }>, markets: Market[], problems: FixtureProblem[], limit = Infinity): number {
   const validator = getMarketValidator({ allErrors: true });
+  let more = 0;
+  const add = (problem: FixtureProblem) => (problems.length < limit ? problems.push(problem) : (more += 1));
   items.forEach((item, index) => {
     // The JSON rules first (depth, member names): a market beyond them is never validated nor kept.
     const broken = jsonRuleBroken(item, MAX_MARKET_DEPTH, `/${index}`, 'a market');
     if (broken) {
-      problems.push({ severity: 'error', code: `json-${broken.rule}`, file, index, pointer: broken.pointer ?? `/${index}`, expected: broken.expected, found: broken.what, message: `${broken.pointer ?? ''}: expected ${broken.expected}, found ${broken.what}` });
+      add({ severity: 'error', code: `json-${broken.rule}`, file, index, pointer: broken.pointer ?? `/${index}`, expected: broken.expected, found: broken.what, message: `${broken.pointer ?? ''}: expected ${broken.expected}, found ${broken.what}` });
       return;
     }
     const findings = validator.market(item, `/${index}`);
-    for (const f of findings) problems.push({ ...f, file, index });
+    for (const f of findings) add({ ...f, file, index });
     // Duplicates are checked for every item with a string market_id, valid or not: one pass shows them all.
     const id = item !== null && typeof item === 'object' ? (item as { market_id?: unknown }).market_id : undefined;
     const seen = typeof id === 'string' ? firstSeen.get(id) : undefined;
     if (seen) {
-      problems.push({
+      add({
         severity: 'error', code: 'duplicate-id', file, index, pointer: `/${index}/market_id`,
         expected: 'a market_id unique across the fixture set',
         found: `${JSON.stringify(id)}, already at ${seen.file} /${seen.index}`,
@@ -73,6 +82,7 @@ export function collectMarkets(items: readonly unknown[], file: string, firstSee
     if (findings.length > 0 || seen || !validator.isMarket(item)) return;
     markets.push(item);
   });
+  return more;
 }
 
 /**
@@ -99,11 +109,12 @@ export function describeFixtureProblems(problems: readonly FixtureProblem[], loc
   return `Fixtures at ${location} cannot be served (${count}):\n${listProblems(problems, problemLine)}`;
 }
 
-/** One line per problem, at most MAX_LISTED_PROBLEMS, then one line counting the rest and the files they are in. */
-function listProblems(problems: readonly FixtureProblem[], line: (p: FixtureProblem) => string): string {
+/** One line per problem, at most MAX_LISTED_PROBLEMS, then one line counting the rest (and `more` never kept) and the files they are in. */
+function listProblems(problems: readonly FixtureProblem[], line: (p: FixtureProblem) => string, more = 0): string {
   const shown = problems.slice(0, MAX_LISTED_PROBLEMS).map((p) => `  - ${line(p)}`);
   const rest = problems.length - shown.length;
-  if (rest > 0) shown.push(`  … and ${rest} more problem(s) in ${new Set(problems.slice(MAX_LISTED_PROBLEMS).map((p) => p.file)).size} file(s) (every one is in the error's findings)`);
+  if (more > 0) shown.push(`  … and ${rest + more} more problem(s), not listed (fix these and send again to see them)`);
+  else if (rest > 0) shown.push(`  … and ${rest} more problem(s) in ${new Set(problems.slice(MAX_LISTED_PROBLEMS).map((p) => p.file)).size} file(s) (every one is in the error's findings)`);
   return shown.join('\n');
 }
 

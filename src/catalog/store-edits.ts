@@ -91,7 +91,9 @@ export function tickMarkets(s: StoreState, n: number, where: string): number {
   const count = storeSize(s);
   requireEditable(count, where, 'tick');
   if (n * count > MAX_TICK_WORK) {
-    throw new MarketStubError({ code: 'LIMIT_EXCEEDED', where, option: 'n', expected: `n × catalog size at most ${MAX_TICK_WORK} per call (n at most ${Math.max(1, Math.floor(MAX_TICK_WORK / Math.max(1, count)))} for ${count} markets); call tick again for more`, found: n });
+    const most = Math.floor(MAX_TICK_WORK / Math.max(1, count));
+    const advice = most >= 1 ? `n at most ${most} for ${count} markets; call tick again for more` : `a catalog of ${count} markets is above it: a tick holds the server while it visits every market`;
+    throw new MarketStubError({ code: 'LIMIT_EXCEEDED', where, option: 'n', expected: `n × catalog size at most ${MAX_TICK_WORK} per call (${advice})`, found: n });
   }
   for (let i = 0; i < count; i++) {
     const id = idAt(s, i);
