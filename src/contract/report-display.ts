@@ -33,11 +33,15 @@ export function jsonReportText(value: unknown): string {
  * characters that open inline markup, HTML, entities or table cells, so a value such as
  * `<img src=x onerror=…>` or `| ** [x](y)` stays literal text on GitHub and GitLab. `@` and `$`
  * become one-character code spans: GitHub and GitLab find mentions (`@channel`) and math (`$x$`)
- * in text outside code, and a backslash does not stop either. Line breaks become spaces (a
- * displayed value has none; the tool's own text has none either).
+ * in text outside code, and a backslash does not stop either. The `:` of `://` and the `.` after
+ * `www` are escaped, so no value becomes a link (GFM's extended autolinks, §6.9). Line breaks
+ * become spaces (a displayed value has none; the tool's own text has none either).
  */
 export function markdownText(value: string): string {
-  return value.replace(/[\r\n]+/g, ' ').replace(/[\\`*_[\]()<>&!|~#]/g, (c) => `\\${c}`).replace(/[@$]/g, (c) => `\`${c}\``);
+  return value
+    .replace(/[\r\n]+/g, ' ')
+    .replace(/[\\`*_[\]()<>&!|~#]|:(?=\/\/)|(?<=\bwww)\./gi, (c) => `\\${c}`)
+    .replace(/[@$]/g, (c) => `\`${c}\``);
 }
 
 /**
