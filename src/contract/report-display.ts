@@ -31,8 +31,8 @@ export function jsonReportText(value: unknown): string {
 /**
  * Escapes prose for CommonMark (spec 0.31, §2.4: ASCII punctuation may be backslash-escaped): the
  * characters that open inline markup, HTML, entities or table cells, so a value such as
- * `<img src=x onerror=…>` or `| ** [x](y)` stays literal text on GitHub and GitLab. `@` and `$`
- * become one-character code spans: GitHub and GitLab find mentions (`@channel`) and math (`$x$`)
+ * `<img src=x onerror=…>` or `| ** [x](y)` stays literal text on GitHub and GitLab. Each run of
+ * `@` and `$` becomes a code span: GitHub and GitLab find mentions (`@channel`) and math (`$x$`)
  * in text outside code, and a backslash does not stop either. The `:` of `://` and the `.` after
  * `www` are escaped, so no value becomes a link (GFM's extended autolinks, §6.9). Line breaks
  * become spaces (a displayed value has none; the tool's own text has none either).
@@ -41,7 +41,7 @@ export function markdownText(value: string): string {
   return value
     .replace(/[\r\n]+/g, ' ')
     .replace(/[\\`*_[\]()<>&!|~#]|:(?=\/\/)|(?<=\bwww)\./gi, (c) => `\\${c}`)
-    .replace(/[@$]/g, (c) => `\`${c}\``);
+    .replace(/[@$]+/g, (run) => `\`${run}\``);
 }
 
 /**
