@@ -36,7 +36,7 @@ export function startHostileDeployment(): Promise<DeviantServer> {
 }
 
 /**
- * Values a deployment may send to forge what a report's reader believes (issue 33): GitHub
+ * Values a deployment may send to forge what a report's reader believes: GitHub
  * workflow commands on lines of their own, terminal escapes (erase the line, fake green, conceal,
  * OSC 0 title, OSC 8 link), XML entities and characters XML forbids, C0/C1 controls, bidi and
  * zero-width characters, a Markdown mention and math.

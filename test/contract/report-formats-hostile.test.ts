@@ -1,4 +1,4 @@
-// A deployment that tries to forge what `check`'s reports make their readers believe (issue 33):
+// A deployment that tries to forge what `check`'s reports make their readers believe:
 // workflow commands and terminal escapes in ids, field names, error bodies and headers, XML
 // entities and characters XML forbids, bidi and zero-width characters, a mention and math, a
 // next-page link no URI may hold as it is, a 200 KB id. One `check` run writes all six formats;
