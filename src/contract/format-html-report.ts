@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import escapeHtml from 'escape-html';
 import type { ContractReport } from './contract-report.js';
+import { htmlText as text } from './report-display.js';
 import { verdictLine } from './format-text-report.js';
 import { chartsSection } from './html-report-charts.js';
 import { findingsSection, marketsSection } from './html-report-findings.js';
@@ -41,8 +41,6 @@ svg text{font:11px system-ui,sans-serif;fill:#344054;text-anchor:middle}svg text
  */
 export const HTML_REPORT_CSP = `default-src 'none'; style-src 'sha256-${createHash('sha256').update(STYLE).digest('base64')}'; img-src data:; base-uri 'none'; form-action 'none'`;
 
-const text = (value: string | number) => escapeHtml(String(value));
-
 /** The verdict first: PASS or FAIL in colour, the verdict line, and what was checked. */
 function verdictHeader(report: ContractReport): string {
   const word = report.verdict === 'pass' ? 'PASS' : 'FAIL';
@@ -75,9 +73,10 @@ function summarySection(report: ContractReport): string {
  * charts (inline SVG: price distribution, yes + no sum, response times per endpoint), the findings
  * grouped by severity and code, and the markets with problems, each drillable (`<details>`) to
  * what was expected and found. No script, no external resource: a strict Content-Security-Policy
- * in a meta element (HTML_REPORT_CSP; the stylesheet allowed by its hash). Every value is escaped
- * as HTML text (escape-html); secrets are redacted by formatContractReport before and after
- * rendering.
+ * in a meta element (HTML_REPORT_CSP; the stylesheet allowed by its hash). `report` is displayed
+ * (report-display.ts displayReport: values shortened, controls and bidi characters visible) and
+ * every value is escaped as HTML text (htmlText); secrets are redacted by formatContractReport
+ * before and after rendering.
  */
 export function formatHtmlReport(report: ContractReport): string {
   const title = `market-stub ${report.command}: ${report.verdict === 'pass' ? 'PASS' : 'FAIL'} — ${report.baseUrl}`;

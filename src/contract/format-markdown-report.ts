@@ -1,6 +1,7 @@
 import type { ContractFinding } from './contract-finding.js';
 import type { ContractReport } from './contract-report.js';
 import { verdictLine } from './format-text-report.js';
+import { markdownCode, markdownText } from './report-display.js';
 import { groupFindings, plural, type FindingGroup } from './report-groups.js';
 
 /**
@@ -10,28 +11,6 @@ import { groupFindings, plural, type FindingGroup } from './report-groups.js';
 export const MARKDOWN_MAX_CHARS = 60_000;
 /** Findings listed at most (errors and warnings first); the rest are counted in the note. */
 export const MARKDOWN_MAX_FINDINGS = 100;
-
-/**
- * Escapes prose for CommonMark (spec 0.31, §2.4: ASCII punctuation may be backslash-escaped): the
- * characters that open inline markup, HTML, entities or table cells, so a value such as
- * `<img src=x onerror=…>` or `| ** [x](y)` stays literal text on GitHub and GitLab; line breaks
- * become spaces (a list item or table cell is one line).
- */
-export function escapeMarkdown(value: string): string {
-  return value.replace(/[\r\n]+/g, ' ').replace(/[\\`*_[\]()<>&!|~#]/g, (c) => `\\${c}`);
-}
-
-/**
- * A code span holding `value` literally (CommonMark §6.1): fenced by one more backtick than the
- * longest run inside, padded with spaces when it starts or ends with a backtick.
- */
-export function codeSpan(value: string): string {
-  const flat = value.replace(/[\r\n]+/g, ' ');
-  const longest = Math.max(0, ...[...flat.matchAll(/`+/g)].map((m) => m[0].length));
-  const fence = '`'.repeat(longest + 1);
-  const pad = flat.startsWith('`') || flat.endsWith('`') || flat === '' ? ' ' : '';
-  return `${fence}${pad}${flat}${pad}${fence}`;
-}
 
 const ICONS = { error: '❌', warning: '⚠️', info: 'ℹ️' } as const;
 
@@ -46,14 +25,14 @@ function countsTable(report: ContractReport): string[] {
 
 /** One finding as a list line: endpoint, pointer, expected, found, count, example markets. */
 function findingLine(finding: ContractFinding): string {
-  const markets = finding.examples.filter((e) => e.marketId !== undefined).map((e) => codeSpan(e.marketId as string));
-  const where = `${escapeMarkdown(finding.endpoint)} ${codeSpan(finding.pointer || '/')}`;
-  const what = finding.severity === 'info' ? escapeMarkdown(finding.message) : `expected ${escapeMarkdown(finding.expected)}, found ${codeSpan(finding.found)}`;
+  const markets = finding.examples.filter((e) => e.marketId !== undefined).map((e) => markdownCode(e.marketId as string));
+  const where = `${markdownText(finding.endpoint)} ${markdownCode(finding.pointer || '/')}`;
+  const what = finding.severity === 'info' ? markdownText(finding.message) : `expected ${markdownText(finding.expected)}, found ${markdownCode(finding.found)}`;
   return `  - ${where}: ${what} (×${finding.count}${markets.length > 0 ? `; e.g. ${markets.join(', ')}` : ''})`;
 }
 
 function groupLines(group: FindingGroup): string[] {
-  return [`- ${ICONS[group.severity]} **${escapeMarkdown(group.code)}** (${group.severity}): ${plural(group.findings.length, 'finding')}, ${plural(group.occurrences, 'occurrence')}`, ...group.findings.map(findingLine)];
+  return [`- ${ICONS[group.severity]} **${markdownText(group.code)}** (${group.severity}): ${plural(group.findings.length, 'finding')}, ${plural(group.occurrences, 'occurrence')}`, ...group.findings.map(findingLine)];
 }
 
 /**
@@ -94,15 +73,17 @@ function fitLines(lines: readonly string[], max: number, note: (left: number) =>
  * A markdown summary for a CI job summary (`$GITHUB_STEP_SUMMARY`) or a merge-request comment:
  * the verdict line, a counts table, then the findings grouped by severity and code (errors
  * first). Bounded: at most MARKDOWN_MAX_FINDINGS findings and MARKDOWN_MAX_CHARS characters;
- * what is cut is said in a closing note. Every value from the deployment is escaped (escapeMarkdown).
+ * what is cut is said in a closing note. `report` is displayed (report-display.ts displayReport:
+ * values shortened, controls visible); each value is then escaped as prose (markdownText: markup,
+ * mentions and math neutralised) or put in a code span (markdownCode).
  */
 export function formatMarkdownReport(report: ContractReport): string {
   const icon = report.verdict === 'pass' ? '✅' : '❌';
-  const head = [`### ${icon} market-stub ${report.command}: ${escapeMarkdown(verdictLine(report))}`, '', ...countsTable(report), ''];
+  const head = [`### ${icon} market-stub ${report.command}: ${markdownText(verdictLine(report))}`, '', ...countsTable(report), ''];
   const { lines, left } = findingLines(report);
   const body = lines.length === 0 ? ['No finding.'] : ['#### Findings', '', ...lines];
   const cut = (n: number) => `\n_… ${n} more line${n === 1 ? '' : 's'} cut to stay within ${MARKDOWN_MAX_CHARS} characters; the html or json report has everything._\n`;
   const leftNote = left > 0 ? [``, `_${plural(left, 'more finding')} not listed (at most ${MARKDOWN_MAX_FINDINGS}); the html or json report has every one._`] : [];
-  const footer = ['', `<sub>market-stub ${escapeMarkdown(report.tool.version)} · ${escapeMarkdown(report.startedAt)} · ${report.durationMs} ms · ${escapeMarkdown(report.baseUrl)}</sub>`];
+  const footer = ['', `<sub>market-stub ${markdownText(report.tool.version)} · ${markdownText(report.startedAt)} · ${report.durationMs} ms · ${markdownText(report.baseUrl)}</sub>`];
   return fitLines([...head, ...body, ...leftNote, ...footer], MARKDOWN_MAX_CHARS, cut);
 }

@@ -4,6 +4,7 @@ import { loadMarketSchema } from '../schema/market-schema.js';
 import type { ContractFinding } from './contract-finding.js';
 import type { ContractReport } from './contract-report.js';
 import { checkOfCode } from './format-junit-report.js';
+import { jsonReportText, quoted, uriReference, uriText } from './report-display.js';
 
 /**
  * Where SARIF results point by default: the contract (market-stub's JSON Schema of a market) as
@@ -67,14 +68,14 @@ function rulesOf(findings: readonly ContractFinding[]): ReportingDescriptor[] {
 function relatedLocations(f: ContractFinding): Location[] {
   return f.examples.map((e, i) => ({
     id: i + 1,
-    ...(e.request ? { physicalLocation: { artifactLocation: { uri: e.request.replace(/^\//, ''), uriBaseId: SARIF_DEPLOYMENT_BASE } } } : {}),
-    message: { text: `${e.marketId === undefined ? '' : `market ${JSON.stringify(e.marketId)} `}at ${e.pointer || '/'}: found ${e.found}` },
+    ...(e.request ? { physicalLocation: { artifactLocation: { uri: uriReference(e.request), uriBaseId: SARIF_DEPLOYMENT_BASE } } } : {}),
+    message: { text: `${e.marketId === undefined ? '' : `market ${quoted(e.marketId)} `}at ${e.pointer || '/'}: found ${e.found}` },
   }));
 }
 
 /** One result per error or warning finding (information findings are not problems and are counted in the run's properties). */
 function resultOf(f: ContractFinding, ruleIndex: number, contractUri: string): Result {
-  const markets = f.examples.flatMap((e) => (e.marketId === undefined ? [] : [JSON.stringify(e.marketId)]));
+  const markets = f.examples.flatMap((e) => (e.marketId === undefined ? [] : [quoted(e.marketId)]));
   return {
     ruleId: f.code,
     ruleIndex,
@@ -99,6 +100,8 @@ function resultOf(f: ContractFinding, ruleIndex: number, contractUri: string): R
  * deployment (`DEPLOYMENT`, the report's base URL, never a credential). `automationDetails.id` is
  * `market-stub/<command>/`, the category code scanning keeps apart. At most SARIF_MAX_RESULTS
  * results (`properties.resultsLeftOut` counts the rest). 2-space indented, ending in a newline.
+ * `report` is displayed (report-display.ts displayReport: values shortened, controls visible);
+ * the requests become RFC 3986 relative references (uriReference), the base URL a `uri` (uriText).
  */
 export function formatSarifReport(report: ContractReport, options: SarifOptions = {}): string {
   const problems = report.findings.filter((f) => f.severity !== 'info').slice(0, SARIF_MAX_RESULTS);
@@ -111,7 +114,7 @@ export function formatSarifReport(report: ContractReport, options: SarifOptions 
     runs: [{
       tool: { driver: { name: 'market-stub', version: report.tool.version, semanticVersion: report.tool.version, rules } },
       automationDetails: { id: `market-stub/${report.command}/` },
-      originalUriBaseIds: { [SARIF_DEPLOYMENT_BASE]: { uri: `${report.baseUrl.replace(/\/+$/, '')}/`, description: { text: 'The deployment checked.' } } },
+      originalUriBaseIds: { [SARIF_DEPLOYMENT_BASE]: { uri: uriText(`${report.baseUrl.replace(/\/+$/, '')}/`), description: { text: 'The deployment checked.' } } },
       invocations: [{
         executionSuccessful: true,
         exitCode: report.exitCode,
@@ -123,5 +126,5 @@ export function formatSarifReport(report: ContractReport, options: SarifOptions 
       properties: { informationFindings: report.summary.infos, resultsLeftOut: report.summary.errors + report.summary.warnings - problems.length },
     }],
   };
-  return `${JSON.stringify(log, null, 2)}\n`;
+  return jsonReportText(log);
 }

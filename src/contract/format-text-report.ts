@@ -1,20 +1,35 @@
-import { styleText } from 'node:util';
 import { SEVERITY_ORDER, type ContractFinding, type Severity } from './contract-finding.js';
 import type { ContractReport } from './contract-report.js';
+import { quoted } from './report-display.js';
 import { plural } from './report-groups.js';
 
 const HEADINGS: Record<Severity, string> = { error: 'Errors', warning: 'Warnings', info: 'Information' };
 const MARKS: Record<Severity, string> = { error: '✖', warning: '▲', info: '•' };
 const COLOURS = { error: 'red', warning: 'yellow', info: 'cyan' } as const;
+/** SGR parameters (ECMA-48 §8.3.117) of the styles the report uses. */
+const SGR = { bold: 1, red: 31, green: 32, yellow: 33, cyan: 36 } as const;
+type Style = keyof typeof SGR;
+type Paint = (styles: Style | readonly Style[], text: string) => string;
+
+/**
+ * Colours `text` with SGR sequences and ends it with SGR 0, the full reset: whatever attribute
+ * was set before (by the report or by anything else on the terminal) is off after it.
+ */
+function sgr(styles: Style | readonly Style[], text: string): string {
+  const codes = (typeof styles === 'string' ? [styles] : styles).map((style) => SGR[style]);
+  return `\u001b[${codes.join(';')}m${text}\u001b[0m`;
+}
 
 /**
  * The report for people: a heading line, findings grouped by severity (errors, warnings,
  * information), each with its count and up to three examples, and a one-line verdict at the end:
  * `FAIL: 3 errors, 1 warning in 250 markets (list + 50 items) against http://…`.
- * `colour` adds ANSI colours (callers pass true only for a terminal without NO_COLOR).
+ * `colour` adds ANSI colours (callers pass true only for a terminal without NO_COLOR), each
+ * ended by a full reset (SGR 0). `report` is displayed (report-display.ts displayReport): no value
+ * holds a line break or a control, so every line is the report's own.
  */
 export function formatTextReport(report: ContractReport, colour = false): string {
-  const paint = (style: Parameters<typeof styleText>[0], text: string) => (colour ? styleText(style, text, { validateStream: false }) : text);
+  const paint: Paint = (styles, text) => (colour ? sgr(styles, text) : text);
   const lines: string[] = [];
   lines.push(paint('bold', `market-stub ${report.command} ${report.baseUrl}`) + ` · ${describeList(report)}`);
   for (const severity of SEVERITY_ORDER) {
@@ -37,7 +52,7 @@ export function verdictLine(report: ContractReport): string {
   return `${report.verdict === 'pass' ? 'PASS' : 'FAIL'}: ${plural(errors, 'error')}, ${plural(warnings, 'warning')} in ${plural(marketsListed, 'market')} (list + ${plural(marketsChecked, 'item')}) ${where}${strict}${incomplete}`;
 }
 
-function findingLines(finding: ContractFinding, paint: (style: Parameters<typeof styleText>[0], text: string) => string): string[] {
+function findingLines(finding: ContractFinding, paint: Paint): string[] {
   const mark = paint(COLOURS[finding.severity], MARKS[finding.severity]);
   if (finding.severity === 'info') {
     const count = finding.code === 'undocumented-field' ? ` ×${finding.count}` : '';
@@ -45,7 +60,7 @@ function findingLines(finding: ContractFinding, paint: (style: Parameters<typeof
   }
   const lines = [`  ${mark} ${finding.endpoint} ${finding.pointer || '/'} [${finding.code}]: expected ${finding.expected}, found ${finding.found}`];
   const examples = finding.examples
-    .map((e) => [e.marketId === undefined ? undefined : `market ${JSON.stringify(e.marketId)}`, e.pointer && e.pointer !== finding.pointer ? `at ${e.pointer}` : undefined, e.request && !e.marketId ? `(${e.request})` : undefined].filter(Boolean).join(' '))
+    .map((e) => [e.marketId === undefined ? undefined : `market ${quoted(e.marketId)}`, e.pointer && e.pointer !== finding.pointer ? `at ${e.pointer}` : undefined, e.request && !e.marketId ? `(${e.request})` : undefined].filter(Boolean).join(' '))
     .filter((text) => text !== '');
   lines.push(`      ${plural(finding.count, 'occurrence')}${examples.length > 0 ? `, e.g. ${examples.join('; ')}` : ''}`);
   return lines;

@@ -1,4 +1,4 @@
-import escapeHtml from 'escape-html';
+import { htmlText } from './report-display.js';
 import type { Histogram, ReportDistributions, ResponseTimes } from './report-distributions.js';
 
 /** One bar of a chart: its label under the axis, its value, and whether it is the expected one. */
@@ -28,13 +28,13 @@ export function barChart(caption: string, bars: readonly Bar[]): string {
     const x = PAD.left + i * slot + (slot - barWidth) / 2;
     const y = PAD.top + plotHeight - h;
     const centre = (x + barWidth / 2).toFixed(1);
-    return `<g><title>${escapeHtml(`${bar.label}: ${bar.value}`)}</title>`
+    return `<g><title>${htmlText(`${bar.label}: ${bar.value}`)}</title>`
       + `<rect class="bar${bar.highlight ? ' expected' : ''}" x="${x.toFixed(1)}" y="${y.toFixed(1)}" width="${barWidth.toFixed(1)}" height="${h.toFixed(1)}" rx="2"/>`
       + `<text class="count" x="${centre}" y="${(y - 5).toFixed(1)}">${bar.value}</text>`
-      + `<text class="label" x="${centre}" y="${HEIGHT - PAD.bottom + 15}">${escapeHtml(bar.label)}</text></g>`;
+      + `<text class="label" x="${centre}" y="${HEIGHT - PAD.bottom + 15}">${htmlText(bar.label)}</text></g>`;
   });
   const axis = `<line class="axis" x1="${PAD.left}" y1="${PAD.top + plotHeight}" x2="${WIDTH - PAD.right}" y2="${PAD.top + plotHeight}"/>`;
-  return `<svg class="chart" role="img" aria-label="${escapeHtml(caption)}" viewBox="0 0 ${WIDTH} ${HEIGHT}" width="${WIDTH}" height="${HEIGHT}" xmlns="http://www.w3.org/2000/svg">${axis}${parts.join('')}</svg>`;
+  return `<svg class="chart" role="img" aria-label="${htmlText(caption)}" viewBox="0 0 ${WIDTH} ${HEIGHT}" width="${WIDTH}" height="${HEIGHT}" xmlns="http://www.w3.org/2000/svg">${axis}${parts.join('')}</svg>`;
 }
 
 /** The bars of a histogram, labelled by `label(lower, upper)`; the below/above bins only when they hold values. */
@@ -54,7 +54,7 @@ const total = (h: Histogram) => h.counts.reduce((n, c) => n + c, 0) + h.below + 
 /** A figure: a chart with its heading and a one-line note, or a sentence saying there was nothing to draw. */
 function figure(heading: string, note: string, chart: string | undefined): string {
   const body = chart ?? '<p class="empty">Nothing to draw: no value was seen.</p>';
-  return `<figure><figcaption><strong>${escapeHtml(heading)}</strong><span>${escapeHtml(note)}</span></figcaption>${body}</figure>`;
+  return `<figure><figcaption><strong>${htmlText(heading)}</strong><span>${htmlText(note)}</span></figcaption>${body}</figure>`;
 }
 
 /** yes_price of the listed markets, in ten bins of 0.1. */

@@ -1,6 +1,6 @@
-import escapeHtml from 'escape-html';
 import type { ContractFinding, FindingExample, Severity } from './contract-finding.js';
 import type { ContractReport } from './contract-report.js';
+import { htmlText as text } from './report-display.js';
 import { groupFindings, marketsWithFindings, plural, type FindingGroup } from './report-groups.js';
 
 const HEADINGS: Record<Severity, string> = { error: 'Errors', warning: 'Warnings', info: 'Information' };
@@ -8,8 +8,6 @@ const HEADINGS: Record<Severity, string> = { error: 'Errors', warning: 'Warnings
 export const HTML_FINDINGS_SHOWN = 1_000;
 /** Markets shown in the drill-down at most; the rest are counted (the findings keep three examples each, so this bounds a report of many codes). */
 export const HTML_MARKETS_SHOWN = 500;
-
-const text = (value: string | number) => escapeHtml(String(value));
 
 /** `<dt>`/`<dd>` pairs; rows whose value is undefined are left out. */
 function definitions(rows: ReadonlyArray<readonly [string, string | number | undefined]>): string {

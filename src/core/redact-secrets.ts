@@ -14,6 +14,8 @@
  * Secrets shorter than MIN_SECRET characters are left alone: they would match ordinary text.
  */
 
+import { mapStrings } from './display-value.js';
+
 /** What replaces a secret. */
 export const REDACTED = '[redacted]';
 /** Secrets shorter than this are not redacted (they would match ordinary words). */
@@ -46,7 +48,7 @@ export function createRedactor(secrets: readonly string[]): Redactor {
     if (forms.length === 0 || text.length < MIN_SECRET) return text;
     return replaceIntervals(text, matches(text, forms));
   };
-  const redactValue = <T>(value: T): T => (forms.length === 0 ? value : (walk(value, redact) as T));
+  const redactValue = <T>(value: T): T => (forms.length === 0 ? value : mapStrings(value, redact));
   return {
     active: forms.length > 0,
     redact,
@@ -115,17 +117,6 @@ function replaceIntervals(text: string, stretches: Array<[number, number]>): str
     [start, end] = [from, to];
   }
   return `${out}${text.slice(cursor, start)}${REDACTED}${text.slice(end)}`;
-}
-
-function walk(value: unknown, redact: (text: string) => string): unknown {
-  if (typeof value === 'string') return redact(value);
-  if (Array.isArray(value)) return value.map((item) => walk(item, redact));
-  if (value !== null && typeof value === 'object') {
-    const out: Record<string, unknown> = {};
-    for (const [key, item] of Object.entries(value)) Object.defineProperty(out, redact(key), { value: walk(item, redact), enumerable: true, writable: true, configurable: true });
-    return out;
-  }
-  return value;
 }
 
 function jsonEscape(text: string): string {

@@ -10,10 +10,10 @@ import { conformingMarkets, withServer } from './deviant-server.js';
 import { HOSTILE_ID, SECRET_HEADER, SECRET_VALUE, startHostileDeployment } from './hostile-deployment.js';
 import { sarifValidator } from './sarif-schema.js';
 
-/** A report with `n` distinct error findings whose texts are long and hostile. */
-function reportWithFindings(base: ContractReport, n: number, repeat = 20): ContractReport {
+/** A report with `n` distinct error findings whose texts are long and hostile (`unit` repeated `repeat` times). */
+function reportWithFindings(base: ContractReport, n: number, repeat = 20, unit = '<b>x</b> | '): ContractReport {
   const findings: ContractFinding[] = Array.from({ length: n }, (_, i) => ({
-    severity: 'error', code: 'type', endpoint: 'GET /markets', pointer: `/*/field_${i}`, expected: 'number', found: `"${'<b>x</b> | '.repeat(repeat)}"`,
+    severity: 'error', code: 'type', endpoint: 'GET /markets', pointer: `/*/field_${i}`, expected: 'number', found: `"${unit.repeat(repeat)}"`,
     message: `/*/field_${i}: expected number`, count: i + 1, examples: [{ marketId: `${HOSTILE_ID}-${i}`, pointer: `/0/field_${i}`, found: '"x"', request: '/markets' }],
   }));
   return { ...base, verdict: 'fail', exitCode: 1, findings, summary: { ...base.summary, errors: n } };
@@ -53,7 +53,8 @@ describe('formatContractReport (library)', () => {
   it('markdown stays within MARKDOWN_MAX_CHARS and html within 1,000 findings and 500 markets however many findings, each saying what it left out', async () => {
     await withServer(conformingMarkets(2), undefined, async (server) => {
       const base = await checkDeployment({ baseUrl: server.url });
-      const md = formatContractReport(reportWithFindings(base, 5_000, 200), 'markdown');
+      // Each value is shortened to 300 code points, but a control is shown as six characters (\u001b): 100 such findings pass 60,000.
+      const md = formatContractReport(reportWithFindings(base, 5_000, 2_000, '\u001b'), 'markdown');
       expect(md.length).toBeLessThanOrEqual(MARKDOWN_MAX_CHARS);
       expect(md).toMatch(/more lines? cut to stay within 60000 characters; the html or json report has everything\._\n$/);
       const few = formatContractReport(reportWithFindings(base, 150), 'markdown');
