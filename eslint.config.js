@@ -56,6 +56,20 @@ export default tseslint.config(
     languageOptions: { globals: { window: 'readonly', document: 'readonly', Request: 'readonly', Response: 'readonly' } },
   },
   {
+    // test/runtimes: market-stub/fetch served by each runtime's own server (scripts/test-runtimes.mjs).
+    files: ['test/runtimes/bun-*.mjs'],
+    languageOptions: { globals: { Bun: 'readonly' } },
+  },
+  {
+    files: ['test/runtimes/deno-*.mjs'],
+    languageOptions: { globals: { Deno: 'readonly' } },
+  },
+  {
+    // bench:runtimes' server: Bun or Deno, web-standard values.
+    files: ['bench/runtimes/*.mjs'],
+    languageOptions: { globals: { Request: 'readonly', Response: 'readonly' } },
+  },
+  {
     // The consumer projects' CommonJS files (test/consumers): require() is what they test.
     files: ['test/consumers/**/*.cjs', 'test/consumers/**/*.cts', 'test/consumers/jest-cjs/*.js'],
     languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', module: 'writable' } },

@@ -2,7 +2,9 @@
 # Container test for CI (issues 5 and 12): builds docker/Dockerfile with podman and runs
 # test/container against the image: the image itself, market-stub/testcontainers through podman's
 # Docker-compatible socket (`podman system service`, DOCKER_HOST, TESTCONTAINERS_RYUK_DISABLED=true)
-# and docs/ci/compose.yaml with docker-compose. Called by .ci/run after the unit tests; also fine
+# and docs/ci/compose.yaml with docker-compose; then market-stub/testcontainers from the packed
+# package on testcontainers 11 and 12 (test/consumers/testcontainers-11, -12; the repository's own
+# suite above runs on its devDependency, 10). Called by .ci/run after the unit tests; also fine
 # to run by hand.
 #
 #   .ci/container-test.sh          # from anywhere; the repo is this script's parent folder
@@ -12,7 +14,7 @@
 # Last line: "N passed, N failed". Exit 0 when every container check passed, 1 otherwise.
 set -uo pipefail
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-SHARED="$REPO/../shared/container"
+SHARED="${MARKET_STUB_SHARED_CONTAINER:-$REPO/../shared/container}"  # a worktree elsewhere: set it
 
 if [ "$(id -u)" != 0 ]; then
   echo "container test skipped: not root (podman here installs from apt and runs rootful)"
@@ -69,6 +71,22 @@ MARKET_STUB_CONTAINER_FIGURES="$out/figures.txt" CONTAINER_ENGINE=podman \
   --reporter=default --reporter=json --outputFile.json="$out/results.json"
 code=$?
 
+# The peer range's other majors: each consumer installs the packed tarball beside its testcontainers
+# major and starts this image through it (scripts/test-consumers.mjs; 12 runs on Node 24 from npm).
+consumer_image="localhost/market-stub-consumers:$$"
+consumers_passed=0
+consumers_failed=0
+echo "container test: market-stub/testcontainers on testcontainers 11 and 12 (test/consumers/testcontainers-11, -12), image $consumer_image"
+if podman build -q -f docker/Dockerfile -t "$consumer_image" . >"$out/consumer-build.log" 2>&1; then
+  MARKET_STUB_IMAGE="$consumer_image" node scripts/test-consumers.mjs testcontainers-11 testcontainers-12 | tee "$out/consumers.log"
+  read -r consumers_passed consumers_failed < <(sed -n 's/^consumers: \([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p' "$out/consumers.log")
+  [ -n "$consumers_passed" ] || { consumers_passed=0; consumers_failed=2; }
+  podman rmi -f "$consumer_image" >/dev/null 2>&1
+else
+  echo "container test: podman build for the consumers failed: $(tail -5 "$out/consumer-build.log")" >&2
+  consumers_failed=2
+fi
+
 counts=$(node -e '
   const fs = require("node:fs");
   try {
@@ -86,5 +104,7 @@ if [ -s "$out/figures.txt" ]; then
   echo "container test figures:"
   sed 's/^/  /' "$out/figures.txt"
 fi
+passed=$((passed + consumers_passed))
+failed=$((failed + consumers_failed))
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

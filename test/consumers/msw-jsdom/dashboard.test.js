@@ -1,15 +1,18 @@
 // The recipe for component tests in jsdom (docs/msw.md copies it): market-stub's MSW handlers in
 // msw/node's setupServer, a seeded catalog, and the same controls as a stub on a port.
+// msw3-jsdom runs these tests on msw 3 with its own msw-listen.js (msw 3 renamed the option).
+import { createServer } from 'node:http';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createMarketStubHandlers } from 'market-stub/msw';
 import { renderDashboard } from './dashboard.js';
+import { LISTEN_OPTIONS } from './msw-listen.js';
 
 const BASE = 'https://api.markets.test';
 const { handlers, stub } = createMarketStubHandlers({ baseUrl: BASE, seed: 7, count: 5, clock: '2026-01-01' });
 const server = setupServer(...handlers);
 
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+beforeAll(() => server.listen(LISTEN_OPTIONS));
 afterEach(() => stub.reset());
 afterAll(() => server.close());
 
@@ -62,5 +65,16 @@ describe('the dashboard against market-stub in jsdom', () => {
     await renderDashboard(root, BASE);
     expect(performance.now() - started).toBeGreaterThanOrEqual(250);
     expect(root.querySelectorAll('tr[data-market-id]').length).toBe(5);
+  });
+
+  it('refuses a request no handler answers: it fails instead of reaching the real network', async () => {
+    // A real server on loopback: without the unhandled-request option set to 'error', fetch reaches it.
+    const real = createServer((_req, res) => res.end('real network')).listen(0, '127.0.0.1');
+    await new Promise((resolve) => real.once('listening', resolve));
+    try {
+      await expect(fetch(`http://127.0.0.1:${real.address().port}/markets`)).rejects.toThrow(TypeError);
+    } finally {
+      real.close();
+    }
   });
 });

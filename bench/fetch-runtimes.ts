@@ -1,0 +1,123 @@
+// `npm run bench:runtimes [-- --quick]`: the cost of market-stub/fetch under Bun and Deno, each
+// against a bare handler on the same runtime, served by the same native server, answering the same
+// targets with the same pre-serialised bytes (bench/runtimes/fetch-bench-server.mjs serves both).
+// autocannon (in Node) loads each side on 127.0.0.1; rounds alternate the sides (the order swapped
+// every round), and the verdict is the paired ratio: the median over rounds of bare req/s ÷ stub
+// req/s, the handler's time per request as a multiple of the bare one's. Goal: ≤ 1.5×.
+// Routes: GET /markets/{id} over every market in turn, and GET /markets (100 markets).
+// Writes bench/results/fetch-runtimes.json. Exit 0 when it measured (a missed goal is a result),
+// 1 when it could not (a runtime did not start, a request failed).
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ensurePackages } from '../scripts/node-runtimes.mjs';
+import { bundleServer, freePort, RUNTIME_PACKAGES, startProcess, waitForReady, type ServerProcess } from '../scripts/runtime-exchange.mjs';
+import { median } from './bench-stats.js';
+import { ensureBuild } from './ensure-build.js';
+import { runLoad } from './load-run.js';
+
+const ROOT = path.resolve(fileURLToPath(new URL('..', import.meta.url)));
+const QUICK = process.argv.includes('--quick');
+const ROUNDS = QUICK ? 3 : 7;
+const DURATION_S = QUICK ? 1.5 : 4;
+const CONNECTIONS = 10;
+const GOAL = 1.5;
+const OPTIONS = { seed: 1, count: 100, clock: '2026-01-01' };
+const RUNTIMES = ['bun', 'deno'] as const;
+type Runtime = (typeof RUNTIMES)[number];
+
+interface RouteFigures {
+  runtime: string;
+  route: string;
+  stubReqPerSec: number[];
+  bareReqPerSec: number[];
+  /** Median over rounds of bare ÷ stub req/s in that round. */
+  paired: number;
+}
+
+const log = (line: string): void => {
+  process.stdout.write(`${line}\n`);
+};
+
+/** Starts the bench server on `runtime`: the handler on one port, the bare handler on another. */
+async function startBenchServer(runtime: Runtime, bins: string, work: string): Promise<{ server: ServerProcess; stubUrl: string; bareUrl: string }> {
+  const bundle = await bundleServer(path.join(ROOT, 'bench/runtimes/fetch-bench-server.mjs'), path.resolve(process.env['MARKET_STUB_FETCH_ENTRY'] ?? path.join(ROOT, 'dist/fetch.js')), mkdtempSync(path.join(work, `${runtime}-`)));
+  const [stubPort, barePort] = [await freePort(), await freePort()];
+  const env = { STUB_PORT: String(stubPort), BARE_PORT: String(barePort), MARKET_STUB_FETCH_OPTIONS: JSON.stringify(OPTIONS), NO_COLOR: '1' };
+  const bin = path.join(bins, runtime);
+  const args = runtime === 'bun' ? [bundle] : ['run', '--no-prompt', `--allow-net=127.0.0.1`, '--allow-env', bundle];
+  const server = startProcess(bin, args, { cwd: path.dirname(bundle), env });
+  const stubUrl = `http://127.0.0.1:${stubPort}`;
+  const bareUrl = `http://127.0.0.1:${barePort}`;
+  for (const url of [stubUrl, bareUrl]) {
+    const problem = await waitForReady(url, server, 30_000);
+    if (problem !== null) {
+      await server.stop();
+      throw new Error(`${runtime}: ${problem}`);
+    }
+  }
+  return { server, stubUrl, bareUrl };
+}
+
+/** Rounds alternating stub and bare on one route; each side warmed up first. */
+async function measureRoute(runtime: Runtime, route: string, paths: string[], urls: { stubUrl: string; bareUrl: string }): Promise<RouteFigures> {
+  const load = (url: string, durationS: number): Promise<number> => runLoad({ url, paths, durationS, connections: CONNECTIONS, pipelining: 1 }).then((s) => s.reqPerSec);
+  await load(urls.stubUrl, 1);
+  await load(urls.bareUrl, 1);
+  const stub: number[] = [];
+  const bare: number[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    if (round % 2 === 0) {
+      stub.push(await load(urls.stubUrl, DURATION_S));
+      bare.push(await load(urls.bareUrl, DURATION_S));
+    } else {
+      bare.push(await load(urls.bareUrl, DURATION_S));
+      stub.push(await load(urls.stubUrl, DURATION_S));
+    }
+  }
+  const paired = median(stub.map((s, i) => (bare[i] ?? 0) / s));
+  return { runtime, route, stubReqPerSec: stub, bareReqPerSec: bare, paired };
+}
+
+/** Every route on one runtime; the server stopped by its pid afterwards, whatever happened. */
+async function measureRuntime(runtime: Runtime, bins: string, work: string): Promise<RouteFigures[]> {
+  const { server, stubUrl, bareUrl } = await startBenchServer(runtime, bins, work);
+  try {
+    const list = (await (await fetch(`${stubUrl}/markets`)).json()) as { market_id: string }[];
+    const items = list.map((m) => `/markets/${encodeURIComponent(m.market_id)}`);
+    const version = `${runtime} ${RUNTIME_PACKAGES[runtime].split('@')[1] ?? ''}`;
+    return [await measureRoute(runtime, `${version}: GET /markets/{id}`, items, { stubUrl, bareUrl }), await measureRoute(runtime, `${version}: GET /markets`, ['/markets'], { stubUrl, bareUrl })];
+  } finally {
+    await server.stop();
+  }
+}
+
+function table(figures: RouteFigures[]): string {
+  const rows = figures.map((f) => `| ${f.route} | ${Math.round(median(f.stubReqPerSec))} | ${Math.round(median(f.bareReqPerSec))} | ${f.paired.toFixed(2)}× | ${f.paired <= GOAL ? 'met' : 'missed'} |`);
+  return ['| runtime: route | handler req/s (median) | bare req/s (median) | cost ratio (paired median) | goal ≤ 1.5× |', '|---|---|---|---|---|', ...rows].join('\n');
+}
+
+async function main(): Promise<number> {
+  log(`bench:runtimes${QUICK ? ' --quick' : ''}: ${ROUNDS} rounds × ${DURATION_S} s per side, ${CONNECTIONS} connections, autocannon on 127.0.0.1; dist/ ${ensureBuild(ROOT, { allowBuild: true, force: false, log })}`);
+  const bins = ensurePackages('fetch-runtimes', Object.values(RUNTIME_PACKAGES));
+  const work = mkdtempSync(path.join(tmpdir(), 'market-stub-bench-runtimes-'));
+  const figures: RouteFigures[] = [];
+  try {
+    for (const runtime of RUNTIMES) {
+      log(`${runtime}: measuring…`);
+      figures.push(...(await measureRuntime(runtime, bins, work)));
+    }
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+  log(table(figures));
+  mkdirSync(path.join(ROOT, 'bench/results'), { recursive: true });
+  writeFileSync(path.join(ROOT, 'bench/results/fetch-runtimes.json'), `${JSON.stringify({ quick: QUICK, options: OPTIONS, goal: GOAL, figures }, null, 2)}\n`);
+  return 0;
+}
+
+process.exitCode = await main().catch((error: unknown) => {
+  process.stderr.write(`bench:runtimes could not measure: ${(error as Error).stack ?? String(error)}\n`);
+  return 1;
+});

@@ -1,0 +1,29 @@
+// The server of bench/fetch-runtimes.ts, for Bun and Deno alike (bundled with market-stub/fetch):
+// on STUB_PORT the Fetch handler, on BARE_PORT a bare handler of the same runtime answering the
+// same targets with the same status, headers and body bytes, pre-serialised from the handler's own
+// answers at start. Both on 127.0.0.1, both served by the runtime's own server. Prints one line,
+// "bench ready <count of targets>", once both listen.
+import { createFetchHandler } from 'market-stub/fetch';
+
+const env = (name) => (globalThis.Bun ? globalThis.Bun.env[name] : globalThis.Deno.env.get(name));
+const serve = (port, fetch) =>
+  globalThis.Bun ? globalThis.Bun.serve({ hostname: '127.0.0.1', port, fetch }) : globalThis.Deno.serve({ hostname: '127.0.0.1', port, onListen: () => {} }, fetch);
+
+const stub = createFetchHandler(JSON.parse(env('MARKET_STUB_FETCH_OPTIONS') ?? '{}'));
+const targets = ['/healthz', '/markets', ...(await stub.catalog()).map((m) => `/markets/${encodeURIComponent(m.market_id)}`)];
+const answers = new Map();
+for (const target of targets) {
+  const response = await stub.fetch(new Request(`http://127.0.0.1${target}`));
+  answers.set(target, { status: response.status, headers: [...response.headers], body: new Uint8Array(await response.arrayBuffer()) });
+}
+await stub.clearRequests();
+
+function bare(request) {
+  const url = new URL(request.url);
+  const answer = answers.get(url.pathname + url.search);
+  return answer === undefined ? new Response(null, { status: 404 }) : new Response(answer.body, { status: answer.status, headers: answer.headers });
+}
+
+serve(Number(env('STUB_PORT')), (request) => stub.fetch(request));
+serve(Number(env('BARE_PORT')), bare);
+console.log(`bench ready ${targets.length}`);
