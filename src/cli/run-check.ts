@@ -3,7 +3,7 @@ import { MarketStubError } from '../core/market-stub-error.js';
 import { createRedactor } from '../core/redact-secrets.js';
 import { unwritableError, writeFileAtomic } from '../fixtures/write-file-atomic.js';
 import { checkHeaderFields } from '../contract/index.js';
-import { networkSecrets } from '../contract/index.js';
+import { baseUrlSecrets, networkSecrets } from '../contract/index.js';
 import { readNetworkFlags } from './network-flags.js';
 import type { ContractReport } from '../contract/index.js';
 import { crawlDeployment, type CrawlOptions, type CrawlProgress } from '../contract/index.js';
@@ -49,7 +49,7 @@ export async function resolveCrawlFlags(options: ResolvedOptions<CheckValues>, e
   for (const name of Object.keys(CRAWL_LIMITS) as (keyof typeof CRAWL_LIMITS)[]) crawl[name] = v[name];
   const { format, output } = v;
   const reports = parseReportTargets(v.report, format, options.origins.report ?? '--report', output === undefined ? [] : [output]);
-  return { crawl, format, output, outputOrigin: options.origins.output, secrets: [...headers.map(([, value]) => value), ...networkSecrets(network)], reports };
+  return { crawl, format, output, outputOrigin: options.origins.output, secrets: [...headers.map(([, value]) => value), ...networkSecrets(network), ...baseUrlSecrets(v.baseUrl, v.redactQuery ?? [])], reports };
 }
 
 /**

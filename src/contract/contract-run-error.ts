@@ -11,6 +11,9 @@ export type ContractRunErrorCode = 'OPTION_INVALID' | 'DEPLOYMENT_UNREACHABLE' |
  * `LIMIT_EXCEEDED` (a list page larger than maxBodyMb), `UNAUTHORIZED` (a 401/403 after a
  * credential was given or after earlier successes: contract/credential-refusal.ts), `INTERRUPTED` (SIGINT/SIGTERM during the
  * crawl), `OUTPUT_UNWRITABLE`.
+ * Access refused on the first request (401/403, whatever the body, with or without a credential)
+ * is `UNAUTHORIZED` too; an announced outage (a 503 whose Retry-After is past
+ * --retry-after-max-ms: contract/announced-outage.ts) is `DEPLOYMENT_UNREACHABLE`.
  */
 export class ContractRunError extends MarketStubError {
   declare readonly code: ContractRunErrorCode;

@@ -11,8 +11,9 @@ import { checkEncoding, checkSingleBody, checkStatus } from './market-checks.js'
 import { parseJsonBody } from './body-description.js';
 import { checkUtf8 } from './json-rule-finding.js';
 import { probeUnknownId } from './probe-unknown-id.js';
+import { delistedSince } from './delisted-recheck.js';
 import { buildDistributions } from './report-distributions.js';
-import { redactQueryValues, secretNames } from '../core/secret-names.js';
+import { redactQueryValues } from '../core/secret-names.js';
 
 export { CRAWL_DEFAULTS, CRAWL_LIMITS, marketsUrl, parseBaseUrl, singleUrl, resolveCrawlSettings, type CrawlOptions, type CrawlProgress, type CrawlSettings } from './crawl-settings.js';
 
@@ -68,7 +69,7 @@ export async function crawlDeployment(options: CrawlOptions): Promise<CrawlResul
     const probe = await probeUnknownId(state);
     const report = buildContractReport({
       command: options.command ?? 'check',
-      baseUrl: displayBase(settings.base),
+      baseUrl: settings.baseQuery.names.redactText(displayBase(settings.base)),
       startedAt,
       durationMs: performance.now() - start,
       timing: { listMs, marketsMs },
@@ -81,8 +82,7 @@ export async function crawlDeployment(options: CrawlOptions): Promise<CrawlResul
       marketsChecked: singles.checked,
       requests: state.requests,
     });
-    const names = secretNames([], options.redactQuery ?? []);
-    const redact = <T>(value: T): T => redactQueryValues(settings.redactor.redactValue(value), names);
+    const redact = <T>(value: T): T => redactQueryValues(settings.redactor.redactValue(value), settings.baseQuery.names);
     return { report: redact(report), markets: singles.markets, spooled: singles.spooled, invalid: redact(singles.invalid) };
   } finally {
     await state.client.close();
@@ -188,6 +188,7 @@ async function checkOneMarket(state: CrawlState, id: string): Promise<{ market?:
     const parsed = parseJsonBody(body.text);
     return { market_id: id, request, status: response.status, ...(response.contentType ? { content_type: response.contentType } : {}), body: parsed.ok ? parsed.value : body.text };
   };
+  if (response.status === 404 && (await delistedSince(state, id, request))) return { ms };
   if (!checkStatus(facts, body, state.ctx, SINGLE_ENDPOINT, 'the listed market', id, response.retriesExhausted)) return { invalid: invalid(), ms };
   checkEncoding(facts, body.bom, state.ctx, SINGLE_ENDPOINT, id);
   if (!checkUtf8(body.notUtf8At, state.sink, SINGLE_ENDPOINT, request, id)) return { invalid: invalid(), ms };

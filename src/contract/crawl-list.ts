@@ -11,6 +11,8 @@ import { checkEncoding, checkStatus, createListPageChecker, type ListPage } from
 import type { NextStep } from './paging-dialects.js';
 import { checkUtf8 } from './json-rule-finding.js';
 import { adoptDeploymentDate } from './deployment-date.js';
+import { shownUrl, type BaseQuery } from './base-query.js';
+import { notePageStart } from './delisted-recheck.js';
 
 /**
  * Stage 1 of a crawl: `GET {base}/markets`, then every page the deployment signals, each body
@@ -33,6 +35,7 @@ export async function crawlList(state: CrawlState): Promise<ListSummary> {
   let listMs = 0;
   for (;;) {
     visited.add(url.href);
+    notePageStart(state, url);
     const fetched = await fetchPage(state, url, list);
     if (!fetched) break;
     const { response, page } = fetched;
@@ -101,7 +104,7 @@ export async function readListPage(state: CrawlState, response: DeploymentRespon
   const facts = { request: requestTarget(response.requested), status: response.status, contentType: response.contentType };
   if (response.status < 200 || response.status > 299) {
     const preview = await previewBody(response);
-    if (!laterPage && response.status === 404) rejectMarketsSuffix(state.settings.base, response.requested);
+    if (!laterPage && response.status === 404) rejectMarketsSuffix(state.settings.base, response.requested, state.settings.baseQuery);
     checkStatus(facts, preview, state.ctx, LIST_ENDPOINT, 'the market list', undefined, response.retriesExhausted);
     return undefined;
   }
@@ -132,12 +135,12 @@ export async function readListPage(state: CrawlState, response: DeploymentRespon
  * `/markets/markets`; when that is a 404 the run stops (exit 2) with the fix, instead of failing
  * the contract for a typo. A deployment really living under `…/markets` still works: its list answers.
  */
-function rejectMarketsSuffix(base: URL, requested: URL): void {
+function rejectMarketsSuffix(base: URL, requested: URL, query: BaseQuery): void {
   if (!/\/markets\/*$/.test(base.pathname)) return;
   const fixed = new URL(base);
   fixed.pathname = base.pathname.replace(/\/markets\/*$/, '') || '/';
   const suggestion = fixed.pathname === '/' ? fixed.origin : `${fixed.origin}${fixed.pathname}`;
-  throw new ContractRunError('OPTION_INVALID', `--base-url ${base.href} probably ends in /markets by mistake: market-stub adds /markets itself, and GET ${displayUrl(requested)} answered 404. Use --base-url ${suggestion}`);
+  throw new ContractRunError('OPTION_INVALID', `--base-url ${shownUrl(base, query)} probably ends in /markets by mistake: market-stub adds /markets itself, and GET ${displayUrl(requested)} answered 404. Use --base-url ${suggestion}${fixed.search === '' ? '' : query.names.redactText(fixed.search)}`);
 }
 
 /** Whether the next page may be fetched: not a URL or cursor fetched before, and on the base origin (or followed without the headers, with a warning). */

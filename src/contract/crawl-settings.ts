@@ -7,10 +7,15 @@ import { ContractRunError } from './contract-run-error.js';
 import type { MarketSpool } from './market-spool.js';
 import { createOutgoingAgent, type OutgoingAgent, type OutgoingNetwork } from './outgoing-agent.js';
 import { checkHeaderFields } from './header-field.js';
+import { readBaseQuery, type BaseQuery } from './base-query.js';
 
 /** Options of a crawl; only `baseUrl` is required. */
 export interface CrawlOptions {
-  /** The deployment's base URL; `GET {base}/markets` is the list. Query and fragment are ignored. */
+  /**
+   * The deployment's base URL; `GET {base}/markets` is the list. Its query (`?api_key=K`) is kept
+   * on every request to its origin (base-query.ts); the values of secret parameters (`redactQuery`)
+   * never reach a report. The fragment is ignored.
+   */
   baseUrl: string | URL;
   /** Headers sent on every request to the base URL's origin, e.g. `[['Authorization', 'Bearer …']]`; never to another origin. Their values never reach a report. */
   headers?: ReadonlyArray<readonly [string, string]>;
@@ -65,7 +70,7 @@ export interface CrawlOptions {
    * (docs/networks.md). Ignored when `dispatcher` is given. @default direct, no client certificate
    */
   network?: OutgoingNetwork;
-  /** Query parameter names whose values are kept out of the report besides the defaults (token, api_key, signature…: core/secret-names.ts). */
+  /** Query parameter names whose values are secrets besides the defaults (token, api_key, key, signature…: core/secret-names.ts): kept out of the report, and, in the base URL's query, redacted by value everywhere. */
   redactQuery?: readonly string[];
   /** Aborting stops the crawl with a ContractRunError (code INTERRUPTED). */
   signal?: AbortSignal;
@@ -97,6 +102,8 @@ export interface CrawlSettings {
   /** `today` was given: the deployment's Date header does not replace it. */
   todayGiven: boolean;
   redactor: Redactor;
+  /** The base URL's query, sent on every request to its origin; its secret values are in `redactor`. */
+  baseQuery: BaseQuery;
   /** How requests reach the deployment (proxy, client certificate). */
   network: OutgoingAgent;
 }
@@ -115,6 +122,7 @@ export function resolveCrawlSettings(options: CrawlOptions): CrawlSettings {
     return value;
   };
   checkHeaderFields(options.headers ?? [], 'headers (--header)', 'crawlDeployment');
+  const baseQuery = readBaseQuery(base, options.redactQuery ?? []);
   const today = options.today ?? todayUtc();
   if (!isCalendarDate(today)) throw new ContractRunError('OPTION_INVALID', `today must be a YYYY-MM-DD calendar date, found ${JSON.stringify(today)}.`, 'crawlDeployment');
   return {
@@ -130,7 +138,8 @@ export function resolveCrawlSettings(options: CrawlOptions): CrawlSettings {
     sameOriginOnly: options.sameOriginOnly ?? false,
     today,
     todayGiven: options.today !== undefined,
-    redactor: createRedactor((options.headers ?? []).map(([, value]) => value)),
+    redactor: createRedactor([...(options.headers ?? []).map(([, value]) => value), ...baseQuery.secretValues]),
+    baseQuery,
     network: createOutgoingAgent(options.network),
   };
 }

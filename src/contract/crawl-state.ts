@@ -7,6 +7,8 @@ import { packageVersion } from '../core/package-info.js';
 import { ContractRunError } from './contract-run-error.js';
 import type { CrawlOptions, CrawlSettings } from './crawl-settings.js';
 import { watchCredentials } from './credential-refusal.js';
+import { stopOnAnnouncedOutage } from './announced-outage.js';
+import { versioningObservations } from './versioning-signals.js';
 import { createFindingAggregator, type FindingAggregator } from './finding-aggregator.js';
 import { ListedMarkets } from './listed-markets.js';
 import type { CheckContext } from './market-checks.js';
@@ -36,6 +38,7 @@ export function createCrawlState(options: CrawlOptions, settings: CrawlSettings)
   const client = createDeploymentClient({
     origin: settings.base.origin,
     headers: options.headers ?? [],
+    baseQuery: settings.baseQuery,
     timeoutMs: settings.timeoutMs,
     maxBodyBytes: settings.maxBodyBytes,
     retries: settings.retries,
@@ -48,7 +51,7 @@ export function createCrawlState(options: CrawlOptions, settings: CrawlSettings)
     // Any undici Dispatcher fits CrawlDispatcher; the client needs undici's own type.
     ...(options.dispatcher ? { dispatcher: options.dispatcher as Dispatcher } : {}),
   });
-  const credentials = watchCredentials(settings.base.origin, options.headers ?? []);
+  const credentials = watchCredentials(settings.base.origin, options.headers ?? [], settings.baseQuery);
   const info: CrawlState['info'] = (observation) => sink.add({ severity: 'info', expected: 'nothing in particular (information)', ...observation });
   const state: CrawlState = {
     settings, client, sink, ctx: { sink, today: settings.today }, listed: new ListedMarkets(), requests: 0, times: new ResponseTimeRecorder(), signal, onProgress: options.onProgress, info,
@@ -57,7 +60,9 @@ export function createCrawlState(options: CrawlOptions, settings: CrawlSettings)
       try {
         const response = await client.get(url);
         await credentials.observe(response);
+        await stopOnAnnouncedOutage(response, settings.retryAfterMaxMs);
         reportEvents(state, response.events, endpoint, marketId);
+        for (const observation of versioningObservations(response, marketId)) sink.add({ ...observation, endpoint });
         return response;
       } catch (error) {
         if (signal?.aborted) throw interrupted();

@@ -8,6 +8,7 @@ import { describeTlsAlert, tlsAlertName } from './tls-failure.js';
 import { getSkippingInterim, isRefusedInterim, type RawAnswer } from './interim-response.js';
 import { CallerAbort, TimeoutSignal, waitUntil } from './request-timing.js';
 import { betterCause, type FailureKind } from './failure-cause.js';
+import { withBaseQuery, type BaseQuery } from './base-query.js';
 
 /**
  * How check and record talk to a deployment: undici's keep-alive pool, redirects followed by hand
@@ -19,6 +20,8 @@ export interface DeploymentClientOptions {
   origin: string;
   /** Sent on requests to `origin` only (e.g. an Authorization token). Values never appear in errors. */
   headers: ReadonlyArray<readonly [string, string]>;
+  /** The base URL's query parameters, appended to every request to `origin` that lacks them (base-query.ts). @default none */
+  baseQuery?: BaseQuery;
   /** Time limit for one attempt, body included, in ms. */
   timeoutMs: number;
   /** Largest body accepted, decompressed, in bytes; past it the read fails with kind `limit`. */
@@ -153,15 +156,17 @@ async function attemptGet(ctx: ClientContext, url: URL, fresh: boolean): Promise
     options.signal?.removeEventListener('abort', stop);
   };
   const headers = requestHeaders(url, options);
+  // Sent with the base URL's query; failures and events keep naming `url`, without it.
+  const sent = withBaseQuery(url, options.baseQuery);
   try {
-    const answer = await undici.request(url, { method: 'GET', headers, dispatcher: fresh ? freshAgent : agent, signal: controller.signal });
+    const answer = await undici.request(sent, { method: 'GET', headers, dispatcher: fresh ? freshAgent : agent, signal: controller.signal });
     return { answer, controller, release };
   } catch (error) {
     const proxy = options.dispatcher ? undefined : network.proxyFor(url);
     let cause = error;
     if (isRefusedInterim(error) && !proxy && !options.dispatcher) {
       try {
-        const answer = await getSkippingInterim(url, headers, network.tls, controller.signal);
+        const answer = await getSkippingInterim(sent, headers, network.tls, controller.signal);
         return { answer, controller, release, interim: true };
       } catch (retryError) {
         cause = retryError;

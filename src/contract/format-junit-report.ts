@@ -47,6 +47,7 @@ export const CONTRACT_CHECKS: readonly ContractCheck[] = [
   { name: 'list-consistency', endpoints: [SINGLE_ENDPOINT], codes: ['id-mismatch', 'list-single-mismatch', 'price-moved'] },
   { name: 'assumptions', endpoints: BOTH, codes: ['const', 'minimum', 'maximum', 'float-noise', 'price-sum', 'past-resolution-date'] },
   { name: 'no-header-echo', endpoints: [SINGLE_ENDPOINT], codes: ['header-echo'] },
+  { name: 'versioning', endpoints: BOTH, codes: ['deprecation', 'sunset'] },
 ];
 
 /** The check a finding code belongs to. */

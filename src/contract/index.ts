@@ -1,6 +1,7 @@
 // The contract room's door: what the CLI, the recording proxy and the library's entry use of
 // crawl, checks, reports and fixture sets. Other rooms import the contract room only from here
 // (.dependency-cruiser.cjs, contract-through-its-door).
+export { baseUrlSecrets } from './base-query.js';
 export { BodyText } from './body-text.js';
 export { contentDecoders, decodeFailureReason, unsupportedCodingReason } from './content-decoding.js';
 export { LIST_ENDPOINT, SINGLE_ENDPOINT, type ContractEndpoint, type ContractFinding, type FindingExample, type Observation, type Severity } from './contract-finding.js';

@@ -82,6 +82,11 @@ export class ListedMarkets {
     for (let k = 0; k < this.count; k++) yield [this.prices[k * 2] as number, this.prices[k * 2 + 1] as number];
   }
 
+  /** The list position (0-based) where `id` was first listed, or -1. */
+  positionOf(id: string): number {
+    return this.find(id);
+  }
+
   get(id: string): ListedMarket | undefined {
     const at = this.find(id);
     if (at === -1) return undefined;

@@ -60,6 +60,8 @@ export const FINDING_KINDS = [
   { code: 'duplicate-member', severity: 'warning', endpoints: BOTH },
   { code: 'unsafe-number', severity: 'warning', endpoints: BOTH },
   { code: 'header-echo', severity: 'warning', endpoints: SINGLE },
+  { code: 'deprecation', severity: 'warning', endpoints: BOTH },
+  { code: 'sunset', severity: 'warning', endpoints: BOTH },
   // Information.
   { code: 'undocumented-field', severity: 'info', endpoints: BOTH },
   { code: 'list-shape', severity: 'info', endpoints: LIST },
@@ -70,6 +72,8 @@ export const FINDING_KINDS = [
   { code: 'timing', severity: 'info', endpoints: SINGLE },
   { code: 'sample', severity: 'info', endpoints: ['deployment'] },
   { code: 'unknown-id-probe', severity: 'info', endpoints: SINGLE },
+  { code: 'version-link', severity: 'info', endpoints: BOTH },
+  { code: 'delisted', severity: 'info', endpoints: SINGLE },
 ] as const satisfies readonly FindingKind[];
 
 /** A finding code the checker emits (the type every observation's code has). */

@@ -16,12 +16,13 @@ export const DEFAULT_SECRET_HEADERS: readonly string[] = [
 
 /**
  * Query parameters that carry credentials: OAuth 2.0 tokens (RFC 6750 §2.3 `access_token`,
- * RFC 6749 `refresh_token`, `client_secret`), API keys, and signed-URL parameters (AWS SigV4
- * `X-Amz-Signature`, `X-Amz-Credential`, `X-Amz-Security-Token`; `signature`, `sig`).
+ * RFC 6749 `refresh_token`, `client_secret`), API keys (`api_key`, `key`, `auth`, and Azure API
+ * Management's `subscription-key`), and signed-URL parameters (AWS SigV4 `X-Amz-Signature`,
+ * `X-Amz-Credential`, `X-Amz-Security-Token`; `signature`, `sig`).
  */
 export const DEFAULT_SECRET_QUERY: readonly string[] = [
   'token', 'access_token', 'refresh_token', 'id_token', 'api_key', 'apikey', 'api-key', 'key', 'client_secret', 'secret', 'password',
-  'signature', 'sig', 'x-amz-signature', 'x-amz-credential', 'x-amz-security-token',
+  'signature', 'sig', 'x-amz-signature', 'x-amz-credential', 'x-amz-security-token', 'auth', 'subscription-key',
 ];
 
 /** What replaces a secret value. */

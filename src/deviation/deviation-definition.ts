@@ -45,6 +45,8 @@ export interface ReplyEdit {
   readonly delayMs?: number;
   /** List only: a `Link: <this list's URL>; rel="next"` header, so the next page is this one again. */
   readonly loopLink?: boolean;
+  /** The retirement headers of VERSIONING_HEADERS (RFC 9745 `Deprecation`, RFC 8594 `Sunset`, `Link` to the successor and the policy). */
+  readonly versioning?: boolean;
 }
 
 /** What a market with a deviation does to `record`: its answer is still a valid market (`kept`) or not (`dropped`). A list deviation: every market `kept`, none (`dropped`), or those before the cut (`cut`). */
@@ -98,6 +100,17 @@ export interface ListDeviation extends DeviationBase {
 
 /** One entry of the deviation catalogue. */
 export type Deviation = MarketDeviation | ListDeviation;
+
+/**
+ * What a list served with `versioning` carries: deprecated since 2026-01-01T00:00:00Z (RFC 9745
+ * Date item, Unix seconds), sunset on 2030-01-01 (an RFC 9110 HTTP-date), and `Link`s to the
+ * successor version (RFC 5829) and to the deprecation policy (RFC 9745 §3), both relative.
+ */
+export const VERSIONING_HEADERS: Readonly<Record<string, string>> = Object.freeze({
+  deprecation: '@1767225600',
+  sunset: 'Tue, 01 Jan 2030 00:00:00 GMT',
+  link: '</v2/markets>; rel="successor-version", </docs/deprecation>; rel="deprecation"',
+});
 
 /** A finding on `GET /markets`. */
 export function onList(severity: DeclaredFinding['severity'], code: FindingCode, pointer = ''): DeclaredFinding {

@@ -61,4 +61,11 @@ export const LIST_DEVIATIONS: readonly ListDeviation[] = [
     record: 'kept',
     reply: { loopLink: true },
   },
+  {
+    name: 'deprecation-headers', class: 'assumption', scope: 'list', endpoints: ['list'],
+    describe: 'the list announces its retirement: `Deprecation: @1767225600` (RFC 9745), `Sunset: Tue, 01 Jan 2030 00:00:00 GMT` (RFC 8594) and `Link`s to the successor version and the deprecation policy',
+    findings: [onList('warning', 'deprecation'), onList('warning', 'sunset')],
+    record: 'kept',
+    reply: { versioning: true },
+  },
 ];

@@ -313,6 +313,13 @@ export const MARKET_DEVIATIONS: readonly MarketDeviation[] = [
     record: 'kept',
     reply: { delayMs: 2500 },
   },
+  {
+    name: 'item-deprecated', class: 'assumption', scope: 'market', endpoints: ['item'],
+    describe: 'the single market announces its retirement: `Deprecation: @1767225600` (RFC 9745), `Sunset: Tue, 01 Jan 2030 00:00:00 GMT` (RFC 8594) and `Link`s to the successor version and the deprecation policy (the list: `deprecation-headers`)',
+    findings: [onItem('warning', 'deprecation'), onItem('warning', 'sunset')],
+    record: 'kept',
+    reply: { versioning: true },
+  },
 ];
 
 /** The members of an object text, or an empty object for any other text: a text rewrite never throws, whatever the rewrites before it made of the text. */

@@ -11,6 +11,8 @@ export interface DeviatedReply {
   readonly contentType?: string;
   /** Extra delay, ms, added to the behaviours' own. */
   readonly delayMs?: number;
+  /** Carries the retirement headers (VERSIONING_HEADERS). */
+  readonly versioning?: boolean;
   /** What the journal and request log show: `deviation=string-price`. */
   readonly labels: readonly string[];
 }
@@ -52,6 +54,7 @@ export function renderDeviatedMarket(views: MarketViews, deviations: readonly Ma
     if (edit.status !== undefined) reply.status = edit.status;
     if (edit.contentType !== undefined) reply.contentType = edit.contentType;
     if (edit.delayMs !== undefined) reply.delayMs = (reply.delayMs ?? 0) + edit.delayMs;
+    if (edit.versioning) reply.versioning = true;
     body = editBody(body, edit);
   }
   reply = Object.freeze(reply);

@@ -1,5 +1,5 @@
 import type { CatalogEntry } from '../catalog/market-catalog.js';
-import type { ListDeviation } from '../deviation/deviation-definition.js';
+import { VERSIONING_HEADERS, type ListDeviation } from '../deviation/deviation-definition.js';
 import { editBody, editChunks } from '../deviation/edit-body.js';
 import { errorReply } from './error-reply.js';
 import { jsonReply, type Reply } from './reply.js';
@@ -20,6 +20,7 @@ export function deviatedItemReply(entry: CatalogEntry, profile: ResponseProfile)
   }
   const reply = jsonReply(entry.body);
   if (deviated?.contentType !== undefined) reply.headers['content-type'] = deviated.contentType;
+  if (deviated?.versioning) addVersioningHeaders(reply.headers);
   return reply;
 }
 
@@ -38,11 +39,17 @@ export function deviatedListReply(rendered: Reply, deviations: readonly ListDevi
     }
     if (edit.contentType !== undefined) reply.headers['content-type'] = edit.contentType;
     if (edit.loopLink) reply.headers['link'] = `<${target}>; rel="next"`;
+    if (edit.versioning) addVersioningHeaders(reply.headers);
     if (edit.body === undefined && !edit.bom) continue;
     if (reply.chunks) reply = { ...reply, chunks: editChunks(reply.chunks, edit) };
     else reply = { ...reply, body: editedList(reply.body, deviation) };
   }
   return reply;
+}
+
+/** VERSIONING_HEADERS added to `headers`; a `Link` already there (another deviation's) is kept, the links joined. */
+function addVersioningHeaders(headers: Record<string, string>): void {
+  for (const [name, value] of Object.entries(VERSIONING_HEADERS)) headers[name] = name === 'link' && headers[name] ? `${headers[name]}, ${value}` : value;
 }
 
 function editedList(body: Uint8Array, deviation: ListDeviation): Uint8Array {

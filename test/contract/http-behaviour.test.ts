@@ -30,13 +30,14 @@ describe('retries (RFC 9110 §10.2.3 Retry-After; §9.2.2 idempotent GET)', () =
     });
   });
 
-  it('does not wait for a Retry-After beyond --retry-after-max-ms: the budget ends at once, as an error', async () => {
+  it('does not wait for a 503\'s Retry-After beyond --retry-after-max-ms: an announced outage, could not run (exit 2) at once', async () => {
     await withServer(conformingMarkets(3), { single: (id) => (id === 'DEV-2' ? json({ error: 'later' }, 503, { 'retry-after': '120' }) : undefined) }, async (server) => {
       const started = performance.now();
-      const run = await runCheckJson(server.url, ['--all']);
+      const run = await runCliInProcess(['check', '--base-url', server.url, '--all', '--format', 'json']);
       expect(performance.now() - started).toBeLessThan(10_000);
-      expect(run.code).toBe(1);
-      expect(findingOf(run.report, 'retry-exhausted').found).toMatch(/^Retry-After: 120 asks for 120 s, more than the 10 s cap \(--retry-after-max-ms 10000\); not retried; last answer 503/);
+      expect(run.code).toBe(2);
+      expect(run.stdout).toBe('');
+      expect(run.stderr).toMatch(/^market-stub check: the deployment announced it is unavailable: 503 \(Service Unavailable\) to GET \/markets\/DEV-2 with Retry-After: 120, 2 min from now .*more than the 10 s the check waits \(--retry-after-max-ms 10000\)/);
     });
   });
 
