@@ -56,6 +56,10 @@ export function createCrawlState(options: CrawlOptions, settings: CrawlSettings)
       if (signal?.aborted) throw interrupted();
       try {
         const response = await client.get(url);
+        if (response.status === 429 && response.retriesExhausted !== undefined) {
+          await response.discard();
+          throw rateLimitStop(url, response.retriesExhausted);
+        }
         await credentials.observe(response);
         reportEvents(state, response.events, endpoint, marketId);
         return response;
@@ -95,6 +99,15 @@ export async function previewBody(response: DeploymentResponse): Promise<{ text:
     if (error instanceof RequestFailure) return { text: `(${error.reason})`, bytes: 0 };
     throw error;
   }
+}
+
+/**
+ * A deployment that still answers 429 after the pace was lowered as far as it goes: the checker
+ * could not run at the deployment's pace within its bounds (exit 2, LIMIT_EXCEEDED), never a
+ * contract finding.
+ */
+function rateLimitStop(url: URL, why: string): ContractRunError {
+  return new ContractRunError('LIMIT_EXCEEDED', `GET ${displayUrl(url)}: the deployment rate-limits the checker: ${why}. Raise --retries or --retry-after-max-ms, lower --concurrency, or run when the quota has reset.`);
 }
 
 export function interrupted(): ContractRunError {
