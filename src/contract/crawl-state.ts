@@ -24,8 +24,8 @@ export interface CrawlState {
   times: ResponseTimeRecorder;
   signal: AbortSignal | undefined;
   onProgress: CrawlOptions['onProgress'];
-  /** GETs a URL (throwing INTERRUPTED once aborted) and reports its redirects and retries. */
-  get(url: URL, endpoint: ContractEndpoint, marketId?: string): Promise<DeploymentResponse>;
+  /** GETs a URL (throwing INTERRUPTED once aborted), with `headers` besides the usual ones (a list page's `Range`), and reports its redirects and retries. */
+  get(url: URL, endpoint: ContractEndpoint, marketId?: string, headers?: Readonly<Record<string, string>>): Promise<DeploymentResponse>;
   info(observation: Omit<Observation, 'severity' | 'expected'> & { message: string }): void;
 }
 
@@ -52,10 +52,10 @@ export function createCrawlState(options: CrawlOptions, settings: CrawlSettings)
   const info: CrawlState['info'] = (observation) => sink.add({ severity: 'info', expected: 'nothing in particular (information)', ...observation });
   const state: CrawlState = {
     settings, client, sink, ctx: { sink, today: settings.today }, listed: new ListedMarkets(), requests: 0, times: new ResponseTimeRecorder(), signal, onProgress: options.onProgress, info,
-    async get(url, endpoint, marketId) {
+    async get(url, endpoint, marketId, headers) {
       if (signal?.aborted) throw interrupted();
       try {
-        const response = await client.get(url);
+        const response = await client.get(url, headers);
         if (response.status === 429 && response.retriesExhausted !== undefined) {
           await response.discard();
           throw rateLimitStop(url, response.retriesExhausted);

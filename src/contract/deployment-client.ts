@@ -82,8 +82,8 @@ export class RequestFailure extends Error {
 
 /** A client for one crawl; close it when done. */
 export interface DeploymentClient {
-  /** GETs `url`, following redirects and retrying as documented. @throws RequestFailure when there is no answer. */
-  get(url: URL): Promise<DeploymentResponse>;
+  /** GETs `url` (with `headers` besides the usual ones, e.g. a `Range`), following redirects and retrying as documented. @throws RequestFailure when there is no answer. */
+  get(url: URL, headers?: Readonly<Record<string, string>>): Promise<DeploymentResponse>;
   close(): Promise<void>;
 }
 
@@ -115,7 +115,7 @@ export function createDeploymentClient(options: DeploymentClientOptions): Deploy
 
   const ctx: ClientContext = { options, network, load, pacer: createRequestPacer(options.connections, options.signal) };
   return {
-    get: (requested) => getFollowing(ctx, requested),
+    get: (requested, headers) => getFollowing(ctx, requested, headers),
     async close() {
       if (!pool) return;
       const { owned } = await pool;
@@ -141,7 +141,7 @@ interface ClientContext {
 }
 
 /** One GET on the pooled (or, after a dropped connection, a fresh) connection; a failure explained. */
-async function attemptGet(ctx: ClientContext, url: URL, fresh: boolean): Promise<Attempt> {
+async function attemptGet(ctx: ClientContext, url: URL, fresh: boolean, extra: Readonly<Record<string, string>> | undefined): Promise<Attempt> {
   const { options, network } = ctx;
   const { undici, agent, fresh: freshAgent } = await ctx.load();
   const controller = new AbortController();
@@ -153,7 +153,7 @@ async function attemptGet(ctx: ClientContext, url: URL, fresh: boolean): Promise
     clearTimeout(timer);
     options.signal?.removeEventListener('abort', stop);
   };
-  const headers = requestHeaders(url, options);
+  const headers = { ...requestHeaders(url, options), ...extra };
   try {
     const answer = await undici.request(url, { method: 'GET', headers, dispatcher: fresh ? freshAgent : agent, signal: controller.signal });
     return { answer, controller, release };
@@ -185,7 +185,7 @@ async function explainFailure(ctx: ClientContext, url: URL, error: unknown, abor
  * A GET followed to its answer: redirects (same-origin only when asked), one retry on a fresh
  * connection after a drop before any byte, 429/503 retried after Retry-After (or backoff).
  */
-async function getFollowing(ctx: ClientContext, requested: URL): Promise<DeploymentResponse> {
+async function getFollowing(ctx: ClientContext, requested: URL, extra: Readonly<Record<string, string>> | undefined): Promise<DeploymentResponse> {
   const { options } = ctx;
   const startedAt = performance.now();
   const events: ExchangeEvent[] = [];
@@ -202,7 +202,7 @@ async function getFollowing(ctx: ClientContext, requested: URL): Promise<Deploym
       const queued = performance.now();
       current = await ctx.pacer.run(() => {
         paced += performance.now() - queued;
-        return attemptGet(ctx, url, fresh);
+        return attemptGet(ctx, url, fresh, extra);
       }, events.some((e) => e.kind === 'retry'));
     } catch (error) {
       // A connection dropped before any response byte (the keep-alive idle race): once, on a fresh connection (RFC 9110 §9.2.2: GET is idempotent).

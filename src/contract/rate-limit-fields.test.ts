@@ -28,10 +28,11 @@ describe('readRateLimit', () => {
   });
 
   it('ignores malformed, negative, fractional and oversized fields (a pace hint, never an error)', () => {
-    for (const headers of [
+    const malformed: Record<string, string>[] = [
       { ratelimit: '"default";r=-1;t=abc' }, { ratelimit: 'r=0;t=5(' }, { 'ratelimit-policy': '"default";q=0;w=1' }, { 'ratelimit-policy': '"default";q=1.5;w=1' },
       { 'x-ratelimit-remaining': '-1', 'x-ratelimit-reset': '1e3' }, { 'retry-after': 'soon' }, { 'retry-after': `${'9'.repeat(2000)}` }, { ratelimit: `"a";r=0;t=${'1'.repeat(2000)}` },
-    ]) {
+    ];
+    for (const headers of malformed) {
       const reading = readRateLimit(headers, NOW);
       expect(reading.remaining, JSON.stringify(headers)).toBeUndefined();
       expect(reading.quota, JSON.stringify(headers)).toBeUndefined();
