@@ -8,7 +8,7 @@ export type ContractRunErrorCode = 'OPTION_INVALID' | 'DEPLOYMENT_UNREACHABLE' |
  * is one sentence for people, saying what failed, where, and what to do. Never carries a request
  * header value. Codes: `OPTION_INVALID` (a bad option value, or a --base-url that ends in
  * /markets), `DEPLOYMENT_UNREACHABLE` (refused, DNS, TLS or a timeout on the list),
- * `LIMIT_EXCEEDED` (a list page larger than maxBodyMb), `UNAUTHORIZED` (a 401/403 after a
+ * `LIMIT_EXCEEDED` (a list page larger than maxBodyMb, or a 429 still after the pace was lowered to its floor: crawl-state.ts), `UNAUTHORIZED` (a 401/403 after a
  * credential was given or after earlier successes: contract/credential-refusal.ts), `INTERRUPTED` (SIGINT/SIGTERM during the
  * crawl), `OUTPUT_UNWRITABLE`.
  * Access refused on the first request (401/403, whatever the body, with or without a credential)

@@ -32,16 +32,17 @@ export async function crawlList(state: CrawlState): Promise<ListSummary> {
   const visited = new Set<string>();
   const cursors = new Set<string>();
   let url = marketsUrl(base);
+  let asked: NextStep['headers'];
   let listMs = 0;
   for (;;) {
-    visited.add(url.href);
+    if (!asked) visited.add(url.href);
     notePageStart(state, url);
-    const fetched = await fetchPage(state, url, list);
-    if (!fetched) break;
+    const fetched = await fetchPage(state, url, list, asked);
+    if (!fetched || fetched === RANGE_END) break;
     const { response, page } = fetched;
     if (list.pages === 1) adoptDeploymentDate(state, response.headers['date']);
     listMs += fetched.ms;
-    visited.add(response.url.href);
+    if (!asked) visited.add(response.url.href);
     state.onProgress?.({ phase: 'list', pages: list.pages, listed: state.listed.size });
     if (!page) {
       if (list.pages > 1) list.complete = false;
@@ -66,16 +67,20 @@ export async function crawlList(state: CrawlState): Promise<ListSummary> {
     }
     if (next.cursor !== undefined) cursors.add(next.cursor);
     url = next.url;
+    asked = next.headers;
   }
   if (list.pages > 0 && list.shape !== 'unavailable') pagingInfo(state, list, listMs);
   return list;
 }
 
-/** GETs one page and reads it; undefined when there was no answer (a finding says why, or the first page throws). */
-async function fetchPage(state: CrawlState, url: URL, list: ListSummary): Promise<{ response: DeploymentResponse; page: ListPage | undefined; ms: number } | undefined> {
+/** A page asked for with `Range` answered 416 (Range Not Satisfiable, RFC 9110 §15.5.17): no markets past the last page, the list ended. */
+const RANGE_END = Symbol('range-end');
+
+/** GETs one page and reads it; undefined when there was no answer (a finding says why, or the first page throws), RANGE_END past the last range. */
+async function fetchPage(state: CrawlState, url: URL, list: ListSummary, headers: NextStep['headers']): Promise<{ response: DeploymentResponse; page: ListPage | undefined; ms: number } | typeof RANGE_END | undefined> {
   let response: DeploymentResponse;
   try {
-    response = await state.get(url, LIST_ENDPOINT);
+    response = await state.get(url, LIST_ENDPOINT, undefined, headers);
   } catch (error) {
     if (!(error instanceof RequestFailure)) throw error;
     if (list.pages === 0 && error.kind !== 'cross-origin') {
@@ -86,6 +91,10 @@ async function fetchPage(state: CrawlState, url: URL, list: ListSummary): Promis
     return undefined;
   }
   state.requests++;
+  if (headers?.['range'] !== undefined && response.status === 416) {
+    await response.discard();
+    return RANGE_END;
+  }
   list.pages++;
   if (list.pages === 1 && response.url.href !== url.href) list.redirectedTo = displayUrl(response.url);
   const page = await readListPage(state, response, list.pages > 1);
@@ -145,7 +154,8 @@ function rejectMarketsSuffix(base: URL, requested: URL, query: BaseQuery): void 
 
 /** Whether the next page may be fetched: not a URL or cursor fetched before, and on the base origin (or followed without the headers, with a warning). */
 async function mayFollow(state: CrawlState, list: ListSummary, next: NextStep, from: URL, visited: Set<string>, cursors: Set<string>): Promise<boolean> {
-  if (visited.has(next.url.href) || (next.cursor !== undefined && cursors.has(next.cursor))) {
+  // A page asked for with request headers (a Range) shares its URL with the others: its cursor tells it apart.
+  if ((next.headers === undefined && visited.has(next.url.href)) || (next.cursor !== undefined && cursors.has(next.cursor))) {
     stopPaging(state, list, 'cursor-loop', `next page ${requestTarget(next.url)} was already fetched; not fetched again`, from);
     return false;
   }

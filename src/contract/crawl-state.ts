@@ -26,8 +26,8 @@ export interface CrawlState {
   times: ResponseTimeRecorder;
   signal: AbortSignal | undefined;
   onProgress: CrawlOptions['onProgress'];
-  /** GETs a URL (throwing INTERRUPTED once aborted) and reports its redirects and retries. */
-  get(url: URL, endpoint: ContractEndpoint, marketId?: string): Promise<DeploymentResponse>;
+  /** GETs a URL (throwing INTERRUPTED once aborted), with `headers` besides the usual ones (a list page's `Range`), and reports its redirects and retries. */
+  get(url: URL, endpoint: ContractEndpoint, marketId?: string, headers?: Readonly<Record<string, string>>): Promise<DeploymentResponse>;
   info(observation: Omit<Observation, 'severity' | 'expected'> & { message: string }): void;
 }
 
@@ -55,10 +55,14 @@ export function createCrawlState(options: CrawlOptions, settings: CrawlSettings)
   const info: CrawlState['info'] = (observation) => sink.add({ severity: 'info', expected: 'nothing in particular (information)', ...observation });
   const state: CrawlState = {
     settings, client, sink, ctx: { sink, today: settings.today }, listed: new ListedMarkets(), requests: 0, times: new ResponseTimeRecorder(), signal, onProgress: options.onProgress, info,
-    async get(url, endpoint, marketId) {
+    async get(url, endpoint, marketId, headers) {
       if (signal?.aborted) throw interrupted();
       try {
-        const response = await client.get(url);
+        const response = await client.get(url, headers);
+        if (response.status === 429 && response.retriesExhausted !== undefined) {
+          await response.discard();
+          throw rateLimitStop(url, response.retriesExhausted);
+        }
         await credentials.observe(response);
         await stopOnAnnouncedOutage(response, settings.retryAfterMaxMs);
         reportEvents(state, response.events, endpoint, marketId);
@@ -100,6 +104,15 @@ export async function previewBody(response: DeploymentResponse): Promise<{ text:
     if (error instanceof RequestFailure) return { text: `(${error.reason})`, bytes: 0 };
     throw error;
   }
+}
+
+/**
+ * A deployment that still answers 429 after the pace was lowered as far as it goes: the checker
+ * could not run at the deployment's pace within its bounds (exit 2, LIMIT_EXCEEDED), never a
+ * contract finding.
+ */
+function rateLimitStop(url: URL, why: string): ContractRunError {
+  return new ContractRunError('LIMIT_EXCEEDED', `GET ${displayUrl(url)}: the deployment rate-limits the checker: ${why}. Raise --retries or --retry-after-max-ms, lower --concurrency, or run when the quota has reset.`);
 }
 
 export function interrupted(): ContractRunError {

@@ -6,7 +6,9 @@ import { ACCEPT_ENCODING, contentDecoders, decodeFailureReason, unsupportedCodin
 import { createOutgoingAgent, type OutgoingAgent } from './outgoing-agent.js';
 import { describeTlsAlert, tlsAlertName } from './tls-failure.js';
 import { getSkippingInterim, isRefusedInterim, type RawAnswer } from './interim-response.js';
-import { CallerAbort, TimeoutSignal, waitUntil } from './request-timing.js';
+import { CallerAbort, TimeoutSignal } from './request-timing.js';
+import { readRateLimit } from './rate-limit-fields.js';
+import { createRequestPacer, type RequestPacer } from './request-pacer.js';
 import { betterCause, type FailureKind } from './failure-cause.js';
 import { withBaseQuery, type BaseQuery } from './base-query.js';
 
@@ -67,7 +69,7 @@ export interface DeploymentResponse {
   body: AsyncIterable<Buffer>;
   /** Releases the connection without reading the body. */
   discard(): Promise<void>;
-  /** performance.now() when the first attempt started. */
+  /** performance.now() when the first attempt started, moved on by the time spent waiting for the pace (queue, 429 and 503 waits): answer time is `now - startedAt`. */
   startedAt: number;
 }
 
@@ -83,8 +85,8 @@ export class RequestFailure extends Error {
 
 /** A client for one crawl; close it when done. */
 export interface DeploymentClient {
-  /** GETs `url`, following redirects and retrying as documented. @throws RequestFailure when there is no answer. */
-  get(url: URL): Promise<DeploymentResponse>;
+  /** GETs `url` (with `headers` besides the usual ones, e.g. a `Range`), following redirects and retrying as documented. @throws RequestFailure when there is no answer. */
+  get(url: URL, headers?: Readonly<Record<string, string>>): Promise<DeploymentResponse>;
   close(): Promise<void>;
 }
 
@@ -114,9 +116,9 @@ export function createDeploymentClient(options: DeploymentClientOptions): Deploy
     return { undici, agent, fresh, owned: options.dispatcher ? [] : [agent, fresh] };
   }));
 
-  const ctx: ClientContext = { options, network, load, pace: { notBefore: 0 } };
+  const ctx: ClientContext = { options, network, load, pacer: createRequestPacer(options.connections, options.signal) };
   return {
-    get: (requested) => getFollowing(ctx, requested),
+    get: (requested, headers) => getFollowing(ctx, requested, headers),
     async close() {
       if (!pool) return;
       const { owned } = await pool;
@@ -133,19 +135,18 @@ interface ClientPool {
   owned: Dispatcher[];
 }
 
-/** What every request of one client shares: its options, network, pool and the earliest time the next request may go (Retry-After). */
+/** What every request of one client shares: its options, network, pool and pace (request-pacer.ts). */
 interface ClientContext {
   options: DeploymentClientOptions;
   network: OutgoingAgent;
   load(): Promise<ClientPool>;
-  pace: { notBefore: number };
+  pacer: RequestPacer;
 }
 
-/** One GET on the pooled (or, after a dropped connection, a fresh) connection, paced by Retry-After; a failure explained. */
-async function attemptGet(ctx: ClientContext, url: URL, fresh: boolean): Promise<Attempt> {
+/** One GET on the pooled (or, after a dropped connection, a fresh) connection; a failure explained. */
+async function attemptGet(ctx: ClientContext, url: URL, fresh: boolean, extra: Readonly<Record<string, string>> | undefined): Promise<Attempt> {
   const { options, network } = ctx;
   const { undici, agent, fresh: freshAgent } = await ctx.load();
-  await waitUntil(ctx.pace.notBefore, options.signal);
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(new TimeoutSignal(options.timeoutMs)), options.timeoutMs);
   const stop = () => controller.abort(new CallerAbort());
@@ -155,7 +156,7 @@ async function attemptGet(ctx: ClientContext, url: URL, fresh: boolean): Promise
     clearTimeout(timer);
     options.signal?.removeEventListener('abort', stop);
   };
-  const headers = requestHeaders(url, options);
+  const headers = { ...requestHeaders(url, options), ...extra };
   // Sent with the base URL's query; failures and events keep naming `url`, without it.
   const sent = withBaseQuery(url, options.baseQuery);
   try {
@@ -189,17 +190,25 @@ async function explainFailure(ctx: ClientContext, url: URL, error: unknown, abor
  * A GET followed to its answer: redirects (same-origin only when asked), one retry on a fresh
  * connection after a drop before any byte, 429/503 retried after Retry-After (or backoff).
  */
-async function getFollowing(ctx: ClientContext, requested: URL): Promise<DeploymentResponse> {
+async function getFollowing(ctx: ClientContext, requested: URL, extra: Readonly<Record<string, string>> | undefined): Promise<DeploymentResponse> {
   const { options } = ctx;
   const startedAt = performance.now();
   const events: ExchangeEvent[] = [];
   let url = requested;
   let retried = 0;
+  let limited = 0;
   let droppedOnce = false;
+  // Time spent waiting for the pace (request-pacer.ts): the checker's, not the deployment's, so not part of the answer time.
+  let paced = 0;
   for (let hops = 0; ; ) {
     let current: Attempt;
     try {
-      current = await attemptGet(ctx, url, droppedOnce);
+      const fresh = droppedOnce;
+      const queued = performance.now();
+      current = await ctx.pacer.run(() => {
+        paced += performance.now() - queued;
+        return attemptGet(ctx, url, fresh, extra);
+      }, events.some((e) => e.kind === 'retry'));
     } catch (error) {
       // A connection dropped before any response byte (the keep-alive idle race): once, on a fresh connection (RFC 9110 §9.2.2: GET is idempotent).
       if (error instanceof RequestFailure && error.kind === 'reset' && error.beforeResponse && !droppedOnce) {
@@ -226,19 +235,51 @@ async function getFollowing(ctx: ClientContext, requested: URL): Promise<Deploym
       continue;
     }
     if (status === 429 || status === 503) {
-      const wait = retryWait(headers['retry-after'], retried, options.retryAfterMaxMs);
-      if (retried < options.retries && wait.ms !== undefined) {
+      const wait: { waitMs?: number; counted?: boolean; reason?: string } = status === 429 ? paceAfter429(ctx, headers, limited) : retryAfter503(ctx, headers, retried);
+      if (wait.waitMs !== undefined) {
         await drain(answer.body, release);
-        retried++;
-        ctx.pace.notBefore = Math.max(ctx.pace.notBefore, performance.now() + wait.ms);
-        events.push({ kind: 'retry', url, reason: `${status}${wait.header ? ` with Retry-After: ${wait.header}` : ''}; retry ${retried} of ${options.retries} after ${Math.round(wait.ms)} ms`, waitedMs: wait.ms });
+        if (status === 503) retried++;
+        else if (wait.counted) limited++;
+        events.push({ kind: 'retry', url, reason: wait.reason ?? '', waitedMs: wait.waitMs });
         continue;
       }
-      const exhausted = wait.ms === undefined ? wait.why : options.retries > 0 ? `${status} after ${retried} retr${retried === 1 ? 'y' : 'ies'} (--retries ${options.retries})` : undefined;
-      return response(requested, url, status, headers, events, startedAt, answer, controller, release, options, exhausted);
+      return response(requested, url, status, headers, events, startedAt + paced, answer, controller, release, options, wait.reason);
     }
-    return response(requested, url, status, headers, events, startedAt, answer, controller, release, options, undefined);
+    ctx.pacer.answered(readRateLimit(headers));
+    return response(requested, url, status, headers, events, startedAt + paced, answer, controller, release, options, undefined);
   }
+}
+
+/** After a 503: the wait before retry `retried + 1` (every request held for it), or why there is none (`reason` undefined: --retries 0). */
+function retryAfter503(ctx: ClientContext, headers: Record<string, string>, retried: number): { waitMs?: number; reason?: string } {
+  const { options } = ctx;
+  const wait = retryWait(headers['retry-after'], retried, options.retryAfterMaxMs);
+  if (retried < options.retries && wait.ms !== undefined) {
+    ctx.pacer.hold(wait.ms);
+    return { waitMs: wait.ms, reason: `503${wait.header ? ` with Retry-After: ${wait.header}` : ''}; retry ${retried + 1} of ${options.retries} after ${Math.round(wait.ms)} ms` };
+  }
+  if (wait.ms === undefined) return { reason: wait.why };
+  return options.retries > 0 ? { reason: `503 after ${retried} retr${retried === 1 ? 'y' : 'ies'} (--retries ${options.retries})` } : {};
+}
+
+/**
+ * What to do after a 429 (too many requests: the checker's own pace, never the deployment's
+ * fault): wait as the answer's rate-limit fields say (Retry-After, RateLimit, X-RateLimit-Reset:
+ * rate-limit-fields.ts; else 0.5 s, 1 s, … doubling), with the concurrency halved. A 429 met at
+ * concurrency 1 counts against --retries; `reason` without `waitMs` says why the pace cannot go on
+ * (a wait past --retry-after-max-ms, or --retries used up at concurrency 1).
+ */
+function paceAfter429(ctx: ClientContext, headers: Record<string, string>, counted: number): { waitMs?: number; counted?: boolean; reason: string } {
+  const { options, pacer } = ctx;
+  const reading = readRateLimit(headers);
+  const said = reading.evidence.length > 0 ? ` with ${reading.evidence.join(', ')}` : ' with no rate-limit field';
+  const waitMs = reading.resetMs ?? Math.min(BACKOFF_MS * 2 ** counted, options.retryAfterMaxMs);
+  if (waitMs > options.retryAfterMaxMs) return { reason: `429${said}: the deployment asks to wait ${Math.ceil(waitMs / 1000)} s, more than the ${Math.round(options.retryAfterMaxMs / 1000)} s cap (--retry-after-max-ms ${options.retryAfterMaxMs})` };
+  const atFloor = pacer.concurrency === 1;
+  if (atFloor && counted >= options.retries) return { reason: `429${said} after ${counted} retr${counted === 1 ? 'y' : 'ies'} at concurrency 1 (--retries ${options.retries})` };
+  pacer.limited(waitMs);
+  const how = atFloor ? `retry ${counted + 1} of ${options.retries} at concurrency 1` : `concurrency lowered to ${pacer.concurrency}`;
+  return { waitMs, counted: atFloor, reason: `429${said}; ${how}, retried after ${Math.round(waitMs)} ms` };
 }
 
 interface Attempt {

@@ -20,10 +20,12 @@ export interface PageFacts {
   pageIndex: number;
 }
 
-/** The next page a dialect asks for. `cursor` is set when a repeated value means a loop (an opaque cursor, a last id). */
+/** The next page a dialect asks for. `cursor` is set when a repeated value means a loop (an opaque cursor, a last id, a range). */
 export interface NextStep {
   url: URL;
   cursor?: string;
+  /** Request header fields the page is asked with (`range` for Content-Range paging), names lower-case. */
+  headers?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -56,6 +58,9 @@ const OFFSET_FIELDS = ['offset'] as const;
 const LIMIT_FIELDS = ['limit'] as const;
 const PAGE_FIELDS = ['page', 'current_page', 'currentPage'] as const;
 const PAGE_SIZE_FIELDS = ['per_page', 'page_size', 'perPage', 'pageSize'] as const;
+/** Body fields and headers that give the size of a full page. */
+export const PAGE_SIZE_EVIDENCE = [...LIMIT_FIELDS, ...PAGE_SIZE_FIELDS] as const;
+export const PAGE_SIZE_HEADERS = ['x-per-page'] as const;
 
 /** Body fields and headers that give the list's size in markets; `count` is a total here only when larger than what was seen. */
 export const MARKET_TOTAL_FIELDS = ['total', 'total_count', 'totalCount', 'total_results', 'count'] as const;
@@ -139,37 +144,43 @@ export const PAGING_DIALECTS: readonly PagingDialect[] = [
       return { signal: found.path, evidence: `${evidence} after market_id ${shown(page.lastId)}`, next: { url: withQuery(page.url, { starting_after: page.lastId }), cursor: page.lastId } };
     },
   },
-  // `offset` with a total (MARKET_TOTAL_FIELDS), `limit` optional: `?offset=<offset + items>&limit=<limit>` until the total is reached.
+  // `offset` with a total (MARKET_TOTAL_FIELDS) or a `limit`: `?offset=<offset + items>&limit=<limit>` until the total is reached or, without a total, while pages come back full (a short or empty page is the last).
   {
     name: 'offset-limit',
     keys: [...OFFSET_FIELDS, ...LIMIT_FIELDS],
     read(page) {
       const offset = page.envelope ? findCount(page.body, OFFSET_FIELDS) : undefined;
       const total = offset ? findCount(page.body, MARKET_TOTAL_FIELDS) : undefined;
-      if (!offset || !total) return undefined;
-      const limit = findCount(page.body, LIMIT_FIELDS);
+      const limit = offset ? findCount(page.body, LIMIT_FIELDS) : undefined;
+      if (!offset || (!total && !limit)) return undefined;
       const signal = offset.path;
       const evidence = countsEvidence(offset, limit, total);
       const nextOffset = offset.value + page.items;
+      const query = { offset: String(nextOffset), ...(limit ? { limit: String(limit.value) } : {}) };
+      if (!total) {
+        if (!limit || limit.value === 0 || page.items !== limit.value) return { signal, evidence: `${evidence}, no total, ${page.items} on the page` };
+        return { signal, evidence: `${evidence}, no total, a full page`, next: { url: withQuery(page.url, query) } };
+      }
       if (nextOffset >= total.value) return { signal, evidence };
       if (page.items === 0) return { signal, evidence, stuck: `${evidence}, but the page is empty` };
-      const query = { offset: String(nextOffset), ...(limit ? { limit: String(limit.value) } : {}) };
       return { signal, evidence, next: { url: withQuery(page.url, query) } };
     },
   },
-  // `page` (or `current_page`) with a page count (PAGE_TOTAL_FIELDS), `per_page`/`page_size` optional: `?page=<page + 1>` until the count is reached.
+  // `page` (or `current_page`) with a page count (PAGE_TOTAL_FIELDS) or a page size (`per_page`, `page_size`): `?page=<page + 1>` until the count is reached or, without a count, while pages come back full.
   {
     name: 'page-number',
     keys: [...PAGE_FIELDS, ...PAGE_SIZE_FIELDS],
     read(page) {
       const number = page.envelope ? findCount(page.body, PAGE_FIELDS) : undefined;
       const count = number ? findCount(page.body, PAGE_TOTAL_FIELDS) : undefined;
-      if (!number || !count) return undefined;
-      const size = findCount(page.body, PAGE_SIZE_FIELDS);
+      const size = number ? findCount(page.body, PAGE_SIZE_FIELDS) : undefined;
+      if (!number || (!count && !size)) return undefined;
       const evidence = countsEvidence(number, size, count);
+      const query = (next: number) => withQuery(page.url, { page: String(next), ...(size ? { [fieldName(size.path)]: String(size.value) } : {}) });
+      if (!count) return whileFull(number.path, evidence, page, size?.value, () => query(number.value + 1));
       const next = nextPageNumber(number.value, count.value, page.pageIndex);
       if (next === undefined) return { signal: number.path, evidence };
-      return { signal: number.path, evidence, next: { url: withQuery(page.url, { page: String(next), ...(size ? { [fieldName(size.path)]: String(size.value) } : {}) }) } };
+      return { signal: number.path, evidence, next: { url: query(next) } };
     },
   },
   // `X-Next-Page` (a page number or a URL), else `X-Page` with `X-Total-Pages`; `X-Per-Page` goes back as `per_page` (GitLab).
@@ -184,13 +195,52 @@ export const PAGING_DIALECTS: readonly PagingDialect[] = [
       if (nextHeader !== undefined) return readNextPageHeader(nextHeader.trim(), page, size);
       const number = countOf(headers['x-page']);
       const count = countOf(headers['x-total-pages']);
-      if (number === undefined || count === undefined) return undefined;
+      if (number === undefined || (count === undefined && perPage === undefined)) return undefined;
+      if (count === undefined) return whileFull('X-Page', `X-Page: ${number}, X-Per-Page: ${perPage}`, page, perPage, () => withQuery(page.url, { page: String(number + 1), ...size }));
       const evidence = `X-Page: ${number}, X-Total-Pages: ${count}`;
       const next = nextPageNumber(number, count, page.pageIndex);
       return next === undefined ? { signal: 'X-Page', evidence } : { signal: 'X-Page', evidence, next: { url: withQuery(page.url, { page: String(next), ...size }) } };
     },
   },
+  // `Content-Range: markets 0-4/12` (an item range in a custom range unit, RFC 9110 §14.4): the next page is asked for with `Range: markets=5-9` (§14.2) on the same URL.
+  {
+    name: 'content-range',
+    keys: ['content-range'],
+    read: readContentRange,
+  },
 ];
+
+/** The page after a page of `size` markets read without a count: the next one while pages come back full, else the last. */
+function whileFull(signal: string, evidence: string, page: PageFacts, size: number | undefined, next: () => URL): DialectReading {
+  if (size === undefined || size === 0 || page.items !== size) return { signal, evidence: `${evidence}, no count, ${page.items} on the page` };
+  return { signal, evidence: `${evidence}, no count, a full page`, next: { url: next() } };
+}
+
+/** `unit first-last/total` (total `*` when unknown), for a unit other than bytes; undefined otherwise. */
+export function parseItemRange(value: string | undefined): { unit: string; first: number; last: number; total?: number } | undefined {
+  const m = value === undefined || value.length > 200 ? null : /^\s*([A-Za-z][\w.-]{0,40})\s+(\d{1,15})-(\d{1,15})\/(\d{1,15}|\*)\s*$/.exec(value);
+  if (!m || m[1]?.toLowerCase() === 'bytes') return undefined;
+  const first = Number(m[2]);
+  const last = Number(m[3]);
+  if (last < first) return undefined;
+  return { unit: m[1] as string, first, last, ...(m[4] === '*' ? {} : { total: Number(m[4]) }) };
+}
+
+function readContentRange(page: PageFacts): DialectReading | undefined {
+  const value = page.headers['content-range'];
+  const range = parseItemRange(value);
+  if (!range || value === undefined) return undefined;
+  const signal = 'Content-Range';
+  const evidence = `Content-Range: ${value.trim()}`;
+  const size = range.last - range.first + 1;
+  const ended = range.total === undefined ? page.items < size : range.last + 1 >= range.total;
+  if (ended) return { signal, evidence };
+  if (page.items === 0) return { signal, evidence, stuck: `${evidence}, but the page is empty` };
+  const first = range.last + 1;
+  const last = range.total === undefined ? first + size - 1 : Math.min(first + size, range.total) - 1;
+  const asked = `${range.unit}=${first}-${last}`;
+  return { signal, evidence, next: { url: page.url, headers: { range: asked }, cursor: `Range: ${asked}` } };
+}
 
 function readNextPageHeader(value: string, page: PageFacts, size: Record<string, string>): DialectReading {
   const signal = 'X-Next-Page';

@@ -10,20 +10,46 @@ export interface FoundField {
   value: unknown;
 }
 
+/** Nested objects of an envelope looked at for paging fields, besides PAGING_CONTAINERS (a hostile envelope costs no more). */
+const MAX_OTHER_SCOPES = 16;
+
 /**
- * The first of `names` present in the envelope itself, else in one of PAGING_CONTAINERS, in that
- * order; undefined when none is (or the body is not an object). A value that is an object with a
- * string `href` (HAL, JSON:API link objects) stands for that `href`.
+ * The objects of a list envelope paging fields may sit in, each with its path prefix, in the order
+ * they are searched: the envelope itself, then PAGING_CONTAINERS, then any other object member one
+ * level deep in document order (`response_metadata` as Slack sends it), MAX_OTHER_SCOPES at most.
  */
-export function findField(body: unknown, names: readonly string[]): FoundField | undefined {
+export function pagingScopes(body: unknown): Array<[string, Record<string, unknown>]> {
   const top = asRecord(body);
-  if (!top) return undefined;
+  if (!top) return [];
   const scopes: Array<[string, Record<string, unknown>]> = [['', top]];
+  const known: ReadonlySet<string> = new Set(PAGING_CONTAINERS);
   for (const key of PAGING_CONTAINERS) {
-    const inner = asRecord(top[key]);
+    const inner = Object.hasOwn(top, key) ? asRecord(top[key]) : undefined;
     if (inner) scopes.push([`${key}.`, inner]);
   }
-  for (const [prefix, scope] of scopes) {
+  let others = 0;
+  for (const key in top) {
+    if (known.has(key) || !Object.hasOwn(top, key)) continue;
+    const inner = asRecord(top[key]);
+    if (!inner || isLinkObject(inner)) continue;
+    scopes.push([`${key}.`, inner]);
+    if (++others >= MAX_OTHER_SCOPES) break;
+  }
+  return scopes;
+}
+
+/** A HAL/JSON:API link object (`{"href": …}`): the value of a field, not a scope of fields. */
+function isLinkObject(value: Record<string, unknown>): boolean {
+  return typeof value['href'] === 'string';
+}
+
+/**
+ * The first of `names` present in the envelope itself, else in one of its paging scopes
+ * (pagingScopes), in that order; undefined when none is (or the body is not an object). A value
+ * that is an object with a string `href` (HAL, JSON:API link objects) stands for that `href`.
+ */
+export function findField(body: unknown, names: readonly string[]): FoundField | undefined {
+  for (const [prefix, scope] of pagingScopes(body)) {
     for (const name of names) {
       if (!Object.hasOwn(scope, name)) continue;
       const value = scope[name];

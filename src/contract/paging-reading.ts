@@ -1,5 +1,5 @@
-import { MARKET_TOTAL_FIELDS, MARKET_TOTAL_HEADERS, PAGE_TOTAL_FIELDS, PAGE_TOTAL_HEADERS, PAGING_DIALECTS, type NextStep, type PageFacts } from './paging-dialects.js';
-import { asRecord, countOf, findCount, PAGING_CONTAINERS, shown } from './paging-fields.js';
+import { MARKET_TOTAL_FIELDS, MARKET_TOTAL_HEADERS, PAGE_SIZE_EVIDENCE, PAGE_SIZE_HEADERS, PAGE_TOTAL_FIELDS, PAGE_TOTAL_HEADERS, PAGING_DIALECTS, parseItemRange, type NextStep, type PageFacts } from './paging-dialects.js';
+import { asRecord, countOf, findCount, pagingScopes, shown } from './paging-fields.js';
 
 /** A size the deployment announced for the whole list: in markets or in pages, with where it was read. */
 export interface ListTotal {
@@ -36,7 +36,8 @@ const KNOWN_KEYS: ReadonlySet<string> = new Set(PAGING_DIALECTS.flatMap((d) => d
  * Reads the paging of one list page: every dialect of PAGING_DIALECTS in order, the first giving
  * a next page wins; else the first reading the page as the last one names the dialect; else a
  * dialect that sees more pages but cannot follow them, or an envelope member or `X-` header whose
- * name signals more pages (SIGNAL_NAME) that no dialect reads, gives `stuck` with its evidence.
+ * name signals more pages (SIGNAL_NAME) that no dialect reads, or a page as full as the page
+ * size it names (fullPage) with no dialect's signal and no total, gives `stuck` with its evidence.
  * Totals (`total`, `X-Total-Count`, `total_pages`, …) are read whatever the dialect.
  */
 export function readPaging(page: PageFacts): PagingReading {
@@ -47,7 +48,7 @@ export function readPaging(page: PageFacts): PagingReading {
   });
   const followed = readings.find((r) => r.next !== undefined);
   if (followed) return { ...followed, totals };
-  const stuck = readings.find((r) => r.stuck !== undefined)?.stuck ?? unknownSignal(page);
+  const stuck = readings.find((r) => r.stuck !== undefined)?.stuck ?? unknownSignal(page) ?? (readings.length === 0 && totals.length === 0 ? fullPage(page) : undefined);
   const ended = readings[0];
   return { ...(ended ? { dialect: ended.dialect, signal: ended.signal, evidence: ended.evidence } : {}), ...(stuck === undefined ? {} : { stuck }), totals };
 }
@@ -67,21 +68,30 @@ function readTotals(page: PageFacts): ListTotal[] {
   };
   body('markets', MARKET_TOTAL_FIELDS);
   header('markets', MARKET_TOTAL_HEADERS);
+  const range = parseItemRange(page.headers['content-range']);
+  if (range?.total !== undefined) totals.push({ of: 'markets', value: range.total, evidence: `Content-Range: ${page.headers['content-range']?.trim() ?? ''}` });
   body('pages', PAGE_TOTAL_FIELDS);
   header('pages', PAGE_TOTAL_HEADERS);
   return totals;
 }
 
+/**
+ * A page with markets on it exactly as many as the page size it names (`limit`, `per_page`,
+ * `page_size`… in the envelope or its paging scopes, or `X-Per-Page`) and nothing else about
+ * paging: evidence that more pages may follow that no dialect can ask for.
+ */
+function fullPage(page: PageFacts): string | undefined {
+  if (page.items === 0) return undefined;
+  const field = page.envelope ? findCount(page.body, PAGE_SIZE_EVIDENCE) : undefined;
+  const evidence = field ? `"${field.path}": ${field.value}` : PAGE_SIZE_HEADERS.flatMap((name) => (countOf(page.headers[name]) === page.items ? [`${headerName(name)}: ${page.items}`] : []))[0];
+  if (evidence === undefined || (field && field.value !== page.items)) return undefined;
+  return `a full page of ${page.items} market${page.items === 1 ? '' : 's'} (${evidence}) and no next page signalled`;
+}
+
 /** An envelope member (top level or a paging container) or an `X-` header that signals more pages and no dialect reads. */
 function unknownSignal(page: PageFacts): string | undefined {
   let scanned = 0;
-  const top = page.envelope ? asRecord(page.body) : undefined;
-  const scopes: Array<[string, Record<string, unknown>]> = top ? [['', top]] : [];
-  for (const key of PAGING_CONTAINERS) {
-    const inner = asRecord(top?.[key]);
-    if (inner) scopes.push([`${key}.`, inner]);
-  }
-  for (const [prefix, scope] of scopes) {
+  for (const [prefix, scope] of page.envelope ? pagingScopes(page.body) : []) {
     for (const name in scope) {
       if (++scanned > MAX_SCANNED) return undefined;
       if (KNOWN_KEYS.has(name) || !SIGNAL_NAME.test(name)) continue;

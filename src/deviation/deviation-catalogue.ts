@@ -57,7 +57,7 @@ export interface UnprovokedFinding {
  */
 export const UNPROVOKED_FINDINGS: readonly UnprovokedFinding[] = Object.freeze([
   { code: 'request-failed', severity: 'error', why: 'no complete HTTP answer (reset, timeout): transport, provoked by the behaviours `fault=reset`/`truncate` or a delay past `--timeout-ms`' },
-  { code: 'retry-exhausted', severity: 'error', why: '429/503 after every retry: provoked by the behaviours `status` 429 or 503 with `retryAfter`' },
+  { code: 'retry-exhausted', severity: 'error', why: '503 after every retry: provoked by the behaviour `status` 503 with `retryAfter` (a 429 is the checker\'s pace: it slows down, or stops with exit 2)' },
   { code: 'body-too-large', severity: 'error', why: 'a body over `--max-body-mb` (64 MiB): a limit of the checker, not a drift of the content' },
   { code: 'json-rule', severity: 'error', why: 'JSON deeper than 64 levels, a `__proto__`-like member or bytes that are not UTF-8: the stub itself refuses such markets on every input, so it never serves one' },
   { code: 'undecodable-body', severity: 'error', why: 'a body that does not decode from its `Content-Encoding`: the stub sends no content coding' },

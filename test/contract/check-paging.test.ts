@@ -31,7 +31,8 @@ describe.concurrent('check follows every paging dialect to the last page', () =>
       expect(problemKeys(run.report).map((k) => k.split(' ').slice(0, -1).join(' '))).toEqual([`error type ${LIST}`, `error type ${SINGLE}`]);
       expect(findingOf(run.report, 'type', LIST).examples[0]).toMatchObject({ marketId: 'DEV-8' });
       expect(run.code).toBe(1);
-      expect(run.report.list).toMatchObject({ pages: 3, dialect: d.dialect, paging: d.paging, complete: true });
+      // Nine markets fill three pages: a list that ends only at a short page takes a fourth, empty one.
+      expect(run.report.list).toMatchObject({ pages: d.endsShort ? 4 : 3, dialect: d.dialect, paging: d.paging, complete: true });
       expect(run.report.summary).toMatchObject({ marketsListed: 9, marketsChecked: 9 });
       expect(findingOf(run.report, 'paging').message).toContain(`followed ${d.dialect} (`);
     });
@@ -70,6 +71,10 @@ const unfollowable: Unfollowable[] = [
   { name: 'a next_url that is not a URL', list: () => json({ markets: firstPage, next_url: 'page two' }), code: 'paging-unfollowed', found: /"next_url": "page two" is not a URL/ },
   { name: 'a total larger than the markets listed', list: () => json({ markets: firstPage, total: 9 }), code: 'list-partial', found: /^"total": 9, but 3 markets listed and no next page followable$/ },
   { name: 'X-Total-Count larger than the markets listed (bare array)', list: () => json(firstPage, 200, { 'x-total-count': '9' }), code: 'list-partial', found: /^X-Total-Count: 9, but 3 markets listed/ },
+  { name: 'a full page as large as its "limit", no offset and no next signal', list: () => json({ markets: firstPage, limit: 3 }), code: 'paging-unfollowed', found: /^page 1: a full page of 3 markets \("limit": 3\) and no next page signalled; later pages were not checked$/ },
+  { name: 'a full page as large as "meta.page_size", no page number', list: () => json({ data: firstPage, meta: { page_size: 3 } }), code: 'paging-unfollowed', found: /a full page of 3 markets \("meta\.page_size": 3\)/ },
+  { name: 'a full bare-array page as large as X-Per-Page, no X-Page', list: () => json(firstPage, 200, { 'x-per-page': '3' }), code: 'paging-unfollowed', found: /a full page of 3 markets \(X-Per-Page: 3\) and no next page signalled/ },
+  { name: 'a Content-Range total above the markets listed, on an empty page', list: () => json([], 200, { 'content-range': 'markets 0-2/9' }), code: 'paging-unfollowed', found: /^page 1: Content-Range: markets 0-2\/9, but the page is empty/ },
   { name: 'a page count above the pages read', list: () => json({ data: firstPage, meta: { total_pages: 3 } }), code: 'list-partial', found: /^"meta\.total_pages": 3, but 1 page read/ },
 ];
 

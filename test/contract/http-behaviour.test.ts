@@ -26,7 +26,7 @@ describe('retries (RFC 9110 §10.2.3 Retry-After; §9.2.2 idempotent GET)', () =
       expect(run.code).toBe(0);
       expect(performance.now() - started).toBeGreaterThanOrEqual(950);
       expect(problemKeys(run.report)).toEqual([]);
-      expect(findingOf(run.report, 'retry')).toMatchObject({ severity: 'info', endpoint: LIST, count: 1, found: '429 with Retry-After: 1; retry 1 of 2 after 1000 ms' });
+      expect(findingOf(run.report, 'retry')).toMatchObject({ severity: 'info', endpoint: LIST, count: 1, found: '429 with Retry-After: 1; concurrency lowered to 4, retried after 1000 ms' });
     });
   });
 

@@ -25,9 +25,11 @@ export interface DialectDeployment {
   name: string;
   dialect: string;
   paging: string;
-  /** Where the page starts, from the request's query (0 when the query is not this dialect's). */
-  start(url: URL, markets: readonly RawMarket[], size: number): number;
+  /** Where the page starts, from the request's query or headers (0 when they are not this dialect's). */
+  start(url: URL, markets: readonly RawMarket[], size: number, req: IncomingMessage): number;
   render(page: Page): Answer;
+  /** The list ends only at a short or empty page (or a 416 past the last range): a list that fills its last page takes one more request. */
+  endsShort?: true;
 }
 
 const int = (url: URL, name: string, fallback: number): number => {
@@ -64,6 +66,23 @@ export const DIALECT_DEPLOYMENTS: readonly DialectDeployment[] = [
   },
   { name: 'offset/limit with total', dialect: 'offset-limit', paging: 'offset', start: (url) => int(url, 'offset', 0), render: (p) => json({ markets: p.items, offset: p.start, limit: p.items.length, total: p.total }) },
   { name: 'offset/limit with count (in meta)', dialect: 'offset-limit', paging: 'meta.offset', start: (url) => int(url, 'offset', 0), render: (p) => json({ data: p.items, meta: { offset: p.start, limit: 3, count: p.total } }) },
+  { name: 'offset/limit without a total (walks on while pages come back full)', dialect: 'offset-limit', paging: 'offset', endsShort: true, start: (url) => int(url, 'offset', 0), render: (p) => json({ markets: p.items, offset: p.start, limit: 3 }) },
+  { name: 'response_metadata.next_cursor (Slack: a cursor nested one object deep)', dialect: 'body-cursor', paging: 'response_metadata.next_cursor', start: cursorStart('cursor'), render: (p) => json({ ok: true, members: p.items, response_metadata: { next_cursor: more(p) ? `c-${p.end}` : '' } }) },
+  { name: 'meta.next, an opaque cursor', dialect: 'body-cursor', paging: 'meta.next', start: cursorStart('cursor'), render: (p) => json({ data: p.items, meta: { next: more(p) ? `c-${p.end}` : null } }) },
+  { name: 'pagination.next_cursor', dialect: 'body-cursor', paging: 'pagination.next_cursor', start: cursorStart('cursor'), render: (p) => json({ markets: p.items, pagination: { next_cursor: more(p) ? `c-${p.end}` : null } }) },
+  {
+    name: 'Content-Range: markets 0-2/9, next asked with Range: markets=3-5 (RFC 9110 §14)', dialect: 'content-range', paging: 'Content-Range',
+    start: (_url, _m, _size, req) => Number(/^markets=(\d+)-\d+$/.exec(String(req.headers.range ?? ''))?.[1] ?? 0),
+    render: (p) => json(p.items, p.start === 0 ? 200 : 206, { 'content-range': `markets ${p.start}-${p.end - 1}/${p.total}` }),
+  },
+  {
+    name: 'Content-Range with an unknown total (markets 0-2/*)', dialect: 'content-range', paging: 'Content-Range',
+    start: (_url, _m, _size, req) => Number(/^markets=(\d+)-\d+$/.exec(String(req.headers.range ?? ''))?.[1] ?? 0),
+    // Past the end, 416 Range Not Satisfiable (RFC 9110 §15.5.17), as a server that cannot count its list answers.
+    render: (p) => (p.items.length === 0 ? json({ error: 'range not satisfiable' }, 416) : json(p.items, p.start === 0 ? 200 : 206, { 'content-range': `markets ${p.start}-${p.end - 1}/*` })),
+  },
+  { name: 'page/per_page without a page count (walks on while pages come back full)', dialect: 'page-number', paging: 'page', endsShort: true, start: byPage('page'), render: (p) => json({ data: p.items, page: p.index + 1, per_page: 3 }) },
+  { name: 'X-Page, X-Per-Page without X-Total-Pages', dialect: 'page-headers', paging: 'X-Page', endsShort: true, start: byPage('page'), render: (p) => json(p.items, 200, { 'x-page': String(p.index + 1), 'x-per-page': '3' }) },
   { name: 'page/per_page/total_pages', dialect: 'page-number', paging: 'page', start: byPage('page'), render: (p) => json({ data: p.items, page: p.index + 1, per_page: 3, total_pages: p.pages }) },
   { name: 'page (from 0)/page_size/total_pages in pagination', dialect: 'page-number', paging: 'pagination.page', start: byPage('page', 0), render: (p) => json({ items: p.items, pagination: { page: p.index, page_size: 3, total_pages: p.pages } }) },
   {
@@ -77,7 +96,7 @@ export const DIALECT_DEPLOYMENTS: readonly DialectDeployment[] = [
 export function pagedIn(deployment: DialectDeployment, markets: readonly RawMarket[], size: number): Deviations {
   return {
     list: (url: URL, req: IncomingMessage) => {
-      const start = Math.min(deployment.start(url, markets, size), markets.length);
+      const start = Math.min(deployment.start(url, markets, size, req), markets.length);
       const end = Math.min(start + size, markets.length);
       const origin = `http://${req.headers.host ?? '127.0.0.1'}`;
       const page: Page = { start, items: markets.slice(start, end).map(summaryOf), end, total: markets.length, index: Math.floor(start / size), pages: Math.ceil(markets.length / size), origin };

@@ -1,0 +1,62 @@
+// Pace, not blame: a deployment limited to a few requests a second is checked completely, whatever
+// header style announces the limit, and a 429 never becomes a contract finding; where the pace
+// cannot go on within the run's bounds, the run stops with exit 2 naming the bound it met.
+import { describe, expect, it } from 'vitest';
+import { conformingMarkets, withServer } from './deviant-server.js';
+import { problemKeys, runCheckJson, runCliInProcess } from './contract-report-helpers.js';
+import { alwaysLimited, RATE_LIMIT_STYLES, rateLimited } from './rate-limited-deployments.js';
+
+const MARKETS = 16;
+const PER_SECOND = 4;
+
+describe.concurrent('a deployment limited to a few requests a second', () => {
+  it.each(RATE_LIMIT_STYLES)('announcing it with %s: check passes completely, with no contract finding', async (style) => {
+    const markets = conformingMarkets(MARKETS);
+    const counts = { ok: 0, limited: 0 };
+    await withServer(markets, rateLimited(markets, style, PER_SECOND, counts), async (server) => {
+      const run = await runCheckJson(server.url, ['--all']);
+      expect(run.stderr).toBe('');
+      expect(problemKeys(run.report)).toEqual([]);
+      expect(run.code).toBe(0);
+      expect(run.report.summary).toMatchObject({ errors: 0, warnings: 0, marketsListed: MARKETS, marketsChecked: MARKETS });
+      // The list, every market and the unknown-id probe: each answered once with a 200 (or the probe's 404).
+      expect(counts.ok).toBe(MARKETS + 2);
+      for (const retry of run.report.findings.filter((f) => f.code === 'retry')) expect(retry.severity).toBe('info');
+    });
+  });
+
+  it('announcing a quota in RateLimit-Policy: the checker keeps to it and meets no 429 after the first window', async () => {
+    const markets = conformingMarkets(MARKETS);
+    const counts = { ok: 0, limited: 0 };
+    await withServer(markets, rateLimited(markets, 'ietf', PER_SECOND, counts), async (server) => {
+      const run = await runCheckJson(server.url, ['--all', '--concurrency', '1']);
+      expect(run.code).toBe(0);
+      expect(problemKeys(run.report)).toEqual([]);
+      expect(counts.limited).toBe(0);
+    });
+  });
+});
+
+describe.concurrent('where the pace cannot go on within the run\'s bounds: exit 2 naming the bound', () => {
+  it('a reset further away than --retry-after-max-ms (RateLimit t=3600)', async () => {
+    await withServer(conformingMarkets(3), alwaysLimited({ ratelimit: '"default";r=0;t=3600', 'ratelimit-policy': '"default";q=100;w=3600' }), async (server) => {
+      const started = performance.now();
+      const run = await runCliInProcess(['check', '--base-url', server.url, '--format', 'json']);
+      expect(performance.now() - started).toBeLessThan(5_000);
+      expect(run.code).toBe(2);
+      expect(run.stdout).toBe('');
+      expect(run.stderr).toContain('the deployment rate-limits the checker: 429 with RateLimit: "default";r=0;t=3600');
+      expect(run.stderr).toContain('asks to wait 3600 s, more than the 10 s cap (--retry-after-max-ms 10000)');
+      expect(run.stderr).not.toContain('retry-exhausted');
+    });
+  });
+
+  it('429 after every retry at concurrency 1 (--retries)', async () => {
+    await withServer(conformingMarkets(3), alwaysLimited({ 'x-ratelimit-limit': '10', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '0' }), async (server) => {
+      const run = await runCliInProcess(['check', '--base-url', server.url, '--retries', '1', '--concurrency', '2']);
+      expect(run.code).toBe(2);
+      expect(run.stderr).toMatch(/429 with X-RateLimit-Limit: 10, X-RateLimit-Remaining: 0, X-RateLimit-Reset: 0 after 1 retry at concurrency 1 \(--retries 1\)/);
+      expect(run.stdout).not.toContain('[retry-exhausted]');
+    });
+  });
+});
