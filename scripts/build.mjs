@@ -36,7 +36,7 @@
 // scripts/build-entries.json plus its entry in package.json "exports" (test/packaging checks
 // that both agree).
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -45,6 +45,7 @@ import { rollup } from 'rollup';
 import { dts } from 'rollup-plugin-dts';
 import { buildConsole } from './build-console.mjs';
 import { jsfPatternMemoPlugin } from './jsf-pattern-memo.mjs';
+import { packageInfoPlugin, writeThirdPartyLicenses } from './bundle-helpers.mjs';
 
 const ROOT = path.resolve(fileURLToPath(new URL('..', import.meta.url)));
 const DIST = path.join(ROOT, 'dist');
@@ -82,25 +83,8 @@ const COMMON = {
   metafile: true,
   logLevel: 'warning',
   // json-schema-faker, where a bundle inlines it, parses each regex pattern once (scripts/jsf-pattern-memo.mjs).
-  plugins: [packageInfoPlugin(), jsfPatternMemoPlugin()],
+  plugins: [packageInfoPlugin(ROOT), jsfPatternMemoPlugin()],
 };
-
-/**
- * Serves the root package.json to src/core/package-info.ts as `{ name, version }` only, so the
- * bundles carry market-stub's own version and nothing else from the manifest.
- */
-function packageInfoPlugin() {
-  const manifest = path.join(ROOT, 'package.json');
-  return {
-    name: 'package-info',
-    setup(b) {
-      b.onLoad({ filter: /[\\/]package\.json$/ }, (args) => {
-        if (path.resolve(args.path) !== manifest) return undefined;
-        return { contents: JSON.stringify({ name: pkg.name, version: pkg.version }), loader: 'json' };
-      });
-    },
-  };
-}
 
 /** A dependency's package.json, read from node_modules (a package's exports may hide it). */
 function manifestOf(name) {
@@ -285,32 +269,6 @@ async function buildDeclarations(entries) {
   rmSync(BUILD_TMP, { recursive: true, force: true });
 }
 
-/** The package a bundled input file belongs to (`node_modules/<name>/…`), or undefined. */
-function packageOfInput(input) {
-  const m = /(?:^|[\\/])node_modules[\\/]((?:@[^\\/]+[\\/])?[^\\/]+)/.exec(input);
-  return m?.[1]?.replace(/\\/g, '/');
-}
-
-/** Writes the licence texts of every package bundled into dist/ (their licences require it). */
-function writeThirdPartyLicenses(results) {
-  const names = new Set();
-  for (const result of results) {
-    for (const input of Object.keys(result.metafile.inputs)) {
-      const name = packageOfInput(input);
-      if (name) names.add(name);
-    }
-  }
-  const sections = [...names].sort().map((name) => {
-    const dir = path.join(ROOT, 'node_modules', name);
-    const manifest = manifestOf(name);
-    const file = readdirSync(dir).find((f) => /^(licen[cs]e|copying)/i.test(f));
-    if (!file) throw new Error(`${name} is bundled into dist/ but has no LICENSE file to reproduce.`);
-    return `## ${name} ${manifest.version} (${manifest.license})\n\n\`\`\`\n${readFileSync(path.join(dir, file), 'utf8').trim()}\n\`\`\`\n`;
-  });
-  writeFileSync(path.join(DIST, 'THIRD-PARTY-LICENSES.md'), `# Third-party licences\n\nPackages bundled into these files, with their licences.\n\n${sections.join('\n')}`);
-  return names.size;
-}
-
 /**
  * dist/help-pages.json: every `--help` page as yargs renders it, so `market-stub --help` prints
  * without loading yargs (src/cli/help-pages.ts). Rendered from the sources through tsx, the same
@@ -345,7 +303,7 @@ async function main() {
   await buildDeclarations(ENTRIES.filter((e) => e.kind === 'library'));
   writeHelpPages();
   const consoleFiles = await buildConsole(ROOT);
-  const bundled = writeThirdPartyLicenses(results);
+  const bundled = writeThirdPartyLicenses(ROOT, results, DIST);
   if (!existsSync(path.join(DIST, 'cli.cjs'))) throw new Error('dist/cli.cjs was not written');
   process.stdout.write(`build: dist/ in ${Math.round(performance.now() - started)} ms (${bundled} packages bundled${externalDeps ? ', CLI dependencies external' : ''})\n`);
   const sum = (key) => consoleFiles.reduce((total, f) => total + f[key], 0);

@@ -1,0 +1,153 @@
+"""The pytest plugin of market-stub (entry point ``pytest11``: active wherever the package is installed).
+
+Fixtures:
+
+- ``market_stub``: a MarketStubClient for the test, reset (start-up markets, deviations, behaviours,
+  tick) and with an empty journal before the test starts. The server behind it is started once per
+  session (per xdist worker: a seeded catalog is the same in every worker, so nothing is shared or
+  locked) and once per distinct option set.
+- ``market_stub_options``: the options (``MarketStub.start``'s keywords) of the server; override it
+  in a conftest.py, or give one test its own with ``@pytest.mark.market_stub(seed=7, count=5)``.
+- ``market_stub_server``: the session's server with the default options, for session-scoped fixtures.
+
+``--market-stub-url URL`` (or ``MARKET_STUB_URL``) runs the same tests against a stub already running,
+a container say; ``--market-stub-admin-token`` (or ``MARKET_STUB_ADMIN_TOKEN``) is its admin token.
+Options cannot change such a stub: a test asking for other options is skipped there, saying why.
+
+When a test that used ``market_stub`` fails, its report gets a section "market-stub journal": every
+request the code under test sent in that test (method, path and query, status, duration, behaviours
+applied), the newest MAX_JOURNAL_SHOWN.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Generator
+from typing import Any
+
+import pytest
+
+from ._client import MarketStubClient, connect
+from ._errors import MarketStubError
+from ._stub import MarketStub
+
+#: Most journal entries a failed test's report shows (the newest).
+MAX_JOURNAL_SHOWN = 50
+
+_SERVERS_KEY = pytest.StashKey[dict[str, MarketStubClient]]()
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("market-stub")
+    group.addoption(
+        "--market-stub-url",
+        default=os.environ.get("MARKET_STUB_URL") or None,
+        help="Use the market-stub already running at this URL (a container) instead of starting one. Default: $MARKET_STUB_URL.",
+    )
+    group.addoption(
+        "--market-stub-admin-token",
+        default=None,
+        help="Admin token of the stub at --market-stub-url. Default: $MARKET_STUB_ADMIN_TOKEN.",
+    )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers",
+        "market_stub(**options): start this test's market-stub with these MarketStub.start options (one server per distinct option set)",
+    )
+    config.stash[_SERVERS_KEY] = {}
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    servers = config.stash.get(_SERVERS_KEY, {})
+    for server in servers.values():
+        if isinstance(server, MarketStub):
+            server.close()
+    servers.clear()
+
+
+def _key(options: dict[str, Any]) -> str:
+    return json.dumps(options, sort_keys=True, default=str)
+
+
+def _server(config: pytest.Config, options: dict[str, Any]) -> MarketStubClient:
+    """The server for ``options``: started on first use and kept for the session, or the external stub."""
+    servers = config.stash[_SERVERS_KEY]
+    url: str | None = config.getoption("market_stub_url")
+    if url:
+        if options:
+            pytest.skip(
+                f"market-stub options {_key(options)} cannot be applied to the stub at --market-stub-url {url} (started with its own)"
+            )
+        token = config.getoption("market_stub_admin_token") or os.environ.get("MARKET_STUB_ADMIN_TOKEN") or None
+        if "" not in servers:
+            servers[""] = connect(url, admin_token=token)
+        return servers[""]
+    key = _key(options)
+    if key not in servers:
+        try:
+            servers[key] = MarketStub.start(**options)
+        except TypeError as error:
+            raise pytest.UsageError(f"market-stub options {key}: {error}") from None
+    return servers[key]
+
+
+@pytest.fixture(scope="session")
+def market_stub_options() -> dict[str, Any]:
+    """Options of the session's market-stub (MarketStub.start keywords). Override in conftest.py: ``return {"seed": 7}``."""
+    return {}
+
+
+@pytest.fixture(scope="session")
+def market_stub_server(request: pytest.FixtureRequest, market_stub_options: dict[str, Any]) -> MarketStubClient:
+    """The session's server with ``market_stub_options`` (not reset between tests: use ``market_stub`` in tests)."""
+    return _server(request.config, dict(market_stub_options))
+
+
+@pytest.fixture
+def market_stub(request: pytest.FixtureRequest, market_stub_options: dict[str, Any]) -> MarketStubClient:
+    """The test's stub: reset to its start-up state, journal empty. Options: the marker's over ``market_stub_options``."""
+    options = dict(market_stub_options)
+    for marker in reversed(list(request.node.iter_markers("market_stub"))):
+        if marker.args:
+            raise pytest.UsageError(
+                f"@pytest.mark.market_stub takes keyword options only (MarketStub.start's), found positional {marker.args!r}"
+            )
+        options.update(marker.kwargs)
+    client = _server(request.config, options)
+    client.reset()
+    client.clear_requests()
+    return client
+
+
+def _journal_text(client: MarketStubClient) -> str:
+    try:
+        entries = client.requests(limit=MAX_JOURNAL_SHOWN)
+        total = client.request_count()
+    except MarketStubError as error:
+        return f"(the journal could not be read: {error.message})"
+    if not entries:
+        return "(no request reached the stub in this test)"
+    lines = [f"{total} request(s) reached {client.url} in this test" + (f"; the newest {len(entries)}:" if total > len(entries) else ":")]
+    for entry in entries:
+        query = "&".join(f"{k}={v}" for k, vs in entry["query"].items() for v in (vs if isinstance(vs, list) else [vs]))
+        status = "no answer (connection reset)" if entry["status"] is None else str(entry["status"])
+        applied = f"  [{', '.join(entry['behaviour'])}]" if entry["behaviour"] else ""
+        lines.append(
+            f"  #{entry['seq']} {entry['method']} {entry['path']}{'?' + query if query else ''} -> {status} in {entry['durationMs']:g} ms{applied}"
+        )
+    return "\n".join(lines)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Generator[None, Any, None]:
+    outcome = yield
+    report: pytest.TestReport = outcome.get_result()
+    if not report.failed or report.when == "teardown":
+        return
+    funcargs: dict[str, Any] = getattr(item, "funcargs", {})
+    client = funcargs.get("market_stub")
+    if isinstance(client, MarketStubClient):
+        report.sections.append(("market-stub journal", _journal_text(client)))
