@@ -62,7 +62,7 @@ WHEEL="$(ls "$ROOT"/python/dist/market_stub-*.whl)"
 step "venv for the package's checks" venv dev pytest pytest-xdist mypy ruff
 DEV="$WORK/dev/bin"
 step "mypy --strict" bash -c "cd '$ROOT/python' && '$DEV/mypy' --strict --cache-dir '$WORK/mypy-cache'"
-step "ruff check, ruff format --check" bash -c "cd '$ROOT/python' && '$DEV/ruff' check --no-cache src tests && '$DEV/ruff' format --check --no-cache src tests"
+step "ruff check, ruff format --check" bash -c "cd '$ROOT/python' && '$DEV/ruff' check --no-cache src tests ../bench/python-bench.py && '$DEV/ruff' format --check --no-cache src tests ../bench/python-bench.py"
 # From python/tests with the source tree off sys.path: the tests import the installed wheel.
 step "package tests (pytest -n 2)" bash -c "cd '$ROOT/python' && '$DEV/python' -m pytest -q -p no:cacheprovider -n 2 tests"
 
