@@ -1,4 +1,4 @@
-"""The Python package's cost, as ratios (issue 29, "Fast enough to forget"):
+"""The Python package's cost, as ratios:
 
 - session start: ``MarketStub.start()`` to the first 200 on ``GET /markets``, against the CLI's own cold
   start (``node dist/cli.cjs serve --port 0 --quiet`` spawned the same way, to its first 200; the bundled

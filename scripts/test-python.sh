@@ -7,7 +7,7 @@
 #               requests-client, httpx-client, docs-examples (the files docs/python.md shows,
 #               `<!-- from: … -->`) in both modes; pandas-step and notebook in full mode
 #   container   requests-client with --market-stub-url against the Docker image in podman
-#               (full mode, only when podman can run it; otherwise reported as not run)
+#               (full mode; when podman cannot run here it is reported as not run, not counted)
 # Prints `N passed, N failed` last and exits 1 when any step failed (2 when the wheel cannot be built).
 #
 # Environment: PYTHON (default /usr/bin/python3, else python3), WORK (venvs and outputs; default a
@@ -79,10 +79,16 @@ step "docs/python.md examples (test/python-consumers/docs-examples)" consumer do
 if [ "$QUICK" = "0" ]; then
   step "consumer pandas-step" consumer pandas-step
   step "consumer notebook (nbclient)" bash -c "'$PYTHON' -m venv '$WORK/venv-notebook' && '$WORK/venv-notebook/bin/pip' install --quiet '$WHEEL' -r '$ROOT/test/python-consumers/notebook/requirements.txt' && '$WORK/venv-notebook/bin/python' '$ROOT/test/python-consumers/notebook/run_notebook.py' '$WORK/notebook-out'"
-  if [ -f "$ROOT/scripts/test-python-container.sh" ] && command -v podman >/dev/null 2>&1; then
-    step "consumer requests-client against the container (--market-stub-url)" bash "$ROOT/scripts/test-python-container.sh" "$WORK/venv-requests-client"
+  echo "== consumer requests-client against the container (--market-stub-url; scripts/test-python-container.sh)"
+  if ! command -v podman >/dev/null 2>&1; then
+    echo "-- not run: podman is not installed"
   else
-    echo "== container variant not run: podman is not available here"
+    bash "$ROOT/scripts/test-python-container.sh" "$WORK/venv-requests-client"
+    case $? in
+      0) PASSED=$((PASSED + 1)); echo "-- passed" ;;
+      3) echo "-- not run (the reason is above)" ;;
+      *) FAILED=$((FAILED + 1)); FAILURES+=("container"); echo "-- FAILED" ;;
+    esac
   fi
 fi
 
