@@ -174,3 +174,24 @@ def test_bad_options_are_refused_and_a_token_is_never_shown() -> None:
         with pytest.raises(MarketStubError) as info:
             connect("http://127.0.0.1:1", **kwargs)
         assert info.value.code == "OPTION_INVALID"
+
+
+def test_a_kept_alive_connection_the_server_closed_is_replaced(fake: Callable[[Handler], tuple[str, list[dict[str, str]]]]) -> None:
+    def answer_then_hang_up(handler: http.server.BaseHTTPRequestHandler) -> None:
+        handler.protocol_version = "HTTP/1.1"  # no "Connection: close": the client keeps the connection
+        reply(200, b'{"count": 3}')(handler)
+        handler.close_connection = True  # ...which the server closes right after
+
+    url, seen = fake(answer_then_hang_up)
+    client = connect(url)
+    assert [client.request_count() for _ in range(3)] == [3, 3, 3]
+    assert len(seen) == 3
+
+
+def test_calls_on_one_client_reuse_one_connection(guarded: MarketStub) -> None:
+    client = connect(guarded.url, admin_token=CONTRACT_TOKEN)
+    client.reset()
+    first = client._local.connection.sock.getsockname()
+    for _ in range(5):
+        client.clear_requests()
+    assert client._local.connection.sock.getsockname() == first

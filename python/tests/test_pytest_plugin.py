@@ -211,3 +211,24 @@ def test_a_killed_xdist_worker_leaves_no_stub_behind(pytester: pytest.Pytester, 
     assert "crashed" in result.stdout.str() or "worker" in result.stdout.str()
     stub = int(pids.read_text().split()[0])
     assert wait_gone(stub, STOP_WITHIN) < STOP_WITHIN
+
+
+def test_a_stub_that_cannot_start_fails_its_tests_with_the_reason_once(pytester: pytest.Pytester, tmp_path: Path) -> None:
+    pytester.makepyfile(
+        """
+        def test_one(market_stub):
+            pass
+
+        def test_two(market_stub):
+            pass
+
+        def test_without_the_stub():
+            pass
+        """
+    )
+    with pytest.MonkeyPatch.context() as env:
+        env.setenv("MARKET_STUB_NODE", str(tmp_path / "no-node"))
+        result = pytester.runpytest_subprocess()
+    result.assert_outcomes(passed=1, errors=2)
+    assert result.stdout.str().count("MARKET_STUB_NODE=") >= 2
+    result.stdout.fnmatch_lines(["*NODE_NOT_FOUND*"])

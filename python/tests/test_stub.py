@@ -229,3 +229,13 @@ def test_market_stub_variables_of_the_parent_do_not_change_the_stub(monkeypatch:
     with MarketStub.start(count=2) as stub:
         status, body = get(f"{stub.url}/markets")
         assert (status, len(json.loads(body))) == (200, 2)
+
+
+def test_a_bad_token_or_timeout_is_refused_before_anything_starts() -> None:
+    with pytest.raises(MarketStubError) as token:
+        MarketStub.start(count=1, admin_token="two\nlines")
+    assert (token.value.code, token.value.option) == ("OPTION_INVALID", "admin_token")
+    assert "two\nlines" not in token.value.message
+    with pytest.raises(MarketStubError) as timeout:
+        MarketStub.start(count=1, timeout=0)
+    assert timeout.value.option == "timeout"

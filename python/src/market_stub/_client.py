@@ -1,4 +1,4 @@
-"""MarketStubClient: every control of a running stub over its admin API (``/__stub``), with urllib.
+"""MarketStubClient: every control of a running stub over its admin API (``/__stub``), with http.client.
 
 The same operations as the TypeScript ``MarketStubClient`` (src/runtime/market-stub-client.ts) and
 ``connectMarketStub`` (src/client/connect-market-stub.ts), in snake_case; a started ``MarketStub``
@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import http.client
 import json
+import os
+import select
 import socket
+import threading
 import urllib.error
 import urllib.parse
-import urllib.request
 from typing import Any, Literal, cast
 
 from ._errors import MarketStubError, error_from_admin_body, unauthorized
@@ -26,14 +28,16 @@ DEFAULT_MAX_RESPONSE_BYTES = 256 * 1024 * 1024
 _Method = Literal["GET", "PUT", "POST", "PATCH", "DELETE"]
 
 
-class _NoRedirect(urllib.request.HTTPRedirectHandler):
-    """Never follows a redirect: the admin token goes to the stub's own URL only."""
-
-    def redirect_request(self, req: Any, fp: Any, code: int, msg: str, headers: Any, newurl: str) -> None:
-        return None
-
-
-_OPENER = urllib.request.build_opener(_NoRedirect)
+def _dropped(connection: http.client.HTTPConnection) -> bool:
+    """Whether an idle kept-alive connection was closed by the stub (its socket is readable: EOF)."""
+    sock = connection.sock
+    if sock is None:
+        return False
+    try:
+        readable, _, _ = select.select([sock], [], [], 0)
+    except (OSError, ValueError):
+        return True
+    return bool(readable)
 
 
 def _check_base_url(url: object) -> str:
@@ -130,6 +134,9 @@ class MarketStubClient:
                 option="max_response_bytes",
                 found=repr(max_response_bytes),
             )
+        parts = urllib.parse.urlsplit(self._url)
+        self._scheme, self._host, self._port, self._path = parts.scheme, parts.hostname or "", parts.port, parts.path
+        self._local = threading.local()
         self._token = admin_token
         self._timeout = float(timeout)
         self._max_bytes = max_response_bytes
@@ -175,36 +182,61 @@ class MarketStubClient:
             headers["content-type"] = content_type
         if self._token is not None:
             headers["authorization"] = f"Bearer {self._token}"
-        full = f"{url}?{urllib.parse.urlencode(query)}" if query else url
-        request = urllib.request.Request(full, data=data, headers=headers, method=method)
-        try:
-            with _OPENER.open(request, timeout=self._timeout) as response:
+        target = f"{self._path}/__stub{path}" + (f"?{urllib.parse.urlencode(query)}" if query else "")
+        # A request on a kept-alive connection the stub had closed in the meantime never reached it:
+        # sent again once on a new connection, except the calls that must not run twice (tick, add_rule, patch).
+        retry = method in ("GET", "PUT", "DELETE") or path == "/reset"
+        for attempt in (1, 2):
+            connection, reused = self._connection()
+            try:
+                connection.request(method, target, body=data, headers=headers)
+                response = connection.getresponse()
+                raw = self._read(where, request_text, response)
+                if response.will_close:
+                    self._drop()
                 return self._answer(
-                    where, request_text, response.status, response.headers.get("content-type"), self._read(where, request_text, response)
+                    where, request_text, response.status, response.getheader("content-type"), raw, response.getheader("location")
                 )
-        except urllib.error.HTTPError as error:
-            with error:
-                return self._answer(
-                    where,
-                    request_text,
-                    error.code,
-                    error.headers.get("content-type"),
-                    self._read(where, request_text, error),
-                    error.headers.get("location"),
-                )
-        except MarketStubError:
-            raise
-        except (urllib.error.URLError, OSError, http.client.HTTPException) as error:
-            raise self._unreachable(where, request_text, _reason(error, self._timeout)) from None
+            except MarketStubError:
+                self._drop()
+                raise
+            except (http.client.RemoteDisconnected, BrokenPipeError, ConnectionResetError) as error:
+                self._drop()
+                if not (reused and retry and attempt == 1):
+                    raise self._unreachable(where, request_text, _reason(error, self._timeout)) from None
+            except (OSError, http.client.HTTPException) as error:
+                self._drop()
+                raise self._unreachable(where, request_text, _reason(error, self._timeout)) from None
+        raise AssertionError("unreachable: the second attempt returns or raises")
 
-    def _read(self, where: str, request_text: str, response: Any) -> bytes:
-        declared = response.headers.get("content-length")
+    def _connection(self) -> tuple[http.client.HTTPConnection, bool]:
+        """This thread's kept-alive connection to the stub, and whether it carried a request before.
+
+        A connection the stub closed while idle (readable at EOF), or one inherited through fork(), is replaced.
+        """
+        local = self._local
+        connection: http.client.HTTPConnection | None = getattr(local, "connection", None)
+        if connection is not None and (local.pid != os.getpid() or _dropped(connection)):
+            connection.close()
+            connection = None
+        if connection is None:
+            kind = http.client.HTTPSConnection if self._scheme == "https" else http.client.HTTPConnection
+            connection = kind(self._host, self._port, timeout=self._timeout)
+            local.connection, local.pid = connection, os.getpid()
+            return connection, False
+        return connection, connection.sock is not None
+
+    def _drop(self) -> None:
+        connection: http.client.HTTPConnection | None = getattr(self._local, "connection", None)
+        if connection is not None:
+            connection.close()
+        self._local.connection = None
+
+    def _read(self, where: str, request_text: str, response: http.client.HTTPResponse) -> bytes:
+        declared = response.getheader("content-length")
         if declared is not None and declared.isdigit() and int(declared) > self._max_bytes:
             raise self._too_large(where, request_text, f"{declared} bytes declared")
-        try:
-            data = cast(bytes, response.read(self._max_bytes + 1))
-        except (OSError, http.client.HTTPException) as error:
-            raise self._unreachable(where, request_text, _reason(error, self._timeout)) from None
+        data = response.read(self._max_bytes + 1)
         if len(data) > self._max_bytes:
             raise self._too_large(where, request_text, f"over {self._max_bytes} bytes read")
         return data

@@ -240,6 +240,8 @@ class MarketStub(MarketStubClient):
         Raises MarketStubError: NODE_NOT_FOUND (no suitable Node), OPTION_INVALID (a bad option, in the
         CLI's words), STUB_START_FAILED (the CLI exited or never printed its ready line).
         """
+        # The token and timeout are checked before anything starts (the client's own checks, no request sent).
+        MarketStubClient("http://127.0.0.1", admin_token=admin_token, timeout=timeout)
         args = ["--port", str(port), "--host", host, "--quiet"]
         for flag, value in (
             ("seed", seed),
@@ -309,7 +311,11 @@ class MarketStub(MarketStubClient):
             text = output.text()
             kind = "OPTION_INVALID" if code == 2 and "expected" in text else "STUB_START_FAILED"
             raise MarketStubError(kind, f"MarketStub.start: market-stub serve exited with {code} before it was ready:\n{text}")
-        return cls(process, output, url, folder, admin_token, timeout)
+        try:
+            return cls(process, output, url, folder, admin_token, timeout)
+        except BaseException:
+            _stop(process)
+            raise
 
     @property
     def pid(self) -> int:

@@ -36,6 +36,7 @@ from ._stub import MarketStub
 MAX_JOURNAL_SHOWN = 50
 
 _SERVERS_KEY = pytest.StashKey[dict[str, MarketStubClient]]()
+_FAILURES_KEY = pytest.StashKey[dict[str, MarketStubError]]()
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -58,6 +59,7 @@ def pytest_configure(config: pytest.Config) -> None:
         "market_stub(**options): start this test's market-stub with these MarketStub.start options (one server per distinct option set)",
     )
     config.stash[_SERVERS_KEY] = {}
+    config.stash[_FAILURES_KEY] = {}
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
@@ -86,11 +88,18 @@ def _server(config: pytest.Config, options: dict[str, Any]) -> MarketStubClient:
             servers[""] = connect(url, admin_token=token)
         return servers[""]
     key = _key(options)
+    failures = config.stash[_FAILURES_KEY]
+    if key in failures:
+        # One start per option set: a stub that could not start (no Node, bad options) fails every test that needs it at once.
+        raise failures[key]
     if key not in servers:
         try:
             servers[key] = MarketStub.start(**options)
         except TypeError as error:
             raise pytest.UsageError(f"market-stub options {key}: {error}") from None
+        except MarketStubError as error:
+            failures[key] = error
+            raise
     return servers[key]
 
 
