@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ContractReport } from '../../src/contract/contract-report.js';
 import { MARKDOWN_MAX_CHARS } from '../../src/index.js';
 import { runCliInProcess } from './contract-report-helpers.js';
-import type { DeviantServer } from './deviant-server.js';
+import { startDeviantServer, type DeviantServer } from './deviant-server.js';
 import { FORGING_VALUES, HOSTILE_CONTENT_TYPE, LONG_ID, startForgingDeployment } from './hostile-deployment.js';
 import { sarifValidator } from './sarif-schema.js';
 import type { CliResult } from '../support/cli-process.js';
@@ -177,5 +177,19 @@ describe('check against a deployment that forges its reports', () => {
 
   it('stderr says where each report went, nothing from the deployment', () => {
     expect(run.stderr.split('\n').filter(Boolean).every((line) => /^market-stub check: FAIL; \w+ report written to /.test(line))).toBe(true);
+  });
+});
+
+describe('check that cannot run against a hostile deployment', () => {
+  it('exit 2: the one sentence shows the controls of a quoted Location as escapes', async () => {
+    const redirecting = await startDeviantServer([], { list: () => ({ status: 302, headers: { location: 'javascript:\u0085\u009b2J\u00ad' }, body: '' }) });
+    try {
+      const refused = await runCliInProcess(['check', '--base-url', redirecting.url]);
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toMatch(/^market-stub check: cannot reach http:\/\/127\.0\.0\.1:\d+\/markets: redirected to "javascript:\\u0085\\u009b2J\\u00ad", which is not an http\(s\) URL\. .*\n$/);
+      expect(refused.stderr).not.toMatch(UNSAFE);
+    } finally {
+      await redirecting.close();
+    }
   });
 });
