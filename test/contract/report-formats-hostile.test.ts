@@ -97,6 +97,7 @@ describe('check against a deployment that forges its reports', () => {
     expect(text).toContain(`market "${shown(FORGING_VALUES.workflowCommands)}"`);
     expect(text).toContain('market "x\\n::error title=Verified::All PASS\\n::add-mask::FAIL\\n::notice::"');
     expect(text).toContain('market "ABC\\u202efdp.exe"');
+    expect(text).toContain('/resolution_date [format]: expected a calendar date YYYY-MM-DD, found "ABC\\u202efdp.exe"');
     expect(text).toContain('market "k\\u0000\\u0001\\b\\u000b\\f\\u007f\\u0085\\u009b2J"');
     expect(text).toContain('found text/x-\\u0085\\u009b8m; q="AT&amp;T Q&nbsp;1 &#0; @channel $x$ | ^ {}"');
     expect(text).toMatch(/market "LONG-L{195}…\[199725 characters cut\]…L{80}"/);
@@ -111,7 +112,8 @@ describe('check against a deployment that forges its reports', () => {
     expect(sequences.filter((s) => s === '\u001b[0m')).toHaveLength(opened);
     expect(sequences.every((s, i) => (i % 2 === 0 ? s !== '\u001b[0m' : s === '\u001b[0m'))).toBe(true);
     expect(ansi.endsWith('\u001b[0m\n')).toBe(true);
-    expect(ansi).toContain('\u001b[1;31mFAIL: 11 errors, 1 warning in 19 markets ');
+    const { summary } = JSON.parse(files['json'] as string) as ContractReport;
+    expect(ansi).toContain(`\u001b[1;31mFAIL: ${summary.errors} errors, ${summary.warnings} warnings in 19 markets `);
   });
 
   it('markdown: no control, no forged line, mentions and math in code only, the 200 KB id shortened and every finding listed', async () => {
