@@ -3,12 +3,13 @@
  * value (setAttribute never parses markup), so a market title holding `<img src=x onerror=…>` is
  * shown as those characters. There is no way to pass markup through these helpers.
  *
- * Every text shown (text children, `title` and `aria-label`) has its controls, bidi and
- * zero-width characters made visible as the reports show them (src/core/display-value.ts,
- * visibleControls): an id `ABC\u202Efdp.exe` reads `ABC\u202efdp.exe`, not `ABCexe.pdf`.
- * Values kept for the page's own use (`data-*`, an input's value) stay exact.
+ * Every text shown (text children, `title` and `aria-label`) is shown as the reports show a
+ * value (src/core/display-value.ts, displayValue): controls, bidi and zero-width characters made
+ * visible (an id `ABC\u202Efdp.exe` reads `ABC\u202efdp.exe`, not `ABCexe.pdf`), shortened past
+ * DISPLAY_VALUE_MAX code points. Values kept for the page's own use (`data-*`, an input's value)
+ * and the selected market's JSON (jsonText) stay whole.
  */
-import { escapeInvisiblesInJson, visibleControls } from '../src/core/display-value.js';
+import { displayValue, escapeInvisiblesInJson } from '../src/core/display-value.js';
 
 export type Child = Node | string | number | null | undefined | false;
 
@@ -41,14 +42,14 @@ function setAttributes(element: Element, attributes: Attributes): void {
     // No event-handler attribute (on*) is ever set from here: handlers go through addEventListener.
     if (value === undefined || value === false || /^on/i.test(name)) continue;
     const text = value === true ? '' : String(value);
-    element.setAttribute(name, SHOWN_ATTRIBUTES.has(name) ? visibleControls(text) : text);
+    element.setAttribute(name, SHOWN_ATTRIBUTES.has(name) ? displayValue(text) : text);
   }
 }
 
 function append(element: Element, children: readonly Child[]): void {
   for (const child of children) {
     if (child === null || child === undefined || child === false) continue;
-    element.append(typeof child === 'object' ? child : document.createTextNode(visibleControls(String(child))));
+    element.append(typeof child === 'object' ? child : document.createTextNode(displayValue(String(child))));
   }
 }
 

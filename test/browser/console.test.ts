@@ -194,6 +194,12 @@ it('shows bidi, zero-width and control characters as escapes, as the reports do:
   expect(JSON.parse(json)).toMatchObject({ market_id: BIDI_ID, title: BIDI_TITLE });
   expect(json.split('\n').length).toBeGreaterThan(5);
   expect(await page.locator('#deviation-market').inputValue()).toBe(BIDI_ID);
+  // A long title is shortened as in the reports; the stored JSON keeps it whole.
+  expect((await admin('PATCH', `/markets/${encodeURIComponent(BIDI_ID)}`, { title: `fdp ${'T'.repeat(5_000)} end` })).status).toBe(200);
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('r');
+  await page.locator('#catalog-body tr td.title', { hasText: 'characters cut' }).waitFor({ timeout: 7000 });
+  expect(await row.locator('td.title').textContent()).toBe(`fdp ${'T'.repeat(196)}…[4728 characters cut]…${'T'.repeat(76)} end`);
 });
 
 it('made no request outside its origin, and threw no error', () => {
