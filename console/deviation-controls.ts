@@ -1,5 +1,5 @@
 import { adminCall } from './admin-client.js';
-import { byId, h, replace } from './dom.js';
+import { byId, h, jsonText, replace } from './dom.js';
 import type { DeviationSetting, DeviationState, MarketRow } from './console-types.js';
 import { deviationsOf } from './catalog-model.js';
 
@@ -78,7 +78,7 @@ function renderMarketDeviations(state: DeviationState, market: MarketRow | undef
   if (!market) return;
   const id = market.market_id;
   replace(byId('market-id', HTMLElement), id);
-  replace(byId('market-json', HTMLElement), JSON.stringify(market, null, 2));
+  replace(byId('market-json', HTMLElement), jsonText(market));
   const own = new Set(deviationsOf(id, state).filter((t) => t.kind === 'market').map((t) => t.name));
   // Those the market serves first: they are what a tester looks for.
   const choices = state.catalogue.filter((d) => d.scope === 'market').sort((a, b) => Number(own.has(b.name)) - Number(own.has(a.name)));

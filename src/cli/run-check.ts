@@ -1,5 +1,6 @@
 // `market-stub check` once it runs, and the steps record and proxy share with it (crawl flags, redacted io, the report, exit 2): loaded only when one of the three commands runs.
 import { MarketStubError } from '../core/market-stub-error.js';
+import { visibleControls } from '../core/display-value.js';
 import { createRedactor } from '../core/redact-secrets.js';
 import { unwritableError, writeFileAtomic } from '../fixtures/write-file-atomic.js';
 import { checkHeaderFields } from '../contract/index.js';
@@ -132,10 +133,14 @@ export async function emitReport(command: string, report: ContractReport, settin
   }
 }
 
-/** Prints a MarketStubError (ContractRunError, an unwritable output) as one sentence and returns 2; rethrows anything else (a bug, reported by src/cli.ts). */
+/**
+ * Prints a MarketStubError (ContractRunError, an unwritable output) as one sentence and returns 2;
+ * rethrows anything else (a bug, reported by src/cli.ts). The sentence may quote the deployment (a
+ * redirect's Location): its controls are shown as escapes (core/display-value.ts), so it stays one line.
+ */
 export function couldNotRun(command: string, error: unknown, io: CliIo): number {
   if (error instanceof MarketStubError) {
-    io.stderr(`market-stub ${command}: ${error.message}\n`);
+    io.stderr(`market-stub ${command}: ${visibleControls(error.message)}\n`);
     return EXIT.couldNotRun;
   }
   throw error;

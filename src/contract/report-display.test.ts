@@ -8,8 +8,9 @@ import { marked } from 'marked';
 import { SaxesParser } from 'saxes';
 import { describe, expect, it } from 'vitest';
 import { DISPLAY_HEAD, DISPLAY_TAIL, DISPLAY_VALUE_MAX, displayValue, shortenValue, visibleControls } from '../core/display-value.js';
-import { buildContractReport } from './contract-report.js';
+import { buildContractReport, type ContractReport } from './contract-report.js';
 import { formatContractReport } from './format-contract-report.js';
+import { formatJunitReport } from './format-junit-report.js';
 import { jsonReportText, markdownCode, markdownText, uriReference } from './report-display.js';
 
 // eslint-disable-next-line no-control-regex -- the test is about control characters
@@ -26,6 +27,25 @@ const hostile = fc.string({
   ),
   maxLength: 40,
 });
+
+/** A failing report with one error finding about market `id` that found `found`. */
+function reportOf(id: string, found: string): ContractReport {
+  return buildContractReport({
+    command: 'check', baseUrl: 'http://127.0.0.1:1', startedAt: new Date(0), durationMs: 1, strict: false,
+    list: { shape: 'array', pages: 1, paging: 'none', complete: true }, marketsListed: 1, marketsChecked: 1, requests: 2,
+    findings: [{ severity: 'error', code: 'type', endpoint: 'GET /markets', pointer: `/*/${found}`, expected: 'number', found, message: found, count: 1, examples: [{ marketId: id, pointer: '/0', found, request: `/markets?c=${found}` }] }],
+  });
+}
+
+/** Parses XML with saxes (a conforming XML 1.0 parser): its well-formedness errors and its text. */
+function parseXml(xml: string): { errors: string[]; text: string } {
+  const parser = new SaxesParser();
+  const out = { errors: [] as string[], text: '' };
+  parser.on('error', (error) => out.errors.push(error.message));
+  parser.on('text', (t) => (out.text += t));
+  parser.write(xml).close();
+  return out;
+}
 
 describe('displayValue (every human format)', () => {
   it('leaves no control, bidi, zero-width, separator, surrogate or noncharacter, and shows each as its JSON escape', () => {
@@ -86,19 +106,15 @@ describe('the formats', () => {
 
   it('junit: well-formed XML 1.0 for any id and finding, each reading back as displayed', () => {
     fc.assert(fc.property(hostile, hostile, (id, found) => {
-      const report = buildContractReport({
-        command: 'check', baseUrl: 'http://127.0.0.1:1', startedAt: new Date(0), durationMs: 1, strict: false,
-        list: { shape: 'array', pages: 1, paging: 'none', complete: true }, marketsListed: 1, marketsChecked: 1, requests: 2,
-        findings: [{ severity: 'error', code: 'type', endpoint: 'GET /markets', pointer: `/*/${found}`, expected: 'number', found, message: found, count: 1, examples: [{ marketId: id, pointer: '/0', found, request: `/markets?c=${found}` }] }],
-      });
-      const parser = new SaxesParser();
-      const errors: string[] = [];
-      let text = '';
-      parser.on('error', (error) => errors.push(error.message));
-      parser.on('text', (t) => (text += t));
-      parser.write(formatContractReport(report, 'junit')).close();
+      const { errors, text } = parseXml(formatContractReport(reportOf(id, found), 'junit'));
       expect(errors).toEqual([]);
       expect(text).toContain(`market "${displayValue(id).replaceAll('"', '\\"')}" at /0: ${displayValue(found)}`);
     }), { numRuns: 300, seed: 33 });
+  });
+
+  it('junit: a character XML 1.0 forbids that reached the builder undisplayed becomes U+FFFD (the second guard)', () => {
+    const { errors, text } = parseXml(formatJunitReport(reportOf('id\u0000\ufffe\ud800', 'f\u001b\uffff')));
+    expect(errors).toEqual([]);
+    expect(text).toContain('market "id\ufffd\ufffd\ufffd" at /0: f\ufffd\ufffd');
   });
 });

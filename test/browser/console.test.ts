@@ -4,11 +4,14 @@ import { startMarketStub, type MarketStub } from '../../src/index.js';
 import { launchChromium, screenshot } from './support/chromium.js';
 
 // The web console (/__stub/ui) as a tester uses it, in Debian's chromium: locked without the
-// token, then the catalog, a deviation toggled from the page and served, the live journal, and a
-// market whose title is markup. Needs `npm run build` first (the console's files are in dist/console).
+// token, then the catalog, a deviation toggled from the page and served, the live journal, a
+// market whose title is markup, and one whose id and title hold bidi and control characters. Needs `npm run build` first (the console's files are in dist/console).
 const TOKEN = 'console-test-token';
 const XSS_ID = 'XSS-TITLE-1';
 const XSS_TITLE = '<img src=x onerror="window.__xss=1;alert(1)"><script>window.__xss=2</script>';
+/** An id whose right-to-left override makes it read `ABCexe.pdf`, and a title with zero-width, isolate and terminal characters. */
+const BIDI_ID = 'ABC\u202Efdp.exe';
+const BIDI_TITLE = 'zero\u200bwidth\u2066 \u001b[8mhidden';
 
 let browser: Browser;
 let stub: MarketStub;
@@ -168,6 +171,35 @@ it('renders a market title holding markup as text: no element injected, nothing 
   expect(await page.evaluate("document.querySelectorAll('main img, main script').length")).toBe(0);
   expect(dialogs).toEqual([]);
   await screenshot(page, 'console-xss-title');
+});
+
+it('shows bidi, zero-width and control characters as escapes, as the reports do: ABC\\u202efdp.exe, not ABCexe.pdf', async () => {
+  const market = { market_id: BIDI_ID, title: BIDI_TITLE, status: 'active', yes_price: 0.4, no_price: 0.6, resolution_date: '2026-06-30' };
+  expect((await admin('PUT', `/markets/${encodeURIComponent(BIDI_ID)}`, market)).status).toBe(201);
+  // Out of the search field (the catalog is not redrawn under a focused control), then reload (r).
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('r');
+  await page.fill('#catalog-search', 'fdp.exe');
+  const row = page.locator('#catalog-body tr', { hasText: 'fdp.exe' });
+  await row.waitFor({ timeout: 7000 });
+  expect(await row.getAttribute('data-id')).toBe(BIDI_ID);
+  expect(await row.locator('td').first().textContent()).toBe('ABC\\u202efdp.exe');
+  expect(await row.locator('td.title').textContent()).toBe('zero\\u200bwidth\\u2066 \\u001b[8mhidden');
+  expect(await row.locator('td.title').getAttribute('title')).toBe('zero\\u200bwidth\\u2066 \\u001b[8mhidden');
+  await row.click();
+  expect(await page.locator('#market-id').textContent()).toBe('ABC\\u202efdp.exe');
+  const json = (await page.locator('#market-json').textContent()) ?? '';
+  expect(json).not.toMatch(/[\u200b\u202e\u2066]/);
+  // The same JSON value: escapes inside its strings, its indentation kept.
+  expect(JSON.parse(json)).toMatchObject({ market_id: BIDI_ID, title: BIDI_TITLE });
+  expect(json.split('\n').length).toBeGreaterThan(5);
+  expect(await page.locator('#deviation-market').inputValue()).toBe(BIDI_ID);
+  // A long title is shortened as in the reports; the stored JSON keeps it whole.
+  expect((await admin('PATCH', `/markets/${encodeURIComponent(BIDI_ID)}`, { title: `fdp ${'T'.repeat(5_000)} end` })).status).toBe(200);
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('r');
+  await page.locator('#catalog-body tr td.title', { hasText: 'characters cut' }).waitFor({ timeout: 7000 });
+  expect(await row.locator('td.title').textContent()).toBe(`fdp ${'T'.repeat(196)}…[4728 characters cut]…${'T'.repeat(76)} end`);
 });
 
 it('made no request outside its origin, and threw no error', () => {

@@ -69,11 +69,13 @@ export const HOSTILE_CONTENT_TYPE = 'text/x-\u0085\u009b8m; q="AT&amp;T Q&nbsp;1
 const FORGING_IDS = [...Object.values(FORGING_VALUES), LONG_ID];
 
 /**
- * Markets whose ids, titles and field names are the forging values, in groups of three sharing
- * one schema error (a finding keeps three examples), so every id is an example of some finding.
+ * Markets whose ids, field names and wrong values are the forging values, in groups of three
+ * sharing one schema error (a finding keeps three examples), so every id is an example of some
+ * finding.
  */
 function forgingMarkets(): RawMarket[] {
-  const breaks: RawMarket[] = [{ yes_price: '0.5' }, { no_price: '0.5' }, { title: 7 }, { status: 7 }, { yes_price: 'x' }];
+  const v = FORGING_VALUES;
+  const breaks: RawMarket[] = [{ yes_price: v.workflowCommands }, { no_price: v.eraseLine }, { title: 7 }, { status: v.oscLink }, { resolution_date: v.bidi }];
   return FORGING_IDS.map((id, i) => ({
     ...conformingMarket(100 + i, { market_id: id, ...(breaks[Math.floor(i / 3)] ?? { no_price: 'y' }) }),
     [FORGING_IDS[(i + 1) % FORGING_IDS.length] as string]: FORGING_IDS[i + 2] ?? 'v',

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ContractReport } from '../../src/contract/contract-report.js';
 import { MARKDOWN_MAX_CHARS } from '../../src/index.js';
 import { runCliInProcess } from './contract-report-helpers.js';
-import type { DeviantServer } from './deviant-server.js';
+import { startDeviantServer, type DeviantServer } from './deviant-server.js';
 import { FORGING_VALUES, HOSTILE_CONTENT_TYPE, LONG_ID, startForgingDeployment } from './hostile-deployment.js';
 import { sarifValidator } from './sarif-schema.js';
 import type { CliResult } from '../support/cli-process.js';
@@ -97,6 +97,7 @@ describe('check against a deployment that forges its reports', () => {
     expect(text).toContain(`market "${shown(FORGING_VALUES.workflowCommands)}"`);
     expect(text).toContain('market "x\\n::error title=Verified::All PASS\\n::add-mask::FAIL\\n::notice::"');
     expect(text).toContain('market "ABC\\u202efdp.exe"');
+    expect(text).toContain('/resolution_date [format]: expected a calendar date YYYY-MM-DD, found "ABC\\u202efdp.exe"');
     expect(text).toContain('market "k\\u0000\\u0001\\b\\u000b\\f\\u007f\\u0085\\u009b2J"');
     expect(text).toContain('found text/x-\\u0085\\u009b8m; q="AT&amp;T Q&nbsp;1 &#0; @channel $x$ | ^ {}"');
     expect(text).toMatch(/market "LONG-L{195}…\[199725 characters cut\]…L{80}"/);
@@ -111,7 +112,8 @@ describe('check against a deployment that forges its reports', () => {
     expect(sequences.filter((s) => s === '\u001b[0m')).toHaveLength(opened);
     expect(sequences.every((s, i) => (i % 2 === 0 ? s !== '\u001b[0m' : s === '\u001b[0m'))).toBe(true);
     expect(ansi.endsWith('\u001b[0m\n')).toBe(true);
-    expect(ansi).toContain('\u001b[1;31mFAIL: 11 errors, 1 warning in 19 markets ');
+    const { summary } = JSON.parse(files['json'] as string) as ContractReport;
+    expect(ansi).toContain(`\u001b[1;31mFAIL: ${summary.errors} errors, ${summary.warnings} warnings in 19 markets `);
   });
 
   it('markdown: no control, no forged line, mentions and math in code only, the 200 KB id shortened and every finding listed', async () => {
@@ -177,5 +179,19 @@ describe('check against a deployment that forges its reports', () => {
 
   it('stderr says where each report went, nothing from the deployment', () => {
     expect(run.stderr.split('\n').filter(Boolean).every((line) => /^market-stub check: FAIL; \w+ report written to /.test(line))).toBe(true);
+  });
+});
+
+describe('check that cannot run against a hostile deployment', () => {
+  it('exit 2: the one sentence shows the controls of a quoted Location as escapes', async () => {
+    const redirecting = await startDeviantServer([], { list: () => ({ status: 302, headers: { location: 'javascript:\u0085\u009b2J\u00ad' }, body: '' }) });
+    try {
+      const refused = await runCliInProcess(['check', '--base-url', redirecting.url]);
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toMatch(/^market-stub check: cannot reach http:\/\/127\.0\.0\.1:\d+\/markets: redirected to "javascript:\\u0085\\u009b2J\\u00ad", which is not an http\(s\) URL\. .*\n$/);
+      expect(refused.stderr).not.toMatch(UNSAFE);
+    } finally {
+      await redirecting.close();
+    }
   });
 });

@@ -11,7 +11,7 @@ const require = createRequire(import.meta.url);
 /** Path of the schema file inside the installed package. */
 export const SARIF_SCHEMA_FILE = path.join(path.dirname(require.resolve('@microsoft/jest-sarif/package.json')), 'lib/schemas/sarif-2.1.0-rtm.5.json');
 
-/** A validator for SARIF 2.1.0 logs: every error listed, formats (uri, date-time) checked. */
+/** A validator for SARIF 2.1.0 logs: every error listed, formats checked (ajv-formats: uri, uri-reference, date-time, …). */
 export function sarifValidator(): ValidateFunction {
   // Both are CommonJS with a default export; required as the project's config loader does.
   const Ajv = (require('ajv-draft-04') as { default: new (options: Record<string, unknown>) => AjvCore }).default;
