@@ -86,8 +86,9 @@ const COMMON = {
 };
 
 /**
- * Serves the root package.json to src/core/package-info.ts as `{ name, version }` only, so the
- * bundles carry market-stub's own version and nothing else from the manifest.
+ * Serves the root package.json to src/core/package-info.ts as `{ name, version, license }` only, so
+ * the bundles carry market-stub's own version and licence (the OpenAPI document's `info.license`)
+ * and nothing else from the manifest.
  */
 function packageInfoPlugin() {
   const manifest = path.join(ROOT, 'package.json');
@@ -96,7 +97,7 @@ function packageInfoPlugin() {
     setup(b) {
       b.onLoad({ filter: /[\\/]package\.json$/ }, (args) => {
         if (path.resolve(args.path) !== manifest) return undefined;
-        return { contents: JSON.stringify({ name: pkg.name, version: pkg.version }), loader: 'json' };
+        return { contents: JSON.stringify({ name: pkg.name, version: pkg.version, license: pkg.license }), loader: 'json' };
       });
     },
   };
