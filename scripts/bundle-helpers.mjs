@@ -4,8 +4,9 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 /**
- * Serves the root package.json to src/core/package-info.ts as `{ name, version }` only, so the
- * bundles carry market-stub's own version and nothing else from the manifest.
+ * Serves the root package.json to src/core/package-info.ts as `{ name, version, license }` only, so
+ * the bundles carry market-stub's own version and licence (the OpenAPI document's `info.license`)
+ * and nothing else from the manifest.
  * @param {string} root the repository's root folder
  */
 export function packageInfoPlugin(root) {
@@ -16,7 +17,7 @@ export function packageInfoPlugin(root) {
     setup(b) {
       b.onLoad({ filter: /[\\/]package\.json$/ }, (args) => {
         if (path.resolve(args.path) !== manifest) return undefined;
-        return { contents: JSON.stringify({ name: pkg.name, version: pkg.version }), loader: 'json' };
+        return { contents: JSON.stringify({ name: pkg.name, version: pkg.version, license: pkg.license }), loader: 'json' };
       });
     },
   };

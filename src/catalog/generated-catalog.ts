@@ -1,6 +1,7 @@
 import { generateMarket, indexFromGeneratedId, type GenerateOptions } from './generate-markets.js';
 import { toCatalogEntry, toSummary, type CatalogEntry, type MarketCatalog } from './market-catalog.js';
 import { concatBytes, utf8 } from '../core/bytes.js';
+import { nextTurn } from '../core/next-turn.js';
 
 /** Catalogs up to this size keep every generated entry and the whole list body in memory. */
 export const MEMO_LIMIT = 250_000;
@@ -74,7 +75,7 @@ export function createGeneratedCatalog(count: number, options: GenerateOptions):
       if (!memo) return;
       // Yield before each slice: the caller's start-up returns first, and requests interleave.
       for (let from = 0; from < count; from += 50) {
-        await new Promise<void>((resolve) => setImmediate(resolve));
+        await nextTurn();
         if (signal?.aborted) return;
         for (let i = from; i < Math.min(count, from + 50); i++) entryAt(i);
       }

@@ -1,5 +1,5 @@
-// package.json is read at build time: scripts/build.mjs serves this import as `{ name, version }`,
-// so both bundles (ESM and CommonJS) carry the version inline and resolve no path at run time.
+// package.json is read at build time: scripts/build.mjs serves this import as `{ name, version, license }`,
+// so both bundles (ESM and CommonJS) carry them inline and resolve no path at run time.
 // Under tsx and vitest the import reads the repository's package.json.
 import manifest from '../../package.json' with { type: 'json' };
 

@@ -13,6 +13,7 @@
  * - percent-encoded (upper- and lower-case hex, `+` for space as in form encoding).
  * Secrets shorter than MIN_SECRET characters are left alone: they would match ordinary text.
  */
+import { utf8Text } from './bytes.js';
 
 import { mapStrings } from './display-value.js';
 
@@ -65,7 +66,7 @@ function formsOf(secret: string): string[] {
   if (scheme?.[2]) {
     bases.add(scheme[2]);
     if (scheme[1]?.toLowerCase() === 'basic') {
-      const decoded = Buffer.from(scheme[2], 'base64').toString('utf8');
+      const decoded = base64Text(scheme[2]);
       if (/^[^:]*:.+$/s.test(decoded)) {
         bases.add(decoded);
         bases.add(decoded.slice(decoded.indexOf(':') + 1));
@@ -133,4 +134,14 @@ function xmlAttr(text: string): string {
 
 function htmlAttr(text: string): string {
   return xmlText(text).replaceAll('"', '&quot;').replaceAll("'", '&#39;');
+}
+
+/** The UTF-8 text a base64 value (RFC 4648 §4; stray characters and missing padding tolerated, as Node's decoder does) encodes; '' when it is not base64. */
+function base64Text(value: string): string {
+  const clean = value.replace(/-/g, '+').replace(/_/g, '/').replace(/[^A-Za-z0-9+/]/g, '');
+  try {
+    return utf8Text(Uint8Array.from(atob(clean + '='.repeat((4 - (clean.length % 4)) % 4)), (c) => c.charCodeAt(0)));
+  } catch {
+    return '';
+  }
 }

@@ -44,6 +44,9 @@ export function createMarketStubHandlers(options: MarketStubHandlersOptions): Ma
   const runtime = createStubRuntime({ admin: false, ...runtimeOptions, allowedHosts, ...(clock === undefined ? {} : { clock }), catalog, seed }, WHERE);
   const answer = createFetchAnswerer(createStubCore(runtime), base.prefix, 'pass');
   const resolver = ({ request }: { request: Request }) => answer(request);
-  const handlers = [http.all(base.href === base.origin ? `${base.origin}/*` : base.href, resolver), ...(base.href === base.origin ? [] : [http.all(`${base.href}/*`, resolver)])];
+  // A RegExp without capture groups: MSW decodes the captures of a path pattern (`*`), and a
+  // malformed percent-encoding there (`/markets/%E0%A4%A`) would throw instead of answering 400.
+  const under = new RegExp(`^${base.href.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}(?:/.*)?$`);
+  const handlers = [http.all(under, resolver)];
   return { handlers, stub: createHandle(createStubControls(runtime), base.href) };
 }

@@ -21,7 +21,7 @@ const TITLES: Record<number, string> = {
  * Builds an error reply in the profile's error shape. Every error of the market routes, of the
  * server itself (parser errors, 408, 417, 500, the 503 after the grace) and of the recording
  * proxy (502/504) comes from here; the admin API's errors do not: they have one shape of their
- * own whatever the profile (http/admin/admin-error.ts), and a deviation may serve a body of its own.
+ * own whatever the profile (runtime/admin/admin-error.ts), and a deviation may serve a body of its own.
  * - `default`: `{"status":404,"error":"market_not_found","message":"…","market_id":"abc"}`
  * - `problem`: RFC 9457 `application/problem+json` `{"type","title","status","detail",…extensions}`
  * - `error-object`: `{"error":{"code":"market_not_found","message":"…",…}}` (Kalshi's shape)

@@ -1,3 +1,5 @@
+import { createRequire } from 'node:module';
+import { validate as validateOpenApi } from '@readme/openapi-parser';
 import request from 'supertest';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildCatalog, createApp, startMarketStub, type MarketStub, type ResponseProfile } from '../../src/index.js';
@@ -22,6 +24,17 @@ describe('GET /openapi.json for the ecosystem\'s tools', () => {
     const problems = [...(await redoclyProblems(doc)), ...(await spectralProblems(doc))];
     expect(problems.map((p) => `${p.linter} ${p.rule} (${p.severity}) ${p.where}: ${p.message}`)).toEqual([]);
   }, 60_000);
+
+  it('validates under @readme/openapi-parser (swagger-parser\'s rules) from the built package too: info.license names MIT by its SPDX identifier', async () => {
+    // The build serves package.json to the bundles as a few fields; the licence must be one of them.
+    const built = createRequire(import.meta.url)('../../dist/index.cjs') as { startMarketStub: typeof startMarketStub };
+    const stub = await built.startMarketStub({ seed: 6, count: 3, clock: '2026-01-01' });
+    stubs.push(stub);
+    const doc = (await (await fetch(`${stub.url}/openapi.json`)).json()) as { info: { license: unknown } };
+    expect(doc.info.license).toEqual({ name: 'MIT', identifier: 'MIT' });
+    const result = await validateOpenApi(structuredClone(doc) as never);
+    expect(result.valid ? [] : result.errors.map((e) => e.message)).toEqual([]);
+  }, 30_000);
 
   it('names the stub that serves it, and examples it answers for exactly: a market_id, that market, the first page', async () => {
     const stub = await startMarketStub({ seed: 6, count: 23, clock: '2026-01-01', profile: { envelope: 'markets', paging: 'offset' } });

@@ -7,13 +7,15 @@ import { describe, expect, it } from 'vitest';
 import { buildDataCatalog } from '../../src/catalog/data-catalog.js';
 import { answerRequest } from '../../src/runtime/answer-request.js';
 import { createStubRuntime } from '../../src/runtime/stub-runtime.js';
+import { createFetchHandler } from '../../src/fetch/fetch-handler.js';
 
 const ENTRY = `
 import { buildDataCatalog } from './src/catalog/data-catalog.ts';
 import { answerRequest } from './src/runtime/answer-request.ts';
 import { createStubRuntime } from './src/runtime/stub-runtime.ts';
 import { createStubControls } from './src/runtime/stub-controls.ts';
-globalThis.core = { buildDataCatalog, answerRequest, createStubRuntime, createStubControls };
+import { createFetchHandler } from './src/fetch/fetch-handler.ts';
+globalThis.core = { buildDataCatalog, answerRequest, createStubRuntime, createStubControls, createFetchHandler };
 `;
 
 async function bundleCore(): Promise<string> {
@@ -23,7 +25,7 @@ async function bundleCore(): Promise<string> {
 
 /** The globals a browser page has that the core may use; nothing Node-only. */
 function webGlobals(): Record<string, unknown> {
-  return { TextEncoder, TextDecoder, URL, URLSearchParams, atob, btoa, performance, console, setTimeout, clearTimeout, queueMicrotask, structuredClone };
+  return { TextEncoder, TextDecoder, URL, URLSearchParams, atob, btoa, performance, console, setTimeout, clearTimeout, queueMicrotask, structuredClone, Request, Response, Headers, ReadableStream, AbortController, AbortSignal };
 }
 
 type Core = { buildDataCatalog: typeof buildDataCatalog; answerRequest: typeof answerRequest; createStubRuntime: typeof createStubRuntime };
@@ -53,5 +55,37 @@ describe('the platform-neutral core', () => {
       expect(there.body.length).toBeGreaterThan(0);
       expect(there).toEqual(answer(node, target, headers));
     }
+  });
+
+  it('answers every route through the Fetch handler with web globals only: list, item, health, /openapi.json, 404, 405, preflight and the admin API', async () => {
+    const sandbox = webGlobals();
+    runInNewContext(await bundleCore(), sandbox);
+    const inBrowser = (sandbox as { core: { createFetchHandler: typeof createFetchHandler } }).core.createFetchHandler;
+    expect(['Buffer', 'process', 'setImmediate', 'require', 'global'].filter((name) => name in sandbox)).toEqual([]);
+    const market = { market_id: 'W-1', title: 'Will W?', status: 'active', yes_price: 0.5, no_price: 0.5, resolution_date: '2027-01-01' };
+    const json = { 'content-type': 'application/json' };
+    const steps: [string, RequestInit?][] = [
+      ['/markets'], ['/markets?limit=2'], ['/markets/{id}'], ['/healthz'], ['/openapi.json'], ['/no-such-route'],
+      ['/markets', { method: 'DELETE' }], ['/markets', { method: 'OPTIONS', headers: { 'access-control-request-method': 'GET' } }],
+      ['/__stub'], ['/__stub/markets/W-1', { method: 'PUT', headers: json, body: JSON.stringify(market) }],
+      ['/__stub/markets/W-1', { method: 'PATCH', headers: { 'content-type': 'application/merge-patch+json' }, body: '{"title":"Will W, now?"}' }],
+      ['/markets/W-1'], ['/__stub/requests'],
+    ];
+    const drive = async (create: typeof createFetchHandler) => {
+      const handler = create({ seed: 4, count: 6, clock: '2026-01-01', profile: { paging: 'offset', pageSize: 3 } });
+      const id = ((await (await handler.fetch(new Request('http://127.0.0.1:4010/markets'))).json()) as { market_id: string }[])[0]?.market_id ?? '';
+      const seen = [];
+      for (const [path, init] of steps) {
+        const res = await handler.fetch(new Request(`http://127.0.0.1:4010${path.replace('{id}', encodeURIComponent(id))}`, init));
+        const headers = Object.fromEntries([...res.headers].filter(([name]) => name !== 'date'));
+        const body = new TextDecoder().decode(await res.arrayBuffer()).replace(/"(timeMs|durationMs)":[\d.]+/g, '"$1":0').replace(/"time":"[^"]+"/g, '"time":""');
+        seen.push({ path, status: res.status, headers, date: /^\w{3}, 01 Jan 2026 /.test(res.headers.get('date') ?? ''), body });
+      }
+      return seen;
+    };
+    const there = await drive(inBrowser);
+    expect(there.map((s) => s.status)).toEqual([200, 200, 200, 200, 200, 404, 405, 204, 200, 201, 200, 200, 200]);
+    expect(there.every((s) => s.date)).toBe(true);
+    expect(there).toEqual(await drive(createFetchHandler));
   });
 });

@@ -19,6 +19,7 @@ import { createConsoleFiles, isConsolePath, type ConsoleAssetSource } from './co
 import { DEVIATION_ROUTES } from './deviation-routes.js';
 import { JOURNAL_ROUTES } from './journal-routes.js';
 import { MARKET_ROUTES } from './market-routes.js';
+import { nextTurn } from '../../core/next-turn.js';
 
 /** Admin requests being read or waiting for their turn at once; more are answered 503 at once. */
 export const MAX_ADMIN_IN_FLIGHT = 8;
@@ -68,7 +69,7 @@ export function createAdminApi(runtime: StubRuntime, options: { controls?: StubC
   let inFlight = 0;
   let lane: Promise<void> = Promise.resolve();
   const takeTurn = <T>(job: () => T): Promise<T> => {
-    const turn = lane.then(() => new Promise<void>((resolve) => setTimeout(resolve, 0))).then(job);
+    const turn = lane.then(nextTurn).then(job);
     lane = turn.then(() => undefined, () => undefined);
     return turn;
   };

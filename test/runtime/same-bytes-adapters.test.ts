@@ -1,0 +1,138 @@
+// One core, four adapters: for the same options, node:http (startMarketStub), Express (createApp
+// behind http.createServer), MSW (createMarketStubHandlers, answered with msw's getResponse) and the
+// Fetch handler (createFetchHandler) give the same status, the same headers (the stub clock's Date
+// included) and the same body bytes, for the market routes, health, /openapi.json, 404, 405, a CORS
+// preflight and the admin API's reads; a fast-check property over seeds, profiles and paths.
+import { request as httpRequest, createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import fc from 'fast-check';
+import { getResponse } from 'msw';
+import { describe, expect, it } from 'vitest';
+import { buildCatalog, createApp, startMarketStub, type ResponseProfile } from '../../src/index.js';
+import { createFetchHandler } from '../../src/fetch.js';
+import { createMarketStubHandlers } from '../../src/msw.js';
+
+/** The host every request names, so the OpenAPI document's server URL is the same everywhere. */
+const HOST = 'same-bytes.market-stub.test';
+const CLOCK = '2026-05-06';
+/** Hop-by-hop fields a socket adds and a fetch Response never has (RFC 9110 §7.6.1). */
+const TRANSPORT_FIELDS = new Set(['connection', 'keep-alive', 'transfer-encoding']);
+
+interface Seen {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+interface Step {
+  method: string;
+  path: string;
+  headers?: Record<string, string>;
+}
+
+const STEPS: Step[] = [
+  { method: 'GET', path: '/markets' }, { method: 'GET', path: '/markets?limit=2' }, { method: 'GET', path: '/markets/{id}' },
+  { method: 'HEAD', path: '/markets/{id}' }, { method: 'GET', path: '/markets/no-such-market' }, { method: 'GET', path: '/markets/%E0%A4%A' },
+  { method: 'GET', path: '/healthz' }, { method: 'GET', path: '/openapi.json' }, { method: 'GET', path: '/no/such/route' },
+  { method: 'POST', path: '/markets' }, { method: 'PUT', path: '/openapi.json' }, { method: 'DELETE', path: '/healthz' },
+  { method: 'OPTIONS', path: '/markets', headers: { 'access-control-request-method': 'GET', 'access-control-request-headers': 'prefer' } },
+  { method: 'GET', path: '/markets', headers: { prefer: 'code=503' } }, { method: 'GET', path: '/markets', headers: { prefer: 'nonsense=1' } }, // an unknown preference is ignored (RFC 7240 §2)
+  { method: 'GET', path: '/__stub' }, { method: 'GET', path: '/__stub/markets' }, { method: 'GET', path: '/__stub/deviations' },
+  { method: 'GET', path: '/__stub/no-such' }, { method: 'GET', path: '/__stub', headers: { origin: 'http://evil.test' } },
+];
+
+const PROFILES: Partial<ResponseProfile>[] = [{}, { envelope: 'markets', paging: 'cursor', pageSize: 3 }, { paging: 'offset', pageSize: 2, errors: 'problem' }, { envelope: 'data', errors: 'error-object', filterStatus: true }];
+
+/** One request to a listening server over node:http, naming HOST. */
+function overSocket(origin: string, step: Step): Promise<Seen> {
+  return new Promise((resolve, reject) => {
+    const url = new URL(step.path, origin);
+    const req = httpRequest(url, { method: step.method, headers: { host: HOST, ...step.headers }, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const headers: Record<string, string> = {};
+        for (let i = 0; i < res.rawHeaders.length; i += 2) {
+          const name = (res.rawHeaders[i] ?? '').toLowerCase();
+          if (!TRANSPORT_FIELDS.has(name)) headers[name] = headers[name] === undefined ? (res.rawHeaders[i + 1] ?? '') : `${headers[name]}, ${res.rawHeaders[i + 1] ?? ''}`;
+        }
+        resolve({ status: res.statusCode ?? 0, headers, body: Buffer.concat(chunks).toString('base64') });
+      });
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+async function fromResponse(res: Response | undefined): Promise<Seen> {
+  if (!res) throw new Error('the adapter passed the request on');
+  const headers = Object.fromEntries([...res.headers].filter(([name]) => !TRANSPORT_FIELDS.has(name)));
+  return { status: res.status, headers, body: Buffer.from(await res.arrayBuffer()).toString('base64') };
+}
+
+const toRequest = (step: Step) => new Request(`http://${HOST}${step.path}`, { method: step.method, headers: step.headers ?? {} });
+
+/** The stub clock's Date may tick between two adapters' answers: same day, at most 2 s apart, then set aside. */
+function withoutDate(seen: Seen): Omit<Seen, 'headers'> & { headers: Record<string, string> } {
+  const { date, ...headers } = seen.headers;
+  expect(date, 'every answer carries Date').toMatch(/^Wed, 06 May 2026 \d\d:\d\d:\d\d GMT$/);
+  return { ...seen, headers };
+}
+
+function listen(listener: Parameters<typeof createServer>[1]): Promise<{ origin: string; server: Server }> {
+  const server = createServer(listener);
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server })));
+}
+
+async function fourAdapters(seed: number, profile: Partial<ResponseProfile>) {
+  const runtimeOptions = { seed, clock: CLOCK, profile, allowedHosts: [HOST], errorLog: () => {} };
+  const options = { ...runtimeOptions, count: 7 };
+  const http = await startMarketStub(options);
+  const express = await listen(createApp({ ...runtimeOptions, catalog: await buildCatalog({ seed, count: 7, clock: CLOCK }) }) as Parameters<typeof createServer>[1]);
+  const { handlers } = createMarketStubHandlers({ ...options, admin: true, baseUrl: `http://${HOST}` });
+  const fetchHandler = createFetchHandler(options);
+  const id = (await http.catalog())[3]?.market_id ?? '';
+  const answer = async (step: Step) => {
+    const concrete = { ...step, path: step.path.replace('{id}', encodeURIComponent(id)) };
+    return Promise.all([
+      overSocket(http.url, concrete),
+      overSocket(express.origin, concrete),
+      getResponse(handlers, toRequest(concrete)).then(fromResponse),
+      fetchHandler.fetch(toRequest(concrete)).then(fromResponse),
+    ]);
+  };
+  const close = async () => {
+    await http.close();
+    await new Promise((resolve) => express.server.close(resolve));
+  };
+  return { answer, close };
+}
+
+describe('node:http, Express, MSW and the Fetch handler give the same bytes', () => {
+  it('for every route, over seeds, profiles and paths (fast-check)', async () => {
+    await fc.assert(fc.asyncProperty(fc.integer({ min: 1, max: 1_000_000 }), fc.constantFrom(...PROFILES), fc.shuffledSubarray(STEPS, { minLength: 6 }), async (seed, profile, steps) => {
+      const adapters = await fourAdapters(seed, profile);
+      try {
+        for (const step of steps) {
+          const [http, express, msw, fetched] = (await adapters.answer(step)).map(withoutDate);
+          expect(express, `Express: ${step.method} ${step.path}`).toEqual(http);
+          expect(msw, `MSW: ${step.method} ${step.path}`).toEqual(http);
+          expect(fetched, `Fetch: ${step.method} ${step.path}`).toEqual(http);
+        }
+      } finally {
+        await adapters.close();
+      }
+    }), { numRuns: 8 });
+  }, 120_000);
+
+  it('every step of the list answers as the route it names', async () => {
+    const adapters = await fourAdapters(5, {});
+    try {
+      const statuses = [];
+      for (const step of STEPS) statuses.push((await adapters.answer(step))[0]?.status);
+      expect(statuses).toEqual([200, 200, 200, 200, 404, 400, 200, 200, 404, 405, 405, 404, 204, 503, 200, 200, 200, 200, 404, 403]);
+    } finally {
+      await adapters.close();
+    }
+  }, 30_000);
+});
