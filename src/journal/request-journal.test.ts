@@ -76,4 +76,20 @@ describe('request journal storage', () => {
     expect(journal.list()[0]).toMatchObject({ path: '/markets', query: { q: 'é'.repeat(70_000) }, headers: {} });
     expect(journal.count({ pathPrefix: '/markets/' })).toBe(0);
   });
+
+});
+
+describe('request journal memory', () => {
+  it('holds buffers for the entries it keeps, not for its capacity: 8,000 entries of 8 KB into 100,000 slots and 4 MiB', () => {
+    const journal = createRequestJournal({ capacity: 100_000, maxBytes: 4 * 2 ** 20 });
+    const headers = { host: 'x', 'x-padding': 'p'.repeat(7_900) };
+    const before = process.memoryUsage().arrayBuffers;
+    for (let i = 0; i < 8_000; i++) journal.record({ timeMs: i, method: 'GET', path: `/markets/${i}`, query: '', headers, status: 200, durationMs: 1, behaviour: [] });
+    const grown = process.memoryUsage().arrayBuffers - before;
+    expect(journal.size()).toBeLessThan(600);
+    expect(journal.bytes()).toBeLessThanOrEqual(4 * 2 ** 20);
+    // The entries held take 16 KiB each as UTF-16 (about 8 MiB); each slot once kept its buffer after its entry was dropped (125 MiB here).
+    expect(grown).toBeLessThan(24 * 2 ** 20);
+    expect(journal.list({ limit: 1 })[0]?.headers['x-padding']).toBe(headers['x-padding']);
+  });
 });
