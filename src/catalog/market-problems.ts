@@ -30,7 +30,7 @@ export class FixtureError extends MarketStubError {
   /**
    * @param more problems counted but not kept (past MAX_LISTED_PROBLEMS, collectMarkets' `limit`)
    */
-  constructor(readonly problems: FixtureProblem[], readonly location: string, where = 'startMarketStub', given: 'fixtures' | 'markets' = 'fixtures', readonly more = 0) {
+  constructor(readonly problems: FixtureProblem[], readonly location: string, where = 'startMarketStub', given: 'fixtures' | 'markets' = 'fixtures', more = 0) {
     const unreadable = problems.some((p) => p.code === 'unreadable');
     const line = given === 'fixtures' ? problemLine : (p: FixtureProblem) => problemLine(p).slice(p.file.length + 2);
     const total = problems.length + more;
@@ -39,6 +39,7 @@ export class FixtureError extends MarketStubError {
       code: unreadable ? 'FIXTURES_UNREADABLE' : 'MARKETS_INVALID',
       where,
       findings: problems.map((p) => ({ pointer: p.pointer, expected: p.expected, found: p.found, message: line(p) })),
+      more,
       message: given === 'fixtures'
         ? `${where}: ${describeFixtureProblems(problems, location)}`
         : `${where}: invalid ${location} (${count}); nothing was changed:\n${listProblems(problems, line, more)}`,

@@ -33,7 +33,7 @@ export interface AdminCall {
 
 /**
  * Rebuilds the MarketStubError of an admin API error body
- * (`{"status","error","message","option"?,"expected"?,"found"?,"findings"?,"market_id"?}`, the one
+ * (`{"status","error","message","option"?,"expected"?,"found"?,"findings"?,"more"?,"market_id"?}`, the one
  * admin error shape): `code` is `error` upper-cased, `where` the client method, the other fields
  * as sent, and the message the server's with its route prefix (`PUT /__stub/markets: `) replaced by
  * the method, so it reads exactly like the in-process handle's. A 401 says whether the token was
@@ -54,6 +54,8 @@ export function errorFromAdminBody(call: AdminCall, status: number, body: unknow
   if (typeof b['market_id'] === 'string') init.marketId = b['market_id'];
   const findings = readFindings(b['findings']);
   if (findings.length > 0) init.findings = findings;
+  const more = b['more'];
+  if (typeof more === 'number' && Number.isSafeInteger(more) && more > 0) init.more = more;
   return new MarketStubError(init);
 }
 

@@ -4,6 +4,7 @@ import { SINGLE_ENDPOINT } from './contract-finding.js';
 import { buildContractReport, type ContractReport } from './contract-report.js';
 import { crawlList } from './crawl-list.js';
 import { resolveCrawlSettings, singleUrl, type CrawlOptions } from './crawl-settings.js';
+import { IN_FLIGHT_MARKET_BYTES } from '../core/crawl-limits.js';
 import { createCrawlState, failureCode, type CrawlState } from './crawl-state.js';
 import { displayBase, formatBytes, requestTarget, RequestFailure, type DeploymentResponse } from './deployment-client.js';
 import { fixtureText } from '../catalog/fixture-text.js';
@@ -107,7 +108,7 @@ async function crawlMarkets(state: CrawlState, options: CrawlOptions): Promise<{
   const invalid = options.collectInvalid ? new Map<string, InvalidResponse>() : undefined;
   const durations: number[] = [];
   let done = 0;
-  await forEachConcurrent(sample, state.settings.concurrency, async (id) => {
+  await forEachConcurrent(sample, state.settings.marketConcurrency, async (id) => {
     try {
       const outcome = await checkOneMarket(state, id);
       if (outcome.ms !== undefined) durations.push(outcome.ms);
@@ -128,7 +129,7 @@ async function crawlMarkets(state: CrawlState, options: CrawlOptions): Promise<{
     durations.sort((a, b) => a - b);
     const median = durations[Math.floor(durations.length / 2)] ?? 0;
     const slowest = durations[durations.length - 1] ?? 0;
-    state.info({ code: 'timing', endpoint: SINGLE_ENDPOINT, pointerTemplate: '', example: { pointer: '', found: `${durations.length} answers, median ${median.toFixed(1)} ms, slowest ${slowest.toFixed(1)} ms` }, message: `${durations.length} single-market answers: median ${median.toFixed(1)} ms, slowest ${slowest.toFixed(1)} ms (concurrency ${state.settings.concurrency})` });
+    state.info({ code: 'timing', endpoint: SINGLE_ENDPOINT, pointerTemplate: '', example: { pointer: '', found: `${durations.length} answers, median ${median.toFixed(1)} ms, slowest ${slowest.toFixed(1)} ms` }, message: `${durations.length} single-market answers: median ${median.toFixed(1)} ms, slowest ${slowest.toFixed(1)} ms (concurrency ${concurrencyText(state.settings)})` });
   }
   if (listed > 0) {
     const how = options.all ? '--all' : sample.length < listed ? `--max-markets ${state.settings.maxMarkets}, spread over the list; --all checks every one` : 'every listed market';
@@ -152,13 +153,35 @@ async function crawlMarkets(state: CrawlState, options: CrawlOptions): Promise<{
   };
 }
 
+/** The limit of one single-market body: --max-market-bytes, or --max-body-mb when that is not larger (the client stops there first). */
+function marketBodyLimit(settings: CrawlState['settings']): { bytes: number; flag: string } {
+  return settings.maxMarketBytes < settings.maxBodyBytes ? { bytes: settings.maxMarketBytes, flag: '--max-market-bytes' } : { bytes: settings.maxBodyBytes, flag: '--max-body-mb' };
+}
+
+/** `8`, or `4 (of --concurrency 32: 64 MiB of market bodies in flight at most)` when the byte budget lowered it. */
+function concurrencyText(settings: CrawlState['settings']): string {
+  if (settings.marketConcurrency === settings.concurrency) return String(settings.concurrency);
+  return `${settings.marketConcurrency} (of --concurrency ${settings.concurrency}: ${formatBytes(IN_FLIGHT_MARKET_BYTES)} of market bodies in flight at most, ${formatBytes(settings.maxMarketBytes)} each)`;
+}
+
+/** A body's chunks, stopped with a RequestFailure (`limit`) past `limit.bytes`: nothing past the limit is read or kept. */
+async function* bounded(chunks: AsyncIterable<Uint8Array>, limit: { bytes: number; flag: string }, url: URL): AsyncGenerator<Uint8Array> {
+  let bytes = 0;
+  for await (const chunk of chunks) {
+    bytes += chunk.length;
+    if (bytes > limit.bytes) throw new RequestFailure(url, `the single-market body is larger than the limit of ${formatBytes(limit.bytes)} (${limit.flag}; decompressed bytes count); read no further`, 'limit');
+    yield chunk;
+  }
+}
+
 /** One `GET /markets/{id}`: answer, body (bounded), checks; a market echoing a header value is never kept. */
 async function checkOneMarket(state: CrawlState, id: string): Promise<{ market?: Market; invalid?: InvalidResponse; ms?: number }> {
   const target = singleUrl(state.settings.base, id);
   const request = requestTarget(target);
+  const limit = marketBodyLimit(state.settings);
   const failed = (error: RequestFailure) => {
     const code = failureCode(error);
-    const expected = error.kind === 'limit' ? `a body within --max-body-mb (${formatBytes(state.settings.maxBodyBytes)})` : 'an answer for the listed market';
+    const expected = error.kind === 'limit' ? `a body within ${limit.flag} (${formatBytes(limit.bytes)})` : 'an answer for the listed market';
     state.sink.add({ severity: 'error', code, endpoint: SINGLE_ENDPOINT, pointerTemplate: '', expected, example: { marketId: id, pointer: '', found: error.kind === 'limit' ? `${error.url.href}: ${error.reason}` : error.reason, request } });
     return { invalid: { market_id: id, request, failure: error.reason } };
   };
@@ -174,7 +197,7 @@ async function checkOneMarket(state: CrawlState, id: string): Promise<{ market?:
   const listed = state.listed.get(id);
   let body;
   try {
-    body = await collectBodyText(response.body);
+    body = await collectBodyText(bounded(response.body, limit, response.url));
   } catch (error) {
     if (error instanceof RequestFailure) return failed(error);
     throw error;

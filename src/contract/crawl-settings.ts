@@ -1,5 +1,5 @@
 import { todayUtc, isCalendarDate } from '../core/market-rules.js';
-import { CRAWL_DEFAULTS, CRAWL_LIMITS } from '../core/crawl-limits.js';
+import { CRAWL_DEFAULTS, CRAWL_LIMITS, IN_FLIGHT_MARKET_BYTES } from '../core/crawl-limits.js';
 
 export { CRAWL_DEFAULTS, CRAWL_LIMITS } from '../core/crawl-limits.js';
 import { createRedactor, type Redactor } from '../core/redact-secrets.js';
@@ -31,6 +31,13 @@ export interface CrawlOptions {
   maxPages?: number;
   /** Largest response body accepted, decompressed, in MiB: a larger list page stops the crawl (exit 2), a larger market is an error finding. @default 64 */
   maxBodyMb?: number;
+  /**
+   * Largest single-market body, decompressed, in bytes (1 KiB to 64 MiB): a larger one is an error
+   * finding `body-too-large` naming the limit, read no further. With it, at most 64 MiB of
+   * single-market bodies are read at once (IN_FLIGHT_MARKET_BYTES): `concurrency` is lowered for
+   * single markets when `concurrency × maxMarketBytes` would pass it. @default 1048576 (1 MiB)
+   */
+  maxMarketBytes?: number;
   /** Retries of a 429 or 503 answer per request, honouring Retry-After. @default 2 */
   retries?: number;
   /** Longest Retry-After waited for, in ms; a longer one ends the retries (error). @default 10000 */
@@ -94,6 +101,10 @@ export interface CrawlSettings {
   concurrency: number;
   maxPages: number;
   maxBodyBytes: number;
+  /** Largest single-market body, bytes (at most maxBodyBytes). */
+  maxMarketBytes: number;
+  /** Single-market requests in flight at once: `concurrency`, lowered to keep IN_FLIGHT_MARKET_BYTES. */
+  marketConcurrency: number;
   retries: number;
   retryAfterMaxMs: number;
   slowMs: number;
@@ -123,15 +134,19 @@ export function resolveCrawlSettings(options: CrawlOptions): CrawlSettings {
   };
   checkHeaderFields(options.headers ?? [], 'headers (--header)', 'crawlDeployment');
   const baseQuery = readBaseQuery(base, options.redactQuery ?? []);
+  const concurrency = number('concurrency', '--concurrency');
+  const maxMarketBytes = number('maxMarketBytes', '--max-market-bytes');
   const today = options.today ?? todayUtc();
   if (!isCalendarDate(today)) throw new ContractRunError('OPTION_INVALID', `today must be a YYYY-MM-DD calendar date, found ${JSON.stringify(today)}.`, 'crawlDeployment');
   return {
     base,
     timeoutMs: number('timeoutMs', '--timeout-ms'),
     maxMarkets: number('maxMarkets', '--max-markets'),
-    concurrency: number('concurrency', '--concurrency'),
+    concurrency,
     maxPages: number('maxPages', '--max-pages'),
     maxBodyBytes: number('maxBodyMb', '--max-body-mb') * 1_048_576,
+    maxMarketBytes,
+    marketConcurrency: Math.max(1, Math.min(concurrency, Math.floor(IN_FLIGHT_MARKET_BYTES / maxMarketBytes))),
     retries: number('retries', '--retries'),
     retryAfterMaxMs: number('retryAfterMaxMs', '--retry-after-max-ms'),
     slowMs: number('slowMs', '--slow-ms'),

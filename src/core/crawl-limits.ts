@@ -6,9 +6,18 @@
  * chosen by measurement (bench/check-bench.ts): against a local stub, 10,000 markets take about
  * as long at 8 as at 16 or 32, and 8 connections stay polite to a production deployment.
  */
-export const CRAWL_DEFAULTS = { timeoutMs: 10_000, maxMarkets: 50, concurrency: 8, maxPages: 1000, maxBodyMb: 64, retries: 2, retryAfterMaxMs: 10_000, slowMs: 2000 } as const;
+export const CRAWL_DEFAULTS = { timeoutMs: 10_000, maxMarkets: 50, concurrency: 8, maxPages: 1000, maxBodyMb: 64, maxMarketBytes: 1_048_576, retries: 2, retryAfterMaxMs: 10_000, slowMs: 2000 } as const;
+
+/**
+ * Bytes of single-market bodies the crawl reads at once, whatever `concurrency` is: single-market
+ * requests in flight are at most `IN_FLIGHT_MARKET_BYTES / maxMarketBytes` (64 at the default
+ * 1 MiB). Each body is held whole while it is checked (as UTF-8 bytes, then as text), so this and
+ * `maxMarketBytes` bound the crawl's memory for bodies: against answers that never end, 8 of
+ * 64 MiB each once took 1.29 GB.
+ */
+export const IN_FLIGHT_MARKET_BYTES = 64 * 1_048_576;
 
 /** Limits of the numeric crawl options (inclusive). */
 export const CRAWL_LIMITS = {
-  timeoutMs: [1, 600_000], maxMarkets: [0, 10_000_000], concurrency: [1, 256], maxPages: [1, 1_000_000], maxBodyMb: [1, 4096], retries: [0, 10], retryAfterMaxMs: [0, 600_000], slowMs: [1, 600_000],
+  timeoutMs: [1, 600_000], maxMarkets: [0, 10_000_000], concurrency: [1, 256], maxPages: [1, 1_000_000], maxBodyMb: [1, 4096], maxMarketBytes: [1024, IN_FLIGHT_MARKET_BYTES], retries: [0, 10], retryAfterMaxMs: [0, 600_000], slowMs: [1, 600_000],
 } as const;

@@ -56,6 +56,8 @@ export interface MarketStubErrorInit {
   /** What was found, already as text (`nothing (missing)`); wins over `found`. */
   foundText?: string;
   findings?: readonly ErrorFinding[];
+  /** Located problems counted beyond `findings` but not listed (a bounded answer); 0 when `findings` has every one. */
+  more?: number;
   marketId?: string;
   /** A full message; when absent it is built from `where`, `option`, `expected` and `found`. */
   message?: string;
@@ -91,8 +93,10 @@ export class MarketStubError extends Error {
   readonly expected: string | undefined;
   /** What was given, as shown in the message (JSON, shortened). */
   readonly found: string | undefined;
-  /** Every located problem (MARKETS_INVALID, config files); empty otherwise. */
+  /** The located problems (MARKETS_INVALID, config files); empty otherwise. Markets given in code or to the admin API list their first 100 (MAX_LISTED_PROBLEMS) and count the rest in `more`. */
   readonly findings: readonly ErrorFinding[];
+  /** Located problems counted but not listed in `findings`; 0 when `findings` has every one. */
+  readonly more: number;
   readonly marketId: string | undefined;
 
   constructor(init: MarketStubErrorInit) {
@@ -106,6 +110,7 @@ export class MarketStubError extends Error {
     this.expected = init.expected;
     this.found = found;
     this.findings = init.findings ?? [];
+    this.more = init.more ?? 0;
     this.marketId = init.marketId;
   }
 }
@@ -121,7 +126,7 @@ export function optionError(where: string, option: string, expected: string, fou
  */
 export function relocate(error: MarketStubError, where: string, optionPrefix = ''): MarketStubError {
   const option = error.option === undefined ? undefined : `${optionPrefix}${error.option}`;
-  const init: MarketStubErrorInit = { code: error.code, where, findings: error.findings };
+  const init: MarketStubErrorInit = { code: error.code, where, findings: error.findings, more: error.more };
   if (option !== undefined) init.option = option;
   if (error.expected !== undefined) init.expected = error.expected;
   if (error.marketId !== undefined) init.marketId = error.marketId;

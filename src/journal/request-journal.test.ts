@@ -7,7 +7,7 @@ import { createRequestJournal, type RawJournalEntry } from './request-journal.js
 
 const text = fc.string({ unit: 'binary', maxLength: 40 });
 const headerValue = fc.oneof(text, fc.array(text, { maxLength: 3 }), fc.constant(undefined));
-const entry: fc.Arbitrary<RawJournalEntry> = fc.record({
+const entryFields = {
   timeMs: fc.integer({ min: 0, max: 4_102_444_800_000 }),
   method: fc.constantFrom('GET', 'HEAD', 'POST', 'OPTIONS', 'DELETE'),
   path: text.map((p) => `/${p}`),
@@ -16,7 +16,8 @@ const entry: fc.Arbitrary<RawJournalEntry> = fc.record({
   status: fc.oneof(fc.constant(null), fc.integer({ min: 100, max: 599 })),
   durationMs: fc.double({ min: 0, max: 1e6, noNaN: true }),
   behaviour: fc.array(fc.constantFrom('delay=200', 'fault=reset (rule r1)', 'status=503'), { maxLength: 2 }),
-});
+};
+const entry: fc.Arbitrary<RawJournalEntry> = fc.record(entryFields);
 
 describe('request journal storage', () => {
   it('gives back every field exactly as recorded, in order, after the ring has wrapped', () => {
@@ -75,5 +76,40 @@ describe('request journal storage', () => {
     journal.record({ timeMs: 0, method: 'GET', path: '/markets', query, headers: {}, status: 200, durationMs: 1, behaviour: [] });
     expect(journal.list()[0]).toMatchObject({ path: '/markets', query: { q: 'é'.repeat(70_000) }, headers: {} });
     expect(journal.count({ pathPrefix: '/markets/' })).toBe(0);
+  });
+
+});
+
+describe('request journal memory', () => {
+  it('dropping by bytes lets go of slots and reuses their buffers, and every entry kept reads back exactly', () => {
+    const big = fc.record({ ...entryFields, headers: fc.dictionary(fc.constantFrom('a', 'b', 'x-pad'), fc.string({ unit: 'binary', minLength: 50, maxLength: 700 }), { maxKeys: 3 }) });
+    fc.assert(fc.property(fc.array(big, { minLength: 1, maxLength: 60 }), fc.integer({ min: 1024, max: 6000 }), fc.integer({ min: 1, max: 50 }), (entries, maxBytes, capacity) => {
+      const journal = createRequestJournal({ capacity, maxBytes, headers: 'full' });
+      for (const e of entries) journal.record(e);
+      const listed = journal.list();
+      expect(listed.length).toBe(journal.size());
+      // The newest entry is kept even when it alone is larger than maxBytes.
+      expect(journal.size() === 1 || journal.bytes() <= maxBytes).toBe(true);
+      expect(journal.size()).toBeLessThan(entries.length > capacity ? capacity + 1 : entries.length + 1);
+      listed.forEach((got, i) => {
+        const want = entries[got.seq - 1] as RawJournalEntry;
+        expect(got.seq).toBe(entries.length - listed.length + i + 1);
+        expect([got.path, got.method, got.status]).toEqual([want.path, want.method, want.status]);
+        expect(Object.entries(got.headers)).toEqual(Object.entries(want.headers));
+      });
+    }), { numRuns: 200 });
+  });
+
+  it('holds buffers for the entries it keeps, not for its capacity: 8,000 entries of 8 KB into 100,000 slots and 4 MiB', () => {
+    const journal = createRequestJournal({ capacity: 100_000, maxBytes: 4 * 2 ** 20 });
+    const headers = { host: 'x', 'x-padding': 'p'.repeat(7_900) };
+    const before = process.memoryUsage().arrayBuffers;
+    for (let i = 0; i < 8_000; i++) journal.record({ timeMs: i, method: 'GET', path: `/markets/${i}`, query: '', headers, status: 200, durationMs: 1, behaviour: [] });
+    const grown = process.memoryUsage().arrayBuffers - before;
+    expect(journal.size()).toBeLessThan(600);
+    expect(journal.bytes()).toBeLessThanOrEqual(4 * 2 ** 20);
+    // The entries held take 16 KiB each as UTF-16 (about 8 MiB); each slot once kept its buffer after its entry was dropped (125 MiB here).
+    expect(grown).toBeLessThan(24 * 2 ** 20);
+    expect(journal.list({ limit: 1 })[0]?.headers['x-padding']).toBe(headers['x-padding']);
   });
 });

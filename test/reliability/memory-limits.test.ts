@@ -1,8 +1,15 @@
 // Memory follows the documented limits, not the load: the journal's resident memory stays within a
-// small multiple of --journal-bytes whatever --journal-size is. Runs the built CLI; RSS from /proc.
+// small multiple of --journal-bytes whatever --journal-size is; check's stays bounded against a
+// deployment whose single-market answers never end (--max-market-bytes, 64 MiB in flight at most).
+// Runs the built CLI; RSS from /proc.
+import { spawn } from 'node:child_process';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import autocannon, { type AutocannonResult } from 'autocannon';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { startServeProcess } from '../support/cli-process.js';
+import type { ContractReport } from '../../src/contract/contract-report.js';
+import { CLI, startServeProcess } from '../support/cli-process.js';
 import { figure, QUICK, rssOf } from './reliability-support.js';
 
 const MiB = 2 ** 20;
@@ -41,4 +48,90 @@ describe('journal memory', () => {
       await stub.stop();
     }
   }, 180_000);
+});
+
+/** A deployment of `count` listed markets whose single-market answers never end (a JSON string that keeps growing), until the client goes. */
+async function endlessDeployment(count: number): Promise<{ url: string; server: Server }> {
+  const chunk = Buffer.alloc(64 * 1024, 'x');
+  const markets = Array.from({ length: count }, (_, i) => ({ market_id: `M${i}`, title: `Market ${i}?`, status: 'active', yes_price: 0.5, no_price: 0.5 }));
+  const server = createServer((req, res) => {
+    if (req.url === '/markets') {
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(markets));
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.write('{"market_id":"');
+    const pump = () => {
+      while (!res.destroyed && res.write(chunk));
+      if (!res.destroyed) res.once('drain', pump);
+    };
+    res.on('close', () => res.removeAllListeners('drain'));
+    pump();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
+}
+
+/** Runs `market-stub check` as a process; resolves with its exit code, stdout and peak RSS (VmHWM, sampled until it exits). */
+function checkProcess(args: readonly string[]): Promise<{ code: number | null; stdout: string; peak: number }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, 'check', ...args], { env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let peak = 0;
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    const sample = () => {
+      try {
+        const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid ?? 0}/status`, 'utf8'));
+        peak = Math.max(peak, Number(m?.[1] ?? 0) * 1024);
+      } catch {
+        // Gone: the last sample stands.
+      }
+    };
+    const sampler = setInterval(sample, 50);
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`check did not finish within 120 s`));
+    }, 120_000);
+    child.on('exit', () => sample());
+    child.on('close', (code) => {
+      clearInterval(sampler);
+      clearTimeout(timer);
+      resolve({ code, stdout, peak });
+    });
+  });
+}
+
+describe('check memory', () => {
+  it('against single-market answers that never end: each stops at --max-market-bytes (1 MiB) as an error finding naming the limit, peak RSS bounded', async () => {
+    const deployment = await endlessDeployment(40);
+    try {
+      const run = await checkProcess(['--base-url', deployment.url, '--all', '--concurrency', '32', '--format', 'json']);
+      const report = JSON.parse(run.stdout) as ContractReport;
+      const tooLarge = report.findings.find((f) => f.code === 'body-too-large');
+      figure('check memory', `40 endless single-market answers, --concurrency 32, default --max-market-bytes: exit ${run.code}, peak RSS ${mb(run.peak)} MiB`);
+      expect(run.code).toBe(1);
+      expect(tooLarge).toMatchObject({ severity: 'error', count: 40, expected: 'a body within --max-market-bytes (1 MiB (1,048,576 bytes))' });
+      expect(tooLarge?.examples[0]?.found).toContain('the single-market body is larger than the limit of 1 MiB (1,048,576 bytes) (--max-market-bytes; decompressed bytes count); read no further');
+      expect(run.peak).toBeLessThan(256 * MiB);
+    } finally {
+      deployment.server.closeAllConnections();
+      deployment.server.close();
+    }
+  }, 150_000);
+
+  it('--max-market-bytes 16 MiB with --concurrency 32: 4 single markets in flight (64 MiB), said in the report, peak RSS bounded', async () => {
+    const deployment = await endlessDeployment(12);
+    try {
+      const run = await checkProcess(['--base-url', deployment.url, '--all', '--concurrency', '32', '--max-market-bytes', String(16 * MiB), '--format', 'json']);
+      const report = JSON.parse(run.stdout) as ContractReport;
+      figure('check memory (budget)', `12 endless single-market answers, --concurrency 32 --max-market-bytes 16 MiB: exit ${run.code}, peak RSS ${mb(run.peak)} MiB`);
+      expect(run.code).toBe(1);
+      expect(report.findings.find((f) => f.code === 'body-too-large')?.count).toBe(12);
+      expect(JSON.stringify(report.findings.find((f) => f.code === 'timing'))).toContain('4 (of --concurrency 32: 64 MiB (67,108,864 bytes) of market bodies in flight at most, 16 MiB (16,777,216 bytes) each)');
+      expect(run.peak).toBeLessThan(768 * MiB);
+    } finally {
+      deployment.server.closeAllConnections();
+      deployment.server.close();
+    }
+  }, 150_000);
 });
