@@ -27,9 +27,10 @@ describe('an invalid catalog through the admin API', () => {
     const text = await res.text();
     expect(res.status).toBe(400);
     expect(Buffer.byteLength(text)).toBeLessThan(64 * 1024);
-    const body = JSON.parse(text) as { error: string; message: string; findings: { pointer: string }[] };
+    const body = JSON.parse(text) as { error: string; message: string; findings: { pointer: string }[]; more: number };
     expect(body.error).toBe('markets_invalid');
     expect(body.findings).toHaveLength(MAX_LISTED_PROBLEMS);
+    expect(body.more).toBe(60_000 - MAX_LISTED_PROBLEMS);
     expect(body.findings[0]?.pointer).toBe('/0/market_id');
     expect(body.message).toContain('invalid markets (60000 problems); nothing was changed');
     expect(body.message).toContain(`… and ${60_000 - MAX_LISTED_PROBLEMS} more problem(s), not listed`);

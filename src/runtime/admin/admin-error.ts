@@ -6,7 +6,7 @@ import type { LocatedProblem } from '../../core/located-problem.js';
 /**
  * The one JSON shape of every admin API error, whatever the response profile (the profile's error
  * shape is for the emulated market routes):
- * `{"status":400,"error":"option_invalid","message":"…","option"?,"expected"?,"found"?,"findings"?:[{pointer,expected,found,message}],"market_id"?}`.
+ * `{"status":400,"error":"option_invalid","message":"…","option"?,"expected"?,"found"?,"findings"?:[{pointer,expected,found,message}],"more"?,"market_id"?}`.
  * `error` is `adminCode(code)`, so a remote client rebuilds the very same MarketStubError from it
  * (`code` = `error` upper-cased, `where` = the route, the other members as they are).
  */
@@ -19,6 +19,8 @@ export interface AdminErrorBody {
   found?: string;
   /** Every located problem, in the one shape (core/located-problem.ts). */
   findings?: LocatedProblem[];
+  /** How many problems were found beyond those listed in `findings` (the first 100 are listed). */
+  more?: number;
   market_id?: string;
 }
 
@@ -56,6 +58,7 @@ export function adminErrorBody(error: MarketStubError, status: number): AdminErr
   if (error.expected !== undefined) body.expected = error.expected;
   if (error.found !== undefined) body.found = error.found;
   if (error.findings.length > 0) body.findings = error.findings.map(({ pointer, expected, found, message }) => ({ pointer, expected, found, message }));
+  if (error.more > 0) body.more = error.more;
   if (error.marketId !== undefined) body.market_id = error.marketId;
   return body;
 }
