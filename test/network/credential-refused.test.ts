@@ -30,7 +30,7 @@ describe('a credential refused mid-crawl', () => {
     await withServer(conformingMarkets(3), expiringAfter(0, 403, 'x-api-key', 'k3y-0ld-88'), async (server) => {
       const run = await runCliInProcess(['check', '--base-url', server.url, '--format', 'json', '--header', 'X-Api-Key: k3y-0ld-88']);
       expect(run.code).toBe(2);
-      expect(run.stderr).toContain('the deployment refused the credential given with --header X-Api-Key: 403 (Forbidden) to GET /markets.');
+      expect(run.stderr).toContain('the deployment refused the credential given with --header X-Api-Key: 403 (Forbidden) to GET /markets (a JSON object with keys error).');
       expect(run.stderr).not.toContain('k3y-0ld-88');
     });
   });
@@ -56,10 +56,12 @@ describe('a credential refused mid-crawl', () => {
     });
   });
 
-  it('a 401 on a first request without any credential stays a contract finding (exit 1), as before', async () => {
+  it('a 401 on a first request without any credential is could-not-run (exit 2, no report), not a contract finding', async () => {
     await withServer(conformingMarkets(2), { other: () => json({ error: 'login required' }, 401) }, async (server) => {
       const run = await runCliInProcess(['check', '--base-url', server.url, '--format', 'json']);
-      expect(run.code).toBe(1);
+      expect(run.code).toBe(2);
+      expect(run.stdout).toBe('');
+      expect(run.stderr).toContain('401 (Unauthorized)');
     });
   });
 });
