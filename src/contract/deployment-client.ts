@@ -66,6 +66,8 @@ export interface DeploymentResponse {
   body: AsyncIterable<Buffer>;
   /** Releases the connection without reading the body. */
   discard(): Promise<void>;
+  /** Closes the answer at once, its body unread (an endless stream): the connection is not reused. */
+  cancel(): void;
   /** performance.now() when the first attempt started, moved on by the time spent waiting for the pace (queue, 429 and 503 waits): answer time is `now - startedAt`. */
   startedAt: number;
 }
@@ -312,6 +314,10 @@ function response(
       return decodedBody(answer.body, headers['content-encoding'], url, options, controller, release);
     },
     discard: () => drain(answer.body, release),
+    cancel() {
+      release();
+      if (!answer.body.destroyed) answer.body.destroy();
+    },
   };
 }
 
