@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { conformingMarkets, withServer } from './deviant-server.js';
 import { problemKeys, runCheckJson, runCliInProcess } from './contract-report-helpers.js';
 import { alwaysLimited, RATE_LIMIT_STYLES, rateLimited } from './rate-limited-deployments.js';
+import { startMarketStub } from '../../src/index.js';
 
 const MARKETS = 16;
 const PER_SECOND = 4;
@@ -58,5 +59,33 @@ describe.concurrent('where the pace cannot go on within the run\'s bounds: exit 
       expect(run.stderr).toMatch(/429 with X-RateLimit-Limit: 10, X-RateLimit-Remaining: 0, X-RateLimit-Reset: 0 after 1 retry at concurrency 1 \(--retries 1\)/);
       expect(run.stdout).not.toContain('[retry-exhausted]');
     });
+  });
+});
+
+describe.concurrent('the stub\'s rate-limited deviations (one per header style)', () => {
+  it.each([
+    ['rate-limited', { 'retry-after': '1' }, {}],
+    ['rate-limited-ratelimit', { ratelimit: '"default";r=0;t=1', 'ratelimit-policy': '"default";q=10;w=1' }, { ratelimit: '"default";r=9;t=1' }],
+    ['rate-limited-x-ratelimit', { 'x-ratelimit-limit': '10', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '1' }, { 'x-ratelimit-remaining': '9' }],
+  ] as const)('%s: a burst meets 429 with its fields; check --all passes completely', async (name, limitedFields, firstFields) => {
+    const stub = await startMarketStub({ seed: 3, count: 24, deviations: [{ name }] });
+    try {
+      const burst = await Promise.all(Array.from({ length: 12 }, () => fetch(`${stub.url}/markets`)));
+      const first = burst.find((r) => r.status === 200);
+      const limited = burst.find((r) => r.status === 429);
+      expect(burst.filter((r) => r.status === 200)).toHaveLength(10);
+      for (const [field, value] of Object.entries(limitedFields)) expect(limited?.headers.get(field), field).toBe(value);
+      if (name === 'rate-limited') expect(first?.headers.get('retry-after')).toBeNull();
+      const firstValues = burst.filter((r) => r.status === 200).map((r) => Object.keys(firstFields).map((f) => r.headers.get(f)));
+      expect(firstValues).toContainEqual(Object.values(firstFields));
+      await Promise.all(burst.map((r) => r.arrayBuffer()));
+      await new Promise((resolve) => setTimeout(resolve, 1_100));
+      const run = await runCheckJson(stub.url, ['--all']);
+      expect(problemKeys(run.report)).toEqual([]);
+      expect(run.code).toBe(0);
+      expect(run.report.summary).toMatchObject({ marketsListed: 24, marketsChecked: 24 });
+    } finally {
+      await stub.close();
+    }
   });
 });
