@@ -115,7 +115,7 @@ export function createDeploymentClient(options: DeploymentClientOptions): Deploy
     return { undici, agent, fresh, owned: options.dispatcher ? [] : [agent, fresh] };
   }));
 
-  const ctx: ClientContext = { options, network, load, pacer: createRequestPacer(options.connections, options.signal) };
+  const ctx: ClientContext = { options, network, load, pacer: createRequestPacer(options.connections, options.signal, options.retryAfterMaxMs) };
   return {
     get: (requested, headers) => getFollowing(ctx, requested, headers),
     async close() {

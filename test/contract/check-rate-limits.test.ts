@@ -2,7 +2,7 @@
 // header style announces the limit, and a 429 never becomes a contract finding; where the pace
 // cannot go on within the run's bounds, the run stops with exit 2 naming the bound it met.
 import { describe, expect, it } from 'vitest';
-import { conformingMarkets, withServer } from './deviant-server.js';
+import { conformingMarkets, json, summaryOf, withServer } from './deviant-server.js';
 import { problemKeys, runCheckJson, runCliInProcess } from './contract-report-helpers.js';
 import { alwaysLimited, RATE_LIMIT_STYLES, rateLimited } from './rate-limited-deployments.js';
 import { startMarketStub } from '../../src/index.js';
@@ -34,6 +34,20 @@ describe.concurrent('a deployment limited to a few requests a second', () => {
       expect(run.code).toBe(0);
       expect(problemKeys(run.report)).toEqual([]);
       expect(counts.limited).toBe(0);
+    });
+  });
+});
+
+describe.concurrent('an hourly budget with plenty left', () => {
+  it('does not slow the run: only a window of a minute at most spaces the requests', async () => {
+    const fields = { ratelimit: '"hourly";r=4990;t=1800', 'ratelimit-policy': '"hourly";q=5000;w=3600' };
+    await withServer(conformingMarkets(MARKETS), { other: (url) => (url.pathname === '/markets' ? json(conformingMarkets(MARKETS).map(summaryOf), 200, fields) : undefined) }, async (server) => {
+      const started = performance.now();
+      const run = await runCheckJson(server.url, ['--all']);
+      // Spaced to q/w, 17 requests would take 12 s.
+      expect(performance.now() - started).toBeLessThan(5_000);
+      expect(run.code).toBe(0);
+      expect(problemKeys(run.report)).toEqual([]);
     });
   });
 });
