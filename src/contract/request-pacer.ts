@@ -52,7 +52,9 @@ export function createRequestPacer(connections: number, signal: AbortSignal | un
       }, { priority: retry ? 1 : 0 }) as Promise<Awaited<ReturnType<typeof attempt>>>;
     },
     answered(reading) {
-      if (reading.quota !== undefined && reading.windowMs !== undefined && reading.windowMs <= SPACED_WINDOW_MS) spacingMs = Math.max(spacingMs, reading.windowMs / reading.quota);
+      const spacing = reading.quota !== undefined && reading.windowMs !== undefined && reading.windowMs <= SPACED_WINDOW_MS ? reading.windowMs / reading.quota : 0;
+      // A spacing past the cap is not kept to: the 429 that follows names the bound (exit 2).
+      if (spacing <= capMs) spacingMs = Math.max(spacingMs, spacing);
       if (reading.remaining === 0 && reading.resetMs !== undefined && reading.resetMs <= capMs) hold(reading.resetMs);
       if (++calm >= queue.concurrency && queue.concurrency < connections) {
         queue.concurrency += 1;
