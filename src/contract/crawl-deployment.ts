@@ -128,7 +128,7 @@ async function crawlMarkets(state: CrawlState, options: CrawlOptions): Promise<{
     durations.sort((a, b) => a - b);
     const median = durations[Math.floor(durations.length / 2)] ?? 0;
     const slowest = durations[durations.length - 1] ?? 0;
-    state.info({ code: 'timing', endpoint: SINGLE_ENDPOINT, pointerTemplate: '', example: { pointer: '', found: `${durations.length} answers, median ${median.toFixed(1)} ms, slowest ${slowest.toFixed(1)} ms` }, message: `${durations.length} single-market answers: median ${median.toFixed(1)} ms, slowest ${slowest.toFixed(1)} ms (concurrency ${state.settings.concurrency})` });
+    state.info({ code: 'timing', endpoint: SINGLE_ENDPOINT, pointerTemplate: '', example: { pointer: '', found: `${durations.length} answers, median ${median.toFixed(1)} ms, slowest ${slowest.toFixed(1)} ms` }, message: `${durations.length} single-market answers: median ${median.toFixed(1)} ms, slowest ${slowest.toFixed(1)} ms (concurrency ${concurrencyNote(state)})` });
   }
   if (listed > 0) {
     const how = options.all ? '--all' : sample.length < listed ? `--max-markets ${state.settings.maxMarkets}, spread over the list; --all checks every one` : 'every listed market';
@@ -150,6 +150,13 @@ async function crawlMarkets(state: CrawlState, options: CrawlOptions): Promise<{
     spooled: inOrder(spooled, (id) => (spooled?.has(id) ? id : undefined)),
     invalid: inOrder(invalid, (id) => invalid?.get(id)),
   };
+}
+
+/** `8`, or `8, lowered to 1 on 429s` when the deployment's rate limit brought the pace down (deployment-client.ts). */
+function concurrencyNote(state: CrawlState): string {
+  const { concurrency } = state.settings;
+  const lowest = state.client.lowestConcurrency;
+  return lowest < concurrency ? `${concurrency}, lowered to ${lowest} on 429s` : String(concurrency);
 }
 
 /** One `GET /markets/{id}`: answer, body (bounded), checks; a market echoing a header value is never kept. */

@@ -86,6 +86,8 @@ export class RequestFailure extends Error {
 export interface DeploymentClient {
   /** GETs `url` (with `headers` besides the usual ones, e.g. a `Range`), following redirects and retrying as documented. @throws RequestFailure when there is no answer. */
   get(url: URL, headers?: Readonly<Record<string, string>>): Promise<DeploymentResponse>;
+  /** The lowest concurrency the pace came down to on 429s (the `connections` given when there was none). */
+  readonly lowestConcurrency: number;
   close(): Promise<void>;
 }
 
@@ -118,6 +120,9 @@ export function createDeploymentClient(options: DeploymentClientOptions): Deploy
   const ctx: ClientContext = { options, network, load, pacer: createRequestPacer(options.connections, options.signal, options.retryAfterMaxMs) };
   return {
     get: (requested, headers) => getFollowing(ctx, requested, headers),
+    get lowestConcurrency() {
+      return ctx.pacer.lowest;
+    },
     async close() {
       if (!pool) return;
       const { owned } = await pool;

@@ -3,7 +3,7 @@
 // cannot go on within the run's bounds, the run stops with exit 2 naming the bound it met.
 import { describe, expect, it } from 'vitest';
 import { conformingMarkets, json, summaryOf, withServer } from './deviant-server.js';
-import { problemKeys, runCheckJson, runCliInProcess } from './contract-report-helpers.js';
+import { findingOf, problemKeys, runCheckJson, runCliInProcess } from './contract-report-helpers.js';
 import { alwaysLimited, RATE_LIMIT_STYLES, rateLimited } from './rate-limited-deployments.js';
 import { startMarketStub } from '../../src/index.js';
 
@@ -23,6 +23,8 @@ describe.concurrent('a deployment limited to a few requests a second', () => {
       // The list, every market and the unknown-id probe: each answered once with a 200 (or the probe's 404).
       expect(counts.ok).toBe(MARKETS + 2);
       for (const retry of run.report.findings.filter((f) => f.code === 'retry')) expect(retry.severity).toBe('info');
+      // Eight requests at once against four a second: the pace came down (Retry-After alone says nothing before the first 429).
+      if (style === 'retry-after') expect(findingOf(run.report, 'timing', 'GET /markets/{market_id}').message).toMatch(/\(concurrency 8, lowered to [1-4] on 429s\)$/);
     });
   });
 
