@@ -25,7 +25,7 @@ export interface DeploymentClientOptions {
   timeoutMs: number;
   /** Largest body accepted, decompressed, in bytes; past it the read fails with kind `limit`. */
   maxBodyBytes: number;
-  /** Retries of a 429 or 503 answer per request (Retry-After honoured). */
+  /** Retries of a 503 answer per request (Retry-After honoured), and of a 429 met at concurrency 1 (the pace lowered as far as it goes). */
   retries: number;
   /** Longest wait a Retry-After may ask for, in ms; a longer one is not waited for (the budget is exhausted). */
   retryAfterMaxMs: number;
