@@ -11,6 +11,7 @@ import { checkEncoding, checkSingleBody, checkStatus } from './market-checks.js'
 import { parseJsonBody } from './body-description.js';
 import { checkUtf8 } from './json-rule-finding.js';
 import { probeUnknownId } from './probe-unknown-id.js';
+import { describeEventStream, isEventStreamType } from './event-stream.js';
 import { buildDistributions } from './report-distributions.js';
 import { redactQueryValues, secretNames } from '../core/secret-names.js';
 
@@ -177,6 +178,13 @@ async function checkOneMarket(state: CrawlState, id: string): Promise<{ market?:
     throw error;
   }
   state.requests++;
+  if (response.status >= 200 && response.status <= 299 && isEventStreamType(response.contentType)) {
+    // An event stream is named on its media type, never read (it may not end).
+    response.cancel();
+    const found = describeEventStream(response.contentType, '');
+    state.sink.add({ severity: 'error', code: 'not-json', endpoint: SINGLE_ENDPOINT, pointerTemplate: '', expected: 'a JSON body holding the listed market', example: { marketId: id, pointer: '', found, request } });
+    return { invalid: { market_id: id, request, status: response.status, failure: found } };
+  }
   const facts = { request, status: response.status, contentType: response.contentType };
   const listed = state.listed.get(id);
   let body;

@@ -38,6 +38,18 @@ describe.concurrent('an event stream where the list should be', () => {
     });
   });
 
+  it('a single market answered with an endless text/event-stream: named at once, the other markets checked', async () => {
+    await withServer(conformingMarkets(3), { single: (id) => (id === 'DEV-2' ? { stream: eventStream('text/event-stream', 'data: {}\n\n') } : undefined) }, async (server) => {
+      const started = performance.now();
+      const run = await runCheckJson(server.url, ['--all', '--timeout-ms', '20000']);
+      expect(performance.now() - started).toBeLessThan(5_000);
+      expect(run.code).toBe(1);
+      expect(problemKeys(run.report)).toEqual([`error not-json ${SINGLE} `]);
+      expect(findingOf(run.report, 'not-json').examples[0]).toMatchObject({ marketId: 'DEV-2', found: 'an event stream (server-sent events, text/event-stream), no byte yet; not read further' });
+      expect(run.report.summary).toMatchObject({ marketsChecked: 3 });
+    });
+  });
+
   it('a JSON list starting with blank space is still read as JSON', async () => {
     await withServer(conformingMarkets(3), { list: () => ({ status: 200, headers: { 'content-type': 'application/json' }, body: `\n\n ${JSON.stringify(conformingMarkets(3).map(summaryOf))}` }) }, async (server) => {
       const run = await runCheckJson(server.url);
