@@ -13,6 +13,7 @@ import { parseJsonBody } from './body-description.js';
 import { checkUtf8 } from './json-rule-finding.js';
 import { probeUnknownId } from './probe-unknown-id.js';
 import { delistedSince } from './delisted-recheck.js';
+import { describeEventStream, isEventStreamType } from './event-stream.js';
 import { buildDistributions } from './report-distributions.js';
 import { redactQueryValues } from '../core/secret-names.js';
 
@@ -129,7 +130,7 @@ async function crawlMarkets(state: CrawlState, options: CrawlOptions): Promise<{
     durations.sort((a, b) => a - b);
     const median = durations[Math.floor(durations.length / 2)] ?? 0;
     const slowest = durations[durations.length - 1] ?? 0;
-    state.info({ code: 'timing', endpoint: SINGLE_ENDPOINT, pointerTemplate: '', example: { pointer: '', found: `${durations.length} answers, median ${median.toFixed(1)} ms, slowest ${slowest.toFixed(1)} ms` }, message: `${durations.length} single-market answers: median ${median.toFixed(1)} ms, slowest ${slowest.toFixed(1)} ms (concurrency ${concurrencyText(state.settings)})` });
+    state.info({ code: 'timing', endpoint: SINGLE_ENDPOINT, pointerTemplate: '', example: { pointer: '', found: `${durations.length} answers, median ${median.toFixed(1)} ms, slowest ${slowest.toFixed(1)} ms` }, message: `${durations.length} single-market answers: median ${median.toFixed(1)} ms, slowest ${slowest.toFixed(1)} ms (concurrency ${concurrencyText(state)})` });
   }
   if (listed > 0) {
     const how = options.all ? '--all' : sample.length < listed ? `--max-markets ${state.settings.maxMarkets}, spread over the list; --all checks every one` : 'every listed market';
@@ -158,10 +159,16 @@ function marketBodyLimit(settings: CrawlState['settings']): { bytes: number; fla
   return settings.maxMarketBytes < settings.maxBodyBytes ? { bytes: settings.maxMarketBytes, flag: '--max-market-bytes' } : { bytes: settings.maxBodyBytes, flag: '--max-body-mb' };
 }
 
-/** `8`, or `4 (of --concurrency 32: 64 MiB of market bodies in flight at most)` when the byte budget lowered it. */
-function concurrencyText(settings: CrawlState['settings']): string {
-  if (settings.marketConcurrency === settings.concurrency) return String(settings.concurrency);
-  return `${settings.marketConcurrency} (of --concurrency ${settings.concurrency}: ${formatBytes(IN_FLIGHT_MARKET_BYTES)} of market bodies in flight at most, ${formatBytes(settings.maxMarketBytes)} each)`;
+/**
+ * `8`; `4 (of --concurrency 32: 64 MiB of market bodies in flight at most, …)` when the byte budget
+ * lowered it; `…, lowered to 1 on 429s` when the deployment's rate limit brought the pace down
+ * (deployment-client.ts).
+ */
+function concurrencyText(state: CrawlState): string {
+  const { settings } = state;
+  const base = settings.marketConcurrency === settings.concurrency ? String(settings.concurrency) : `${settings.marketConcurrency} (of --concurrency ${settings.concurrency}: ${formatBytes(IN_FLIGHT_MARKET_BYTES)} of market bodies in flight at most, ${formatBytes(settings.maxMarketBytes)} each)`;
+  const lowest = state.client.lowestConcurrency;
+  return lowest < settings.concurrency ? `${base}, lowered to ${lowest} on 429s` : base;
 }
 
 /** A body's chunks, stopped with a RequestFailure (`limit`) past `limit.bytes`: nothing past the limit is read or kept. */
@@ -193,6 +200,13 @@ async function checkOneMarket(state: CrawlState, id: string): Promise<{ market?:
     throw error;
   }
   state.requests++;
+  if (response.status >= 200 && response.status <= 299 && isEventStreamType(response.contentType)) {
+    // An event stream is named on its media type, never read (it may not end).
+    response.cancel();
+    const found = describeEventStream(response.contentType, '');
+    state.sink.add({ severity: 'error', code: 'not-json', endpoint: SINGLE_ENDPOINT, pointerTemplate: '', expected: 'a JSON body holding the listed market', example: { marketId: id, pointer: '', found, request } });
+    return { invalid: { market_id: id, request, status: response.status, failure: found } };
+  }
   const facts = { request, status: response.status, contentType: response.contentType };
   const listed = state.listed.get(id);
   let body;

@@ -13,6 +13,7 @@ import { checkUtf8 } from './json-rule-finding.js';
 import { adoptDeploymentDate } from './deployment-date.js';
 import { shownUrl, type BaseQuery } from './base-query.js';
 import { notePageStart } from './delisted-recheck.js';
+import { describeEventStream, isEventStreamType, startsLikeEventStream } from './event-stream.js';
 
 /**
  * Stage 1 of a crawl: `GET {base}/markets`, then every page the deployment signals, each body
@@ -117,6 +118,10 @@ export async function readListPage(state: CrawlState, response: DeploymentRespon
     checkStatus(facts, preview, state.ctx, LIST_ENDPOINT, 'the market list', undefined, response.retriesExhausted);
     return undefined;
   }
+  if (isEventStreamType(response.contentType)) {
+    response.cancel();
+    return eventStreamFound(state, facts, '');
+  }
   const checker = createListPageChecker(facts, state.ctx, state.listed, 'crawl');
   const reader = createJsonReader('list', checker);
   const text = new BodyText();
@@ -124,7 +129,11 @@ export async function readListPage(state: CrawlState, response: DeploymentRespon
   try {
     for await (const chunk of response.body) {
       const decoded = text.write(chunk);
-      if (head.length < 64) head += decoded.slice(0, 64 - head.length);
+      if (head.length < 64) {
+        head += decoded.slice(0, 64 - head.length);
+        // Leaving the loop closes the body: an endless stream is judged on its first bytes.
+        if (startsLikeEventStream(head)) return eventStreamFound(state, facts, head);
+      }
       reader.write(decoded);
     }
     reader.write(text.end());
@@ -137,6 +146,12 @@ export async function readListPage(state: CrawlState, response: DeploymentRespon
   checkEncoding(facts, text.bom, state.ctx, LIST_ENDPOINT);
   checkUtf8(text.notUtf8At, state.ctx.sink, LIST_ENDPOINT, facts.request);
   return checker.finish(reader.end(), laterPage, { text: head, bytes: text.bytes });
+}
+
+/** A list answered with an event stream (event-stream.ts): not JSON, an error named at once. */
+function eventStreamFound(state: CrawlState, facts: { request: string; contentType: string | undefined }, head: string): undefined {
+  state.sink.add({ severity: 'error', code: 'not-json', endpoint: LIST_ENDPOINT, pointerTemplate: '', expected: 'a JSON body holding the market list', example: { pointer: '', found: describeEventStream(facts.contentType, head), request: facts.request } });
+  return undefined;
 }
 
 /**

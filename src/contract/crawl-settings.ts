@@ -38,9 +38,9 @@ export interface CrawlOptions {
    * single markets when `concurrency × maxMarketBytes` would pass it. @default 1048576 (1 MiB)
    */
   maxMarketBytes?: number;
-  /** Retries of a 429 or 503 answer per request, honouring Retry-After. @default 2 */
+  /** Retries of a 503 answer per request, honouring Retry-After; of a 429 once the pace is down to one request at a time (docs/contract-check.md, rate limits). @default 2 */
   retries?: number;
-  /** Longest Retry-After waited for, in ms; a longer one ends the retries (error). @default 10000 */
+  /** Longest Retry-After (or announced rate-limit reset) waited for, in ms; a longer one ends the retries (a 503: error; a 429: exit 2). @default 10000 */
   retryAfterMaxMs?: number;
   /** Refuse redirects and paging links to another origin (error) instead of following them without the headers (warning). @default false */
   sameOriginOnly?: boolean;

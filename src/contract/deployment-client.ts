@@ -28,7 +28,7 @@ export interface DeploymentClientOptions {
   timeoutMs: number;
   /** Largest body accepted, decompressed, in bytes; past it the read fails with kind `limit`. */
   maxBodyBytes: number;
-  /** Retries of a 429 or 503 answer per request (Retry-After honoured). */
+  /** Retries of a 503 answer per request (Retry-After honoured), and of a 429 met at concurrency 1 (the pace lowered as far as it goes). */
   retries: number;
   /** Longest wait a Retry-After may ask for, in ms; a longer one is not waited for (the budget is exhausted). */
   retryAfterMaxMs: number;
@@ -69,6 +69,8 @@ export interface DeploymentResponse {
   body: AsyncIterable<Buffer>;
   /** Releases the connection without reading the body. */
   discard(): Promise<void>;
+  /** Closes the answer at once, its body unread (an endless stream): the connection is not reused. */
+  cancel(): void;
   /** performance.now() when the first attempt started, moved on by the time spent waiting for the pace (queue, 429 and 503 waits): answer time is `now - startedAt`. */
   startedAt: number;
 }
@@ -87,6 +89,8 @@ export class RequestFailure extends Error {
 export interface DeploymentClient {
   /** GETs `url` (with `headers` besides the usual ones, e.g. a `Range`), following redirects and retrying as documented. @throws RequestFailure when there is no answer. */
   get(url: URL, headers?: Readonly<Record<string, string>>): Promise<DeploymentResponse>;
+  /** The lowest concurrency the pace came down to on 429s (the `connections` given when there was none). */
+  readonly lowestConcurrency: number;
   close(): Promise<void>;
 }
 
@@ -116,9 +120,12 @@ export function createDeploymentClient(options: DeploymentClientOptions): Deploy
     return { undici, agent, fresh, owned: options.dispatcher ? [] : [agent, fresh] };
   }));
 
-  const ctx: ClientContext = { options, network, load, pacer: createRequestPacer(options.connections, options.signal) };
+  const ctx: ClientContext = { options, network, load, pacer: createRequestPacer(options.connections, options.signal, options.retryAfterMaxMs) };
   return {
     get: (requested, headers) => getFollowing(ctx, requested, headers),
+    get lowestConcurrency() {
+      return ctx.pacer.lowest;
+    },
     async close() {
       if (!pool) return;
       const { owned } = await pool;
@@ -317,6 +324,10 @@ function response(
       return decodedBody(answer.body, headers['content-encoding'], url, options, controller, release);
     },
     discard: () => drain(answer.body, release),
+    cancel() {
+      release();
+      if (!answer.body.destroyed) answer.body.destroy();
+    },
   };
 }
 

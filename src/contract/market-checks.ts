@@ -1,3 +1,4 @@
+import { describeNormalisationDifference, normalisationNote, normalisedVariant } from './unicode-difference.js';
 import { hasFloatNoise, isCalendarDate, priceSumDeviation, PRICE_SUM_TOLERANCE } from '../core/market-rules.js';
 import { getMarketValidator } from '../schema/market-validator.js';
 import { describeFound, pointerToken, type Finding } from '../schema/finding.js';
@@ -147,7 +148,10 @@ export function checkSingleBody(facts: ResponseFacts, text: string, requestedId:
   }
   const id = record['market_id'];
   const idMatches = typeof id !== 'string' || id === requestedId;
-  if (!idMatches) add(ctx, 'error', 'id-mismatch', SINGLE_ENDPOINT, '/market_id', `the market_id asked for (${describeFound(requestedId)})`, at('/market_id', describeFound(id)));
+  if (!idMatches) {
+    const [expected, found] = distinctTexts(requestedId, id, 60);
+    add(ctx, 'error', 'id-mismatch', SINGLE_ENDPOINT, '/market_id', `the market_id asked for (${expected})`, at('/market_id', found));
+  }
   if (listed) compareWithList(record, listed, ctx, at);
   const extra: Tally = new Map();
   for (const key in record) if (!documentedMarketFields().has(key)) extra.set(key, { count: 1, first: [], ids: [requestedId] });
@@ -348,7 +352,10 @@ function compareWithList(record: Record<string, unknown>, listed: ListedMarket, 
     const a = listed[field];
     const b = record[field];
     if (a !== undefined && typeof b === 'string' && !sameText(a, b)) {
-      add(ctx, 'error', 'list-single-mismatch', SINGLE_ENDPOINT, `/${field}`, `the ${field} the list shows (${describeFound(a.shown, 40)})`, at(`/${field}`, describeFound(b, 40)));
+      // A long listed text is kept as a prefix and a hash: a normalised form of the item's text with that hash is the listed text.
+      const whole = a.complete ? a.shown : normalisedVariant(b, (candidate) => sameText(a, candidate));
+      const [expected, found] = whole === undefined ? [describeFound(a.shown, 40), describeFound(b, 40)] : distinctTexts(whole, b, 40);
+      add(ctx, 'error', 'list-single-mismatch', SINGLE_ENDPOINT, `/${field}`, `the ${field} the list shows (${expected})`, at(`/${field}`, found));
     }
   }
   for (const field of ['yes_price', 'no_price'] as const) {
@@ -358,6 +365,17 @@ function compareWithList(record: Record<string, unknown>, listed: ListedMarket, 
       add(ctx, 'warning', 'price-moved', SINGLE_ENDPOINT, `/${field}`, `the ${field} the list shows (${a})`, at(`/${field}`, String(b)));
     }
   }
+}
+
+/**
+ * The expected and found text of a mismatch as a finding shows them: JSON text, or, for two strings
+ * that differ only by Unicode normalisation, with the code points where they differ and the form
+ * each is in (unicode-difference.ts), so the finding never reads `expected "X", found "X"`.
+ */
+function distinctTexts(expected: string, found: unknown, max: number): [string, string] {
+  const differs = typeof found === 'string' ? describeNormalisationDifference(expected, found, max) : undefined;
+  if (!differs) return [describeFound(expected, max), describeFound(found, max)];
+  return [differs.a, `${differs.b}: ${normalisationNote(differs.equivalence)}`];
 }
 
 function addSchemaFinding(ctx: CheckContext, f: Finding, endpoint: ContractEndpoint, template: string, at: string, id: string | undefined, request: string, literals: UnsafeLiterals): void {

@@ -90,3 +90,40 @@ describe('readPaging: the last page and what it cannot follow', () => {
     expect(readPaging(envelope({ next_token: 'abc', ...members })).stuck).toContain('next_token');
   });
 });
+
+describe('readPaging: evidence of more pages without a total', () => {
+  it('offset/limit and page numbers walk on while the page is full, and stop at a short one', () => {
+    expect(readPaging(envelope({ offset: 3, limit: 3 })).next?.url.href).toBe('https://api.test/api/v1/markets?limit=3&page=1&offset=6');
+    expect(readPaging(envelope({ offset: 3, limit: 5 }))).toMatchObject({ dialect: 'offset-limit', evidence: '"offset": 3, "limit": 5, no total, 3 on the page' });
+    expect(readPaging(envelope({ page: 2, per_page: 3 })).next?.url.href).toBe('https://api.test/api/v1/markets?limit=3&page=3&per_page=3');
+    expect(readPaging(bare({ 'x-page': '1', 'x-per-page': '3' })).next?.url.href).toBe('https://api.test/api/v1/markets?limit=3&page=2&per_page=3');
+    expect(readPaging(bare({ 'x-page': '1', 'x-per-page': '4' })).next).toBeUndefined();
+  });
+
+  it('finds a cursor in any object one level deep (Slack), but not in a link object or deeper', () => {
+    expect(readPaging(envelope({ response_metadata: { next_cursor: 'dXNlcjpVMEc5V0ZYTlo=' } }))).toMatchObject({ dialect: 'body-cursor', signal: 'response_metadata.next_cursor' });
+    expect(readPaging(envelope({ outer: { inner: { next_cursor: 'x' } } })).next).toBeUndefined();
+  });
+
+  it('asks for the next item range of a Content-Range with a Range header on the same URL (RFC 9110 §14)', () => {
+    const reading = readPaging(bare({ 'content-range': 'markets 0-2/12' }));
+    expect(reading).toMatchObject({ dialect: 'content-range', next: { url: at, headers: { range: 'markets=3-5' }, cursor: 'Range: markets=3-5' } });
+    expect(reading.totals).toEqual([{ of: 'markets', value: 12, evidence: 'Content-Range: markets 0-2/12' }]);
+    expect(readPaging(bare({ 'content-range': 'markets 9-11/12' })).next).toBeUndefined();
+    expect(readPaging(bare({ 'content-range': 'items 0-2/*' })).next?.headers).toEqual({ range: 'items=3-5' });
+  });
+
+  it('ignores byte ranges and malformed or oversized Content-Range values', () => {
+    for (const value of ['bytes 0-2/12', 'markets 5-2/12', 'markets 0-2', 'markets a-b/12', `markets 0-2/${'9'.repeat(300)}`]) {
+      expect(readPaging(bare({ 'content-range': value })).dialect, value).toBeUndefined();
+    }
+  });
+
+  it('names a full page as large as the page size it gives, when nothing else speaks of paging', () => {
+    expect(readPaging(envelope({ limit: 3 })).stuck).toBe('a full page of 3 markets ("limit": 3) and no next page signalled');
+    expect(readPaging(bare({ 'x-per-page': '3' })).stuck).toBe('a full page of 3 markets (X-Per-Page: 3) and no next page signalled');
+    expect(readPaging(envelope({ limit: 5 })).stuck).toBeUndefined();
+    expect(readPaging(envelope({ limit: 3, total: 3 })).stuck).toBeUndefined();
+    expect(readPaging(envelope({ limit: 3, next_cursor: null })).stuck).toBeUndefined();
+  });
+});

@@ -4,8 +4,8 @@ import { waitUntil } from './request-timing.js';
 
 /**
  * The pace of one crawl's requests to a deployment: at most `concurrency` attempts in flight
- * (p-queue), none before a reset the deployment announced, and, once it announced a quota, no two
- * starts closer than the quota allows. The concurrency is adaptive (additive increase,
+ * (p-queue), none before a reset the deployment announced, and, once it announced a quota over a
+ * window of a minute at most, no two starts closer than the quota allows. The concurrency is adaptive (additive increase,
  * multiplicative decrease, as TCP congestion control): halved on each 429, never below 1, and
  * raised by 1 after as many answers without a 429 as requests in flight, never above the start.
  */
@@ -23,8 +23,14 @@ export interface RequestPacer {
   readonly lowest: number;
 }
 
-/** Creates the pacer of one client, `connections` requests at once at most. */
-export function createRequestPacer(connections: number, signal: AbortSignal | undefined): RequestPacer {
+/** A quota is kept to by spacing requests only for windows up to this long (a rate per second or minute, not a daily budget). */
+const SPACED_WINDOW_MS = 60_000;
+
+/**
+ * Creates the pacer of one client, `connections` requests at once at most. A used-up window is
+ * held for only up to `capMs` (--retry-after-max-ms): past it, the 429 that follows stops the run.
+ */
+export function createRequestPacer(connections: number, signal: AbortSignal | undefined, capMs: number): RequestPacer {
   const queue = new PQueue({ concurrency: connections });
   let notBefore = 0;
   let spacingMs = 0;
@@ -46,8 +52,10 @@ export function createRequestPacer(connections: number, signal: AbortSignal | un
       }, { priority: retry ? 1 : 0 }) as Promise<Awaited<ReturnType<typeof attempt>>>;
     },
     answered(reading) {
-      if (reading.quota !== undefined && reading.windowMs !== undefined) spacingMs = Math.max(spacingMs, reading.windowMs / reading.quota);
-      if (reading.remaining === 0 && reading.resetMs !== undefined) hold(reading.resetMs);
+      const spacing = reading.quota !== undefined && reading.windowMs !== undefined && reading.windowMs <= SPACED_WINDOW_MS ? reading.windowMs / reading.quota : 0;
+      // A spacing past the cap is not kept to: the 429 that follows names the bound (exit 2).
+      if (spacing <= capMs) spacingMs = Math.max(spacingMs, spacing);
+      if (reading.remaining === 0 && reading.resetMs !== undefined && reading.resetMs <= capMs) hold(reading.resetMs);
       if (++calm >= queue.concurrency && queue.concurrency < connections) {
         queue.concurrency += 1;
         calm = 0;

@@ -64,7 +64,6 @@ export const UNPROVOKED_FINDINGS: readonly UnprovokedFinding[] = Object.freeze([
   { code: 'cross-origin', severity: 'error', why: 'a redirect or paging link to another origin with `--same-origin-only`: needs a second origin' },
   { code: 'cross-origin', severity: 'warning', why: 'a redirect or paging link to another origin: needs a second origin' },
   { code: 'page-limit', severity: 'warning', why: 'the crawl stopped at `--max-pages`: a budget of the checker, provoked by paging (`--paging`) with a small `--max-pages`' },
-  { code: 'paging-unfollowed', severity: 'warning', why: 'more pages signalled in a way no paging dialect follows: the stub pages only in dialects the checker follows; test/contract/check-paging.test.ts provokes it' },
   { code: 'list-partial', severity: 'warning', why: 'a total larger than the list seen: the stub announces the totals it serves; test/contract/check-paging.test.ts provokes it' },
   { code: 'header-echo', severity: 'warning', why: 'a market echoing a `--header` value: depends on the headers the checker sends, not on the stub' },
 ]);

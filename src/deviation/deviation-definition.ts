@@ -47,7 +47,17 @@ export interface ReplyEdit {
   readonly loopLink?: boolean;
   /** The retirement headers of VERSIONING_HEADERS (RFC 9745 `Deprecation`, RFC 8594 `Sunset`, `Link` to the successor and the policy). */
   readonly versioning?: boolean;
+  /**
+   * List only, but it limits every route: at most `perSecond` requests in each one-second window,
+   * a 429 past it, the limit announced in the header `fields` (runtime/rate-limit-reply.ts).
+   */
+  readonly rateLimit?: { readonly perSecond: number; readonly fields: RateLimitFields };
+  /** List only: the first `firstPage` markets only, with `X-Per-Page: <that many>` and no next-page signal. */
+  readonly firstPage?: number;
 }
+
+/** How a rate-limited deviation announces its limit: `Retry-After` on a 429 only, the IETF `RateLimit`/`RateLimit-Policy` fields, or `X-RateLimit-*` (on every answer). */
+export type RateLimitFields = 'retry-after' | 'ratelimit' | 'x-ratelimit';
 
 /** What a market with a deviation does to `record`: its answer is still a valid market (`kept`) or not (`dropped`). A list deviation: every market `kept`, none (`dropped`), or those before the cut (`cut`). */
 export type RecordOutcome = 'kept' | 'dropped' | 'cut';
@@ -61,7 +71,7 @@ interface DeviationBase {
   readonly describe: string;
   /** Exactly what `check --all` reports for it against an otherwise conforming stub (besides information). */
   readonly findings: readonly DeclaredFinding[];
-  /** Why `check` reports nothing, for the one kind of deviation no single crawl can see. */
+  /** Why `check` reports nothing: a deviation no single crawl can see, or one the checker is built to cope with (a rate limit it paces itself to). */
   readonly unseen?: string;
   /** Former names (the domain faults of 0.1, whose API is removed), still accepted as names of this deviation (CHANGELOG.md). */
   readonly aliases?: readonly string[];

@@ -1,4 +1,14 @@
-import { onList, type ListDeviation } from './deviation-definition.js';
+import { onList, type ListDeviation, type RateLimitFields } from './deviation-definition.js';
+
+/** Markets on the one page `list-partial-no-signal` serves. */
+const FIRST_PAGE = 5;
+/** Requests a second a rate-limited deviation answers (the rest of each second's window, 429). */
+const RATE_LIMIT_PER_SECOND = 10;
+const RATE_LIMIT_ANNOUNCED: Readonly<Record<RateLimitFields, string>> = {
+  'retry-after': 'with `Retry-After: 1` on the 429 only',
+  ratelimit: `in the IETF \`RateLimit: "default";r=0;t=1\` and \`RateLimit-Policy: "default";q=${RATE_LIMIT_PER_SECOND};w=1\` fields on every answer (no \`Retry-After\`)`,
+  'x-ratelimit': 'in `X-RateLimit-Limit`, `X-RateLimit-Remaining` and `X-RateLimit-Reset` (seconds) on every answer (no `Retry-After`)',
+};
 
 /**
  * The deviations of the whole `GET /markets` answer, in catalogue order. Each edits the list as
@@ -68,4 +78,19 @@ export const LIST_DEVIATIONS: readonly ListDeviation[] = [
     record: 'kept',
     reply: { versioning: true },
   },
+  {
+    name: 'list-partial-no-signal', class: 'assumption', scope: 'list', endpoints: ['list'],
+    describe: `the list answers only its first ${FIRST_PAGE} markets, a full page as \`X-Per-Page: ${FIRST_PAGE}\` says, with no next-page signal and no total, while more exist`,
+    findings: [onList('warning', 'paging-unfollowed')],
+    record: 'cut',
+    reply: { firstPage: FIRST_PAGE },
+  },
+  ...(['retry-after', 'ratelimit', 'x-ratelimit'] as const).map((fields): ListDeviation => ({
+    name: fields === 'retry-after' ? 'rate-limited' : `rate-limited-${fields}`, class: 'assumption', scope: 'list', endpoints: ['list'],
+    describe: `every market route answers at most ${RATE_LIMIT_PER_SECOND} requests a second, then 429 (the JSON error body), announcing the limit ${RATE_LIMIT_ANNOUNCED[fields]}`,
+    findings: [],
+    unseen: '`check` paces itself to the limit, by design (it lowers its concurrency and waits for the announced reset): the deployment is checked completely, with a `retry` information finding per 429',
+    record: 'kept',
+    reply: { rateLimit: { perSecond: RATE_LIMIT_PER_SECOND, fields } },
+  })),
 ];

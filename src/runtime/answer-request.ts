@@ -5,8 +5,9 @@ import { catalogueIndex } from '../deviation/deviation-catalogue.js';
 import type { Deviation, ListDeviation } from '../deviation/deviation-definition.js';
 import { preferredDeviation } from '../deviation/deviation-settings.js';
 import { deviatedItemReply, deviatedListReply } from './deviated-reply.js';
+import { decideRateLimit } from './rate-limit-reply.js';
 import { errorReply, marketNotFound, methodNotAllowed } from './error-reply.js';
-import { renderList } from './market-list.js';
+import { renderFirstPageOnly, renderList } from './market-list.js';
 import { jsonReply, type Reply } from './reply.js';
 import type { ResponseProfile } from './response-profile.js';
 import { ADMIN_PREFIX, type StubRuntime } from './stub-runtime.js';
@@ -133,11 +134,14 @@ export function matchMarketRoute(path: string): { kind: 'list' } | { kind: 'item
 function decideAndRender(runtime: StubRuntime, route: { kind: 'list' } | { kind: 'item'; marketId: string }, request: StubRequest, split: SplitTarget): StubAnswer {
   const preferences = readPrefer(request.headers['prefer']);
   if (preferences instanceof MarketStubError) return plain(runtime, errorReply(runtime.profile.errors, 400, 'bad_request', `${preferences.message}. ${PREFER_HELP}`));
+  const paced = decideRateLimit(runtime.store.listDeviations(), runtime.profile);
+  if (paced?.limited) return plain(runtime, paced.limited);
   const applied = runtime.behaviours.decide(route.kind === 'item' ? { route: 'item', method: request.method, marketId: route.marketId } : { route: 'list', method: request.method }, preferences.behaviour);
   const rendered: Rendered = applied.status !== undefined && applied.status >= 400
     ? { reply: injectedError(runtime.profile, applied), delayMs: 0 }
     : renderMarketRoute(route, split.query, request.target, { store: runtime.store, profile: runtime.profile, preferred: preferences.deviation });
   const reply = rendered.reply;
+  if (paced) Object.assign(reply.headers, paced.headers);
   // A 2xx/3xx override keeps the normal body (none for 204/205/304, see the adapters); errors stay errors.
   if (applied.status !== undefined && applied.status < 400 && reply.status === 200) reply.status = applied.status;
   const labels = rendered.labels === undefined ? applied.labels : [...applied.labels, ...rendered.labels];
@@ -176,9 +180,10 @@ function renderMarketRoute(route: { kind: 'list' } | { kind: 'item'; marketId: s
   const { store, profile, preferred } = on;
   const catalog = preferred?.scope === 'market' ? store.preferredView(preferred) : store.current();
   if (route.kind === 'list') {
-    let reply = renderList(catalog, new URLSearchParams(query), profile);
-    let labels: string[] | undefined;
     const edits = preferred?.scope === 'list' ? withPreferred(store.listDeviations(), preferred) : store.listDeviations();
+    const firstPage = edits.length === 0 ? undefined : edits.find((d) => d.reply.firstPage !== undefined)?.reply.firstPage;
+    let reply = firstPage === undefined ? renderList(catalog, new URLSearchParams(query), profile) : renderFirstPageOnly(catalog, firstPage, profile);
+    let labels: string[] | undefined;
     if (edits.length > 0) {
       reply = deviatedListReply(reply, edits, profile, target);
       labels = edits.map((d) => `deviation=${d.name}`);

@@ -82,6 +82,16 @@ export function renderList(catalog: MarketCatalog, query: URLSearchParams, profi
   return jsonReply(utf8(wrap(profile, items, extra)), 200, headers);
 }
 
+/**
+ * The first `size` markets of the list, in the profile's envelope, announcing `X-Per-Page: size`
+ * and nothing else about paging (no next page, no total): the `list-partial-no-signal` deviation,
+ * a full first page whose only evidence of more pages is its own size.
+ */
+export function renderFirstPageOnly(catalog: MarketCatalog, size: number, profile: ResponseProfile): Reply {
+  const items = joinSummaries((i) => catalog.entryAt(i), 0, Math.min(size, catalog.size));
+  return jsonReply(utf8(wrap(profile, items, {})), 200, { 'x-per-page': String(size) });
+}
+
 /** A list too large to hold, sent in chunks (optionally inside the envelope). */
 function streamedList(chunks: Iterable<Uint8Array>, envelope: string): Reply {
   function* wrapped(): Generator<Uint8Array> {
