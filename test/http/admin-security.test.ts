@@ -15,6 +15,8 @@ describe('DNS rebinding: the admin API checks Host', () => {
   it.each([
     ['127.0.0.1:4010', true], ['[::1]:4010', true], ['10.1.2.3', true], ['localhost:4010', true], ['app.localhost', true],
     ['evil.example', false], ['evil.example:4010', false], ['localhost.evil.example', false], ['market-stub:4010', false], ['[::1', false],
+    // IP literals as node:net's isIP read them: no leading zeros, no octet over 255, IPv6 as the URL parser takes it.
+    ['[2001:db8::1]:80', true], ['[::ffff:127.0.0.1]', true], ['255.255.255.255', true], ['1.2.3.256', false], ['01.2.3.4', false], ['1.2.3', false], ['[2001:db8::g]', false], ['[:::1]', false],
   ])('Host %s allowed by default: %s', (host, allowed) => {
     expect(hostAllowed(host, [])).toBe(allowed);
   });
