@@ -12,6 +12,7 @@ import { parseJsonBody } from './body-description.js';
 import { checkUtf8 } from './json-rule-finding.js';
 import { probeUnknownId } from './probe-unknown-id.js';
 import { delistedSince } from './delisted-recheck.js';
+import { DeploymentRefusal, refusalReport } from './could-not-run-report.js';
 import { buildDistributions } from './report-distributions.js';
 import { redactQueryValues } from '../core/secret-names.js';
 
@@ -52,7 +53,8 @@ export interface CrawlResult {
  * finding (or a warning with `strict`), else 0. Secrets (the header values) are redacted from the
  * report in every form (core/redact-secrets.ts).
  * @throws ContractRunError `DEPLOYMENT_UNREACHABLE` when the first list request gets no HTTP
- *   answer, `LIMIT_EXCEEDED` when a list page is larger than maxBodyMb, `OPTION_INVALID` for a bad
+ *   answer; DeploymentRefusal (`UNAUTHORIZED`, `DEPLOYMENT_UNREACHABLE`) carrying its could-not-run
+ *   `report` when the deployment refuses access or announces an outage, `LIMIT_EXCEEDED` when a list page is larger than maxBodyMb, `OPTION_INVALID` for a bad
  *   option (or a base URL ending in /markets that answers 404), `INTERRUPTED` on abort.
  */
 export async function crawlDeployment(options: CrawlOptions): Promise<CrawlResult> {
@@ -60,6 +62,8 @@ export async function crawlDeployment(options: CrawlOptions): Promise<CrawlResul
   const start = performance.now();
   const settings = resolveCrawlSettings(options);
   const state = createCrawlState(options, settings);
+  const baseUrl = settings.baseQuery.names.redactText(displayBase(settings.base));
+  const redact = <T>(value: T): T => redactQueryValues(settings.redactor.redactValue(value), settings.baseQuery.names);
   try {
     const list = await crawlList(state);
     const listMs = performance.now() - start;
@@ -69,7 +73,7 @@ export async function crawlDeployment(options: CrawlOptions): Promise<CrawlResul
     const probe = await probeUnknownId(state);
     const report = buildContractReport({
       command: options.command ?? 'check',
-      baseUrl: settings.baseQuery.names.redactText(displayBase(settings.base)),
+      baseUrl,
       startedAt,
       durationMs: performance.now() - start,
       timing: { listMs, marketsMs },
@@ -82,8 +86,13 @@ export async function crawlDeployment(options: CrawlOptions): Promise<CrawlResul
       marketsChecked: singles.checked,
       requests: state.requests,
     });
-    const redact = <T>(value: T): T => redactQueryValues(settings.redactor.redactValue(value), settings.baseQuery.names);
     return { report: redact(report), markets: singles.markets, spooled: singles.spooled, invalid: redact(singles.invalid) };
+  } catch (error) {
+    if (error instanceof DeploymentRefusal) {
+      const list = { shape: 'unavailable' as const, pages: 0, paging: 'none', complete: false };
+      error.report = redact(refusalReport(error, { command: options.command ?? 'check', baseUrl, startedAt, durationMs: performance.now() - start, strict: options.strict ?? false, list, marketsListed: state.listed.size, requests: state.requests + 1 }));
+    }
+    throw error;
   } finally {
     await state.client.close();
   }

@@ -59,8 +59,8 @@ export function createCrawlState(options: CrawlOptions, settings: CrawlSettings)
       if (signal?.aborted) throw interrupted();
       try {
         const response = await client.get(url);
-        await credentials.observe(response);
-        await stopOnAnnouncedOutage(response, settings.retryAfterMaxMs);
+        await credentials.observe(response, endpoint);
+        await stopOnAnnouncedOutage(response, endpoint, settings.retryAfterMaxMs);
         reportEvents(state, response.events, endpoint, marketId);
         for (const observation of versioningObservations(response, marketId)) sink.add({ ...observation, endpoint });
         return response;

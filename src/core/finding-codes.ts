@@ -39,6 +39,7 @@ export const FINDING_KINDS = [
   { code: 'single-envelope', severity: 'error', endpoints: SINGLE },
   { code: 'id-mismatch', severity: 'error', endpoints: SINGLE },
   { code: 'list-single-mismatch', severity: 'error', endpoints: SINGLE },
+  { code: 'could-not-run', severity: 'error', endpoints: BOTH },
   // Warnings: our assumptions.
   { code: 'const', severity: 'warning', endpoints: BOTH },
   { code: 'minimum', severity: 'warning', endpoints: BOTH },

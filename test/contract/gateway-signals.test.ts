@@ -9,6 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCliProcess } from '../support/cli-process.js';
 import { conformingMarkets, json, summaryOf, withServer } from './deviant-server.js';
+import type { ContractReport } from '../../src/contract/contract-report.js';
 import { filesUnder, findingOf, problemKeys, runCheckJson, runCliInProcess } from './contract-report-helpers.js';
 import { ANONYMOUS_REFUSED, delisting, GATEWAY_FORBIDDEN, keyInQuery, maintenance, retiring } from './gateway-deployments.js';
 
@@ -89,12 +90,15 @@ describe('a key in the --base-url query', () => {
     await withServer(conformingMarkets(5), keyInQuery(KEY), async (server) => {
       const missing = await runCliInProcess(['check', '--base-url', server.url, '--format', 'json']);
       expect(missing.code).toBe(2);
-      expect(missing.stdout).toBe('');
-      expect(missing.stderr).toBe('market-stub check: the deployment refused access: 403 (Forbidden) to GET /markets (a JSON object with keys message), and the check sent no credential. Give the one it expects with --header "Name: value" (Authorization, X-Api-Key…; or MARKET_STUB_HEADER) or in the --base-url query (?api_key=…; name other secret parameters with --redact-query). No report was written: the findings would be about access, not the contract.\n');
+      const sentence = 'the deployment refused access: 403 (Forbidden) to GET /markets (a JSON object with keys message), and the check sent no credential. Give the one it expects with --header "Name: value" (Authorization, X-Api-Key…; or MARKET_STUB_HEADER) or in the --base-url query (an api_key or key parameter; name other secret parameters with --redact-query). The report has this one finding: the others would be about access, not the contract.';
+      expect(missing.stderr).toBe(`market-stub check: ${sentence}\n`);
+      const report = JSON.parse(missing.stdout) as ContractReport;
+      expect(report).toMatchObject({ verdict: 'fail', exitCode: 2, summary: { errors: 1, warnings: 0, infos: 0, marketsListed: 0, marketsChecked: 0, requests: 1 } });
+      expect(report.findings).toEqual([expect.objectContaining({ severity: 'error', code: 'could-not-run', endpoint: LIST, found: sentence, examples: [{ pointer: '', found: sentence, request: '/markets' }] })]);
       const wrong = await runCliInProcess(['check', '--base-url', `${server.url}?api_key=${KEY}-old`, '--format', 'json']);
       expect(wrong.code).toBe(2);
       expect(wrong.stderr).toMatch(/^market-stub check: the deployment refused the credential given with the --base-url query parameter api_key: 403 \(Forbidden\) to GET \/markets \(a JSON object with keys message\)\. It may be wrong, expired or lack access/);
-      expect(shows(wrong.stderr)).toBe(false);
+      expect(shows(wrong.stderr + wrong.stdout)).toBe(false);
     });
   });
 });
@@ -103,10 +107,12 @@ describe('could not run: the deployment refused or announced it is away (exit 2,
   it('an API gateway\'s 403 {"message":"Forbidden"} to an anonymous first request', async () => {
     await withServer(conformingMarkets(3), ANONYMOUS_REFUSED, async (server) => {
       for (const format of FORMATS) {
-        const run = await runCliInProcess(['check', '--base-url', server.url, '--format', format]);
+        const output = path.join(work, `refused.${format}`);
+        const run = await runCliInProcess(['check', '--base-url', server.url, '--format', format, '--output', output]);
         expect(run.code, format).toBe(2);
-        expect(run.stdout, format).toBe('');
-        expect(run.stderr, format).toMatch(/^market-stub check: the deployment refused access: 403 \(Forbidden\) to GET \/markets \(a JSON object with keys message\), and the check sent no credential\. Give the one it expects with --header/);
+        expect(run.stderr, format).toMatch(new RegExp(`^market-stub check: COULD NOT RUN; ${format} report written to .*\\nmarket-stub check: the deployment refused access: 403 \\(Forbidden\\) to GET /markets \\(a JSON object with keys message\\), and the check sent no credential\\. Give the one it expects with --header`));
+        const written = await readFile(output, 'utf8');
+        for (const text of ['could-not-run', 'refused access', 'Forbidden', 'sent no credential']) expect(written, `${format}: ${text}`).toContain(text);
       }
     });
   });
@@ -138,7 +144,7 @@ describe('could not run: the deployment refused or announced it is away (exit 2,
           const run = await runCliInProcess(['check', '--base-url', server.url, '--format', format]);
           expect(performance.now() - started, format).toBeLessThan(2_000);
           expect(run.code, format).toBe(2);
-          expect(run.stdout, format).toBe('');
+          for (const text of ['could-not-run', 'announced it is unavailable', 'Retry-After']) expect(run.stdout, `${format}: ${text}`).toContain(text);
           expect(run.stderr, format).toMatch(new RegExp(`^market-stub check: the deployment announced it is unavailable: 503 \\(Service Unavailable\\) to GET /markets with Retry-After: ${retryAfter.replace(/[()]/g, '\\$&')}, (60|59) min from now \\(until about \\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ\\), more than the 10 s the check waits \\(--retry-after-max-ms 10000\\)\\. Run the check again after that time, or raise --retry-after-max-ms to wait for it\\.`));
         }
         // One request: nothing after the announcement.
