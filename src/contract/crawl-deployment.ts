@@ -62,7 +62,8 @@ export async function crawlDeployment(options: CrawlOptions): Promise<CrawlResul
   const start = performance.now();
   const settings = resolveCrawlSettings(options);
   const state = createCrawlState(options, settings);
-  const baseUrl = settings.baseQuery.names.redactText(displayBase(settings.base));
+  const baseUrl = displayBase(withoutQuery(settings.base));
+  noteBaseQuery(state);
   const redact = <T>(value: T): T => redactQueryValues(settings.redactor.redactValue(value), settings.baseQuery.names);
   try {
     const list = await crawlList(state);
@@ -96,6 +97,22 @@ export async function crawlDeployment(options: CrawlOptions): Promise<CrawlResul
   } finally {
     await state.client.close();
   }
+}
+
+/** `url` without its query and fragment: the report's `baseUrl` (the query is named apart, noteBaseQuery). */
+function withoutQuery(url: URL): URL {
+  const copy = new URL(url);
+  copy.search = '';
+  copy.hash = '';
+  return copy;
+}
+
+/** An information finding `base-query` naming the --base-url query sent on every request, secret values redacted. */
+function noteBaseQuery(state: CrawlState): void {
+  const { base, baseQuery } = state.settings;
+  if (baseQuery.params.length === 0) return;
+  const shown = baseQuery.names.redactQuery(base.search.replace(/^\?/, ''));
+  state.info({ code: 'base-query', endpoint: 'deployment', pointerTemplate: '', example: { pointer: '', found: shown }, message: `the --base-url query is sent on every request to ${base.origin}: ${shown}` });
 }
 
 /**

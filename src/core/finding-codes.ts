@@ -74,6 +74,7 @@ export const FINDING_KINDS = [
   { code: 'sample', severity: 'info', endpoints: ['deployment'] },
   { code: 'unknown-id-probe', severity: 'info', endpoints: SINGLE },
   { code: 'version-link', severity: 'info', endpoints: BOTH },
+  { code: 'base-query', severity: 'info', endpoints: ['deployment'] },
   { code: 'delisted', severity: 'info', endpoints: SINGLE },
 ] as const satisfies readonly FindingKind[];
 

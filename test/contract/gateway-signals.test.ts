@@ -11,6 +11,7 @@ import { runCliProcess } from '../support/cli-process.js';
 import { conformingMarkets, json, summaryOf, withServer } from './deviant-server.js';
 import type { ContractReport } from '../../src/contract/contract-report.js';
 import { filesUnder, findingOf, problemKeys, runCheckJson, runCliInProcess } from './contract-report-helpers.js';
+import { sarifValidator } from './sarif-schema.js';
 import { ANONYMOUS_REFUSED, delisting, GATEWAY_FORBIDDEN, keyInQuery, maintenance, retiring } from './gateway-deployments.js';
 
 const LIST = 'GET /markets';
@@ -43,11 +44,14 @@ describe('a key in the --base-url query', () => {
         expect(toFile.code, format).toBe(0);
         expect(shows(run.stdout + run.stderr + toFile.stdout + toFile.stderr + (await readFile(output, 'utf8'))), format).toBe(false);
       }
+      const sarif = sarifValidator();
+      expect(sarif(JSON.parse(await readFile(path.join(work, 'key-report.sarif'), 'utf8'))), JSON.stringify(sarif.errors?.slice(0, 3))).toBe(true);
       const checked = await runCheckJson(base, ['--all']);
       expect(problemKeys(checked.report)).toEqual([]);
       expect(checked.report.summary).toMatchObject({ marketsListed: 5, marketsChecked: 5 });
       expect(checked.report.list.pages).toBe(3);
-      expect(checked.report.baseUrl).toBe(`${server.url}/?api_key=[redacted]`);
+      expect(checked.report.baseUrl).toBe(server.url);
+      expect(findingOf(checked.report, 'base-query').found).toBe('api_key=[redacted]');
       // Every request carried the key once (the paging links did not repeat it): none was refused.
       expect(server.requests.filter((r) => new URL(r.url, server.url).searchParams.getAll('api_key').join() !== KEY)).toEqual([]);
       expect(server.requests.map((r) => new URL(r.url, server.url).pathname)).toEqual(expect.arrayContaining(['/markets', '/markets/DEV-5', expect.stringMatching(/^\/markets\/market-stub-probe-/)]));
@@ -69,7 +73,8 @@ describe('a key in the --base-url query', () => {
     await withServer([], { other: (url) => (url.searchParams.get('appid') === KEY && url.searchParams.get('region') === 'eu' ? undefined : GATEWAY_FORBIDDEN) }, async (server) => {
       const run = await runCheckJson(`${server.url}?appid=${KEY}&region=eu`, ['--redact-query', 'appid']);
       expect(run.code, run.stderr).toBe(0);
-      expect(run.report.baseUrl).toBe(`${server.url}/?appid=[redacted]&region=eu`);
+      expect(run.report.baseUrl).toBe(server.url);
+      expect(findingOf(run.report, 'base-query')).toMatchObject({ severity: 'info', endpoint: 'deployment', found: 'appid=[redacted]&region=eu' });
       expect(shows(run.stdout + run.stderr)).toBe(false);
     });
   });
@@ -113,6 +118,11 @@ describe('could not run: the deployment refused or announced it is away (exit 2,
         expect(run.stderr, format).toMatch(new RegExp(`^market-stub check: COULD NOT RUN; ${format} report written to .*\\nmarket-stub check: the deployment refused access: 403 \\(Forbidden\\) to GET /markets \\(a JSON object with keys message\\), and the check sent no credential\\. Give the one it expects with --header`));
         const written = await readFile(output, 'utf8');
         for (const text of ['could-not-run', 'refused access', 'Forbidden', 'sent no credential']) expect(written, `${format}: ${text}`).toContain(text);
+        if (format === 'sarif') {
+          const log = JSON.parse(written) as { runs: Array<{ invocations: Array<{ executionSuccessful: boolean; exitCode: number }> }> };
+          expect(sarifValidator()(log)).toBe(true);
+          expect(log.runs[0]?.invocations[0]).toMatchObject({ executionSuccessful: false, exitCode: 2 });
+        }
       }
     });
   });
