@@ -58,9 +58,10 @@ export function retiring(markets: readonly RawMarket[], headers: Readonly<Record
  * A list of `count` markets paged `pageSize` a page (`?page=N`, Link rel="next"), from which the
  * markets in `delisted` disappear together (an archive job) once the item of one of them has been
  * asked for: their items answer 404, and every later read of the list no longer holds them. `stillListed` answer 404 but stay listed
- * (a real break). `reads` counts the list requests per page number.
+ * (a real break). `reads` counts the list requests per page number. `envelope`: pages are
+ * `{"data":[…],"meta":{…}}` instead of bare arrays.
  */
-export function delisting(count: number, pageSize: number, delisted: readonly string[], stillListed: readonly string[] = []): Deviations & { reads: Map<number, number> } {
+export function delisting(count: number, pageSize: number, delisted: readonly string[], stillListed: readonly string[] = [], envelope = false): Deviations & { reads: Map<number, number> } {
   const markets = conformingMarkets(count);
   const gone = new Set<string>();
   const reads = new Map<number, number>();
@@ -71,7 +72,7 @@ export function delisting(count: number, pageSize: number, delisted: readonly st
       reads.set(page, (reads.get(page) ?? 0) + 1);
       const items = markets.slice((page - 1) * pageSize, page * pageSize).filter((m) => !gone.has(String(m['market_id']))).map(summaryOf);
       const more = page * pageSize < markets.length;
-      return json(items, 200, more ? { link: `</markets?page=${page + 1}>; rel="next"` } : {});
+      return json(envelope ? { data: items, meta: { page } } : items, 200, more ? { link: `</markets?page=${page + 1}>; rel="next"` } : {});
     },
     single: (id) => {
       if (delisted.includes(id)) {

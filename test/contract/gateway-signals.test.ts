@@ -227,8 +227,8 @@ describe('versioning signals (RFC 9745 Deprecation, RFC 8594 Sunset, RFC 5829 ve
 });
 
 describe('a market delisted between the list read and its item read', () => {
-  it('is re-checked against a fresh read of the page it was on: gone, it is information, not a failure', async () => {
-    const deployment = delisting(6, 2, ['DEV-3', 'DEV-4']);
+  it.each([['a bare array', false], ['an envelope', true]])('is re-checked against a fresh read of the page it was on (%s): gone, it is information, not a failure', async (_shape, envelope) => {
+    const deployment = delisting(6, 2, ['DEV-3', 'DEV-4'], [], envelope);
     await withServer(conformingMarkets(6), deployment, async (server) => {
       const run = await runCheckJson(server.url, ['--all']);
       expect(problemKeys(run.report)).toEqual([]);
@@ -242,8 +242,8 @@ describe('a market delisted between the list read and its item read', () => {
     });
   });
 
-  it('still listed on the fresh read, the 404 stays a not-found error', async () => {
-    await withServer(conformingMarkets(4), delisting(4, 2, [], ['DEV-2']), async (server) => {
+  it.each([['a bare array', false], ['an envelope', true]])('still listed on the fresh read (%s), the 404 stays a not-found error', async (_shape, envelope) => {
+    await withServer(conformingMarkets(4), delisting(4, 2, [], ['DEV-2'], envelope), async (server) => {
       const run = await runCheckJson(server.url, ['--all']);
       expect(run.code).toBe(1);
       expect(findingOf(run.report, 'not-found', SINGLE).examples.map((e) => e.marketId)).toEqual(['DEV-2']);
