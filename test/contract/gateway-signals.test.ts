@@ -3,13 +3,14 @@
 // access refused and planned maintenance as could-not-run (exit 2) with the cause and what to do,
 // retirement headers as findings with their dates and targets in every format, and a market
 // delisted between the list and its item read judged after a second look at its page.
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCliProcess } from '../support/cli-process.js';
 import { conformingMarkets, json, summaryOf, withServer } from './deviant-server.js';
 import type { ContractReport } from '../../src/contract/contract-report.js';
+import { checkDeployment, DeploymentRefusal } from '../../src/contract/index.js';
 import { filesUnder, findingOf, problemKeys, runCheckJson, runCliInProcess } from './contract-report-helpers.js';
 import { sarifValidator } from './sarif-schema.js';
 import { ANONYMOUS_REFUSED, delisting, GATEWAY_FORBIDDEN, keyInQuery, maintenance, retiring } from './gateway-deployments.js';
@@ -124,6 +125,22 @@ describe('could not run: the deployment refused or announced it is away (exit 2,
           expect(log.runs[0]?.invocations[0]).toMatchObject({ executionSuccessful: false, exitCode: 2 });
         }
       }
+    });
+  });
+
+  it('record: writes no market and leaves --out unchanged, writes the could-not-run report; the library rejects with it', async () => {
+    await withServer(conformingMarkets(3), ANONYMOUS_REFUSED, async (server) => {
+      const out = path.join(work, 'refused-recorded');
+      const junit = path.join(work, 'refused-record.xml');
+      const run = await runCliInProcess(['record', '--base-url', server.url, '--all', '--out', out, '--report', `junit:${junit}`]);
+      expect(run.code).toBe(2);
+      await expect(stat(out)).rejects.toMatchObject({ code: 'ENOENT' });
+      const xml = await readFile(junit, 'utf8');
+      expect(xml).toMatch(/<testsuites [^>]*failures="1"/);
+      expect(xml).toContain('could-not-run');
+      const rejected = await checkDeployment({ baseUrl: server.url }).catch((error: unknown) => error);
+      expect(rejected).toBeInstanceOf(DeploymentRefusal);
+      expect(rejected).toMatchObject({ name: 'ContractRunError', code: 'UNAUTHORIZED', refusal: 'access-refused', report: { exitCode: 2, findings: [{ code: 'could-not-run' }] } });
     });
   });
 
