@@ -4,7 +4,7 @@ import { visibleControls } from '../core/display-value.js';
 import { createRedactor } from '../core/redact-secrets.js';
 import { unwritableError, writeFileAtomic } from '../fixtures/write-file-atomic.js';
 import { checkHeaderFields } from '../contract/index.js';
-import { baseUrlSecrets, networkSecrets } from '../contract/index.js';
+import { baseUrlSecrets, DeploymentRefusal, networkSecrets } from '../contract/index.js';
 import { readNetworkFlags } from './network-flags.js';
 import type { ContractReport } from '../contract/index.js';
 import { crawlDeployment, type CrawlOptions, type CrawlProgress } from '../contract/index.js';
@@ -76,8 +76,9 @@ export function parseHeaderFlags(raw: unknown, source = '--header'): Array<[stri
  */
 export async function runCheck(options: ResolvedOptions<CheckValues>, cliIo: ContractCliIo): Promise<number> {
   let io = cliIo;
+  let settings: CrawlFlags | undefined;
   try {
-    const settings = await resolveCrawlFlags(options, cliIo.env);
+    settings = await resolveCrawlFlags(options, cliIo.env);
     io = redactingIo(cliIo, settings.secrets);
     const progress = progressLine('check', io);
     let result;
@@ -89,7 +90,24 @@ export async function runCheck(options: ResolvedOptions<CheckValues>, cliIo: Con
     await emitReport('check', result.report, settings, io);
     return result.report.exitCode;
   } catch (error) {
+    await emitRefusalReport('check', error, settings, io);
     return couldNotRun('check', error, io);
+  }
+}
+
+/**
+ * The could-not-run report of a deployment that refused to be judged (access refused, an announced
+ * outage: contract/could-not-run-report.ts), written like any report (every --format and --report)
+ * before the one sentence on stderr; nothing for any other error. A report that cannot be written
+ * is said on stderr: the exit code stays 2 either way.
+ */
+export async function emitRefusalReport(command: string, error: unknown, settings: ReportSettings | undefined, io: ContractCliIo): Promise<void> {
+  if (!(error instanceof DeploymentRefusal) || !error.report || !settings) return;
+  try {
+    await emitReport(command, error.report, settings, io);
+  } catch (writeError) {
+    if (!(writeError instanceof MarketStubError)) throw writeError;
+    io.stderr(`market-stub ${command}: ${writeError.message}\n`);
   }
 }
 
@@ -115,7 +133,7 @@ export async function emitReport(command: string, report: ContractReport, settin
   const colour = settings.output === undefined && io.isTTY && !io.env['NO_COLOR'];
   const targets = (settings.reports ?? []).map((t) => ({ ...t, text: formatContractReport(report, t.format, { secrets: settings.secrets }) }));
   const text = primary ? formatContractReport(report, settings.format, { colour, secrets: settings.secrets }) : '';
-  const verdict = report.verdict === 'pass' ? 'PASS' : 'FAIL';
+  const verdict = report.exitCode === 2 ? 'COULD NOT RUN' : report.verdict === 'pass' ? 'PASS' : 'FAIL';
   if (primary && settings.output === undefined) io.stdout(text);
   else if (primary && settings.output !== undefined) {
     await writeFileAtomic(settings.output, text, settings.outputOrigin ?? '--output');

@@ -5,7 +5,7 @@ import { stageFixtureSet } from '../contract/index.js';
 import type { ResolvedOptions } from '../options/resolve-options.js';
 import type { RecordValues } from '../options/tables/crawl-options.js';
 import type { ContractCliIo } from './cli-io.js';
-import { couldNotRun, emitReport, progressLine, redactingIo, resolveCrawlFlags } from './run-check.js';
+import { couldNotRun, emitRefusalReport, emitReport, progressLine, redactingIo, resolveCrawlFlags, type CrawlFlags } from './run-check.js';
 
 /**
  * `market-stub record`: crawls like `check`, then writes every valid single-market answer, as
@@ -17,8 +17,9 @@ import { couldNotRun, emitReport, progressLine, redactingIo, resolveCrawlFlags }
  */
 export async function runRecord(options: ResolvedOptions<RecordValues>, cliIo: ContractCliIo): Promise<number> {
   let io = cliIo;
+  let settings: CrawlFlags | undefined;
   try {
-    const settings = await resolveCrawlFlags(options, cliIo.env);
+    settings = await resolveCrawlFlags(options, cliIo.env);
     io = redactingIo(cliIo, settings.secrets);
     const { out, keepInvalid } = options.values;
     const staging = await stageFixtureSet(out, { where: options.origins.out ?? '--out' });
@@ -45,6 +46,7 @@ export async function runRecord(options: ResolvedOptions<RecordValues>, cliIo: C
     await emitReport('record', result.report, settings, io);
     return result.report.exitCode;
   } catch (error) {
+    await emitRefusalReport('record', error, settings, io);
     return couldNotRun('record', error, io);
   }
 }

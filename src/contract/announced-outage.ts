@@ -1,4 +1,5 @@
-import { ContractRunError } from './contract-run-error.js';
+import type { ContractEndpoint } from './contract-finding.js';
+import { DeploymentRefusal } from './could-not-run-report.js';
 import { requestTarget, retryWait, type DeploymentResponse } from './deployment-client.js';
 
 /**
@@ -8,18 +9,21 @@ import { requestTarget, retryWait, type DeploymentResponse } from './deployment-
  * The run stops as could-not-run (exit 2, code DEPLOYMENT_UNREACHABLE) naming the request, the announced
  * time and what to do, instead of reporting `retry-exhausted` contract errors for it. A 503
  * without Retry-After, or one within the cap, is retried as before.
- * @throws ContractRunError DEPLOYMENT_UNREACHABLE for such an answer (its body discarded first).
+ * @throws DeploymentRefusal (a ContractRunError DEPLOYMENT_UNREACHABLE) for such an answer (its body discarded first).
  */
-export async function stopOnAnnouncedOutage(response: DeploymentResponse, capMs: number, now = Date.now()): Promise<void> {
+export async function stopOnAnnouncedOutage(response: DeploymentResponse, endpoint: ContractEndpoint, capMs: number, now = Date.now()): Promise<void> {
   if (response.status !== 503) return;
   const header = response.headers['retry-after'];
   if (header === undefined || retryWait(header, 0, capMs).ms !== undefined) return;
   const waitMs = /^\s*\d+\s*$/.test(header) ? Number(header) * 1000 : Date.parse(header) - now;
   await response.discard();
   const until = new Date(now + waitMs).toISOString().replace(/\.\d{3}Z$/, 'Z');
-  throw new ContractRunError(
+  throw new DeploymentRefusal(
     'DEPLOYMENT_UNREACHABLE',
-    `the deployment announced it is unavailable: 503 (Service Unavailable) to GET ${requestTarget(response.url)} with Retry-After: ${header.trim()}, ${formatWait(waitMs)} from now (until about ${until}), more than the ${formatWait(capMs)} the check waits (--retry-after-max-ms ${capMs}). Run the check again after that time, or raise --retry-after-max-ms to wait for it. No report was written: the findings would be about the outage, not the contract.`,
+    `the deployment announced it is unavailable: 503 (Service Unavailable) to GET ${requestTarget(response.url)} with Retry-After: ${header.trim()}, ${formatWait(waitMs)} from now (until about ${until}), more than the ${formatWait(capMs)} the check waits (--retry-after-max-ms ${capMs}). Run the check again after that time, or raise --retry-after-max-ms to wait for it. The report has this one finding: the others would be about the outage, not the contract.`,
+    'announced-outage',
+    requestTarget(response.requested),
+    endpoint,
   );
 }
 

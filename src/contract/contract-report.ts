@@ -73,8 +73,8 @@ export interface ContractReport {
   /** --strict: warnings fail the run too. */
   strict: boolean;
   verdict: 'pass' | 'fail';
-  /** 0 pass, 1 fail (2, could not run, produces no report). */
-  exitCode: 0 | 1;
+  /** 0 pass, 1 fail, 2 could not run: only the report of a deployment refusing to be judged (access refused, an announced outage: could-not-run-report.ts) has it; other could-not-run causes produce no report. */
+  exitCode: 0 | 1 | 2;
   summary: ReportSummary;
   list: ListSummary;
   probe?: ProbeSummary;

@@ -14,6 +14,7 @@ import { checkUtf8 } from './json-rule-finding.js';
 import { probeUnknownId } from './probe-unknown-id.js';
 import { delistedSince } from './delisted-recheck.js';
 import { describeEventStream, isEventStreamType } from './event-stream.js';
+import { DeploymentRefusal, refusalReport } from './could-not-run-report.js';
 import { buildDistributions } from './report-distributions.js';
 import { redactQueryValues } from '../core/secret-names.js';
 
@@ -54,7 +55,8 @@ export interface CrawlResult {
  * finding (or a warning with `strict`), else 0. Secrets (the header values) are redacted from the
  * report in every form (core/redact-secrets.ts).
  * @throws ContractRunError `DEPLOYMENT_UNREACHABLE` when the first list request gets no HTTP
- *   answer, `LIMIT_EXCEEDED` when a list page is larger than maxBodyMb, `OPTION_INVALID` for a bad
+ *   answer; DeploymentRefusal (`UNAUTHORIZED`, `DEPLOYMENT_UNREACHABLE`) carrying its could-not-run
+ *   `report` when the deployment refuses access or announces an outage, `LIMIT_EXCEEDED` when a list page is larger than maxBodyMb, `OPTION_INVALID` for a bad
  *   option (or a base URL ending in /markets that answers 404), `INTERRUPTED` on abort.
  */
 export async function crawlDeployment(options: CrawlOptions): Promise<CrawlResult> {
@@ -62,6 +64,9 @@ export async function crawlDeployment(options: CrawlOptions): Promise<CrawlResul
   const start = performance.now();
   const settings = resolveCrawlSettings(options);
   const state = createCrawlState(options, settings);
+  const baseUrl = displayBase(withoutQuery(settings.base));
+  noteBaseQuery(state);
+  const redact = <T>(value: T): T => redactQueryValues(settings.redactor.redactValue(value), settings.baseQuery.names);
   try {
     const list = await crawlList(state);
     const listMs = performance.now() - start;
@@ -71,7 +76,7 @@ export async function crawlDeployment(options: CrawlOptions): Promise<CrawlResul
     const probe = await probeUnknownId(state);
     const report = buildContractReport({
       command: options.command ?? 'check',
-      baseUrl: settings.baseQuery.names.redactText(displayBase(settings.base)),
+      baseUrl,
       startedAt,
       durationMs: performance.now() - start,
       timing: { listMs, marketsMs },
@@ -84,11 +89,32 @@ export async function crawlDeployment(options: CrawlOptions): Promise<CrawlResul
       marketsChecked: singles.checked,
       requests: state.requests,
     });
-    const redact = <T>(value: T): T => redactQueryValues(settings.redactor.redactValue(value), settings.baseQuery.names);
     return { report: redact(report), markets: singles.markets, spooled: singles.spooled, invalid: redact(singles.invalid) };
+  } catch (error) {
+    if (error instanceof DeploymentRefusal) {
+      const list = { shape: 'unavailable' as const, pages: 0, paging: 'none', complete: false };
+      error.report = redact(refusalReport(error, { command: options.command ?? 'check', baseUrl, startedAt, durationMs: performance.now() - start, strict: options.strict ?? false, list, marketsListed: state.listed.size, requests: state.requests + 1 }));
+    }
+    throw error;
   } finally {
     await state.client.close();
   }
+}
+
+/** `url` without its query and fragment: the report's `baseUrl` (the query is named apart, noteBaseQuery). */
+function withoutQuery(url: URL): URL {
+  const copy = new URL(url);
+  copy.search = '';
+  copy.hash = '';
+  return copy;
+}
+
+/** An information finding `base-query` naming the --base-url query sent on every request, secret values redacted. */
+function noteBaseQuery(state: CrawlState): void {
+  const { base, baseQuery } = state.settings;
+  if (baseQuery.params.length === 0) return;
+  const shown = baseQuery.names.redactQuery(base.search.replace(/^\?/, ''));
+  state.info({ code: 'base-query', endpoint: 'deployment', pointerTemplate: '', example: { pointer: '', found: shown }, message: `the --base-url query is sent on every request to ${base.origin}: ${shown}` });
 }
 
 /**

@@ -63,8 +63,8 @@ export function createCrawlState(options: CrawlOptions, settings: CrawlSettings)
           await response.discard();
           throw rateLimitStop(url, response.retriesExhausted);
         }
-        await credentials.observe(response);
-        await stopOnAnnouncedOutage(response, settings.retryAfterMaxMs);
+        await credentials.observe(response, endpoint);
+        await stopOnAnnouncedOutage(response, endpoint, settings.retryAfterMaxMs);
         reportEvents(state, response.events, endpoint, marketId);
         for (const observation of versioningObservations(response, marketId)) sink.add({ ...observation, endpoint });
         return response;

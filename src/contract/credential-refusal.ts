@@ -1,4 +1,5 @@
-import { ContractRunError } from './contract-run-error.js';
+import type { ContractEndpoint } from './contract-finding.js';
+import { DeploymentRefusal } from './could-not-run-report.js';
 import { requestTarget, type DeploymentResponse } from './deployment-client.js';
 import type { BaseQuery } from './base-query.js';
 import { describeBody } from './body-description.js';
@@ -17,8 +18,8 @@ const CREDENTIAL_NAME = /^(authorization|cookie)$|auth|token|api-?key|secret|ses
  * names, the secret parameters of the `--base-url` query), never its value, and what to do.
  */
 export interface CredentialWatch {
-  /** Looks at one answer. @throws ContractRunError UNAUTHORIZED when it is a refusal as described. */
-  observe(response: DeploymentResponse): Promise<void>;
+  /** Looks at one answer to a request on `endpoint`. @throws DeploymentRefusal (a ContractRunError UNAUTHORIZED) when it is a refusal as described. */
+  observe(response: DeploymentResponse, endpoint: ContractEndpoint): Promise<void>;
 }
 
 /** A watch for a crawl of `origin` with these request headers and this base query. */
@@ -27,7 +28,7 @@ export function watchCredentials(origin: string, headers: ReadonlyArray<readonly
   let successes = 0;
   let answers = 0;
   return {
-    async observe(response) {
+    async observe(response, endpoint) {
       const { status } = response;
       const first = answers++ === 0;
       if (status >= 200 && status < 300) successes++;
@@ -38,12 +39,12 @@ export function watchCredentials(origin: string, headers: ReadonlyArray<readonly
       const what = status === 401 ? '401 (Unauthorized)' : '403 (Forbidden)';
       const after = successes > 0 ? ` after ${successes} successful answer${successes === 1 ? '' : 's'}` : '';
       const at = `${what} to GET ${requestTarget(response.url)}${after} (${body})`;
-      const tail = 'No report was written: the findings would be about access, not the contract.';
+      const tail = 'The report has this one finding: the others would be about access, not the contract.';
       let message: string;
       if (given.length > 0) message = `the deployment refused the credential given with ${given.join(', ')}: ${at}. It may be wrong, expired or lack access to this API; renew it and run again (its value is not shown). ${tail}`;
       else if (successes > 0) message = `the deployment started refusing requests: ${at}. It now asks for a credential; give one with --header (or MARKET_STUB_HEADER) or in the --base-url query. ${tail}`;
-      else message = `the deployment refused access: ${at}, and the check sent no credential. Give the one it expects with --header "Name: value" (Authorization, X-Api-Key…; or MARKET_STUB_HEADER) or in the --base-url query (?api_key=…; name other secret parameters with --redact-query). ${tail}`;
-      throw new ContractRunError('UNAUTHORIZED', message);
+      else message = `the deployment refused access: ${at}, and the check sent no credential. Give the one it expects with --header "Name: value" (Authorization, X-Api-Key…; or MARKET_STUB_HEADER) or in the --base-url query (an api_key or key parameter; name other secret parameters with --redact-query). ${tail}`;
+      throw new DeploymentRefusal('UNAUTHORIZED', message, 'access-refused', requestTarget(response.requested), endpoint);
     },
   };
 }

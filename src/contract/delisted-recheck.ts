@@ -1,8 +1,8 @@
-import { collectBodyText } from './body-text.js';
-import { parseJsonBody } from './body-description.js';
+import { BodyText } from './body-text.js';
 import { LIST_ENDPOINT, SINGLE_ENDPOINT } from './contract-finding.js';
 import type { CrawlState } from './crawl-state.js';
 import { requestTarget, RequestFailure } from './deployment-client.js';
+import { createJsonReader } from './json-body-reader.js';
 import { findMarketArray } from './list-envelope.js';
 
 /**
@@ -54,7 +54,11 @@ export async function delistedSince(state: CrawlState, id: string, request: stri
   return true;
 }
 
-/** The market ids of one fresh read of a list page, or undefined when it cannot be read as a list. */
+/**
+ * The market ids of one fresh read of a list page, or undefined when it cannot be read as a list.
+ * The body is streamed (json-body-reader.ts list mode): memory holds the ids of the page, never
+ * its markets, whatever its size (up to --max-body-mb, as every body).
+ */
 async function readPageIds(state: CrawlState, url: URL): Promise<ReadonlySet<string> | undefined> {
   try {
     const response = await state.get(url, LIST_ENDPOINT);
@@ -63,17 +67,24 @@ async function readPageIds(state: CrawlState, url: URL): Promise<ReadonlySet<str
       await response.discard();
       return undefined;
     }
-    const body = await collectBodyText(response.body);
-    const parsed = parseJsonBody(body.text);
-    const shape = parsed.ok ? findMarketArray(parsed.value) : undefined;
-    if (!parsed.ok || !shape) return undefined;
-    const items = shape.kind === 'array' ? parsed.value : (parsed.value as Record<string, unknown>)[shape.key];
-    const ids = new Set<string>();
-    for (const item of Array.isArray(items) ? (items as unknown[]) : []) {
-      const marketId = (item as { market_id?: unknown } | null)?.market_id;
-      if (typeof marketId === 'string' || typeof marketId === 'number') ids.add(String(marketId));
-    }
-    return ids;
+    // The ids of every candidate array (the top-level array, or each array member of an envelope).
+    const byKey = new Map<string | null, Set<string>>();
+    const reader = createJsonReader('list', {
+      onItem(key, _index, value) {
+        const marketId = (value as { market_id?: unknown } | null)?.market_id;
+        if (typeof marketId !== 'string' && typeof marketId !== 'number') return;
+        let ids = byKey.get(key);
+        if (!ids) byKey.set(key, (ids = new Set()));
+        ids.add(String(marketId));
+      },
+    });
+    const text = new BodyText();
+    for await (const chunk of response.body) reader.write(text.write(chunk));
+    reader.write(text.end());
+    const read = reader.end();
+    const shape = read.ok ? findMarketArray(read.value) : undefined;
+    if (!shape) return undefined;
+    return byKey.get(shape.kind === 'array' ? null : shape.key) ?? new Set();
   } catch (error) {
     if (error instanceof RequestFailure) return undefined;
     throw error;

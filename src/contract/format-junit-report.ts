@@ -37,7 +37,7 @@ function child(parent: XmlNode, name: string, attributes: Record<string, string>
  * code not listed here (another ajv keyword) belongs to `schema`.
  */
 export const CONTRACT_CHECKS: readonly ContractCheck[] = [
-  { name: 'answers', endpoints: BOTH, codes: ['http-status', 'not-found', 'request-failed', 'retry-exhausted', 'body-too-large', 'slow-answer'] },
+  { name: 'answers', endpoints: BOTH, codes: ['http-status', 'not-found', 'request-failed', 'retry-exhausted', 'body-too-large', 'slow-answer', 'could-not-run'] },
   { name: 'json-body', endpoints: BOTH, codes: ['not-json', 'json-rule', 'undecodable-body', 'content-type', 'bom', 'charset', 'duplicate-member', 'unsafe-number'] },
   { name: 'list-shape', endpoints: [LIST_ENDPOINT], codes: ['list-shape'] },
   { name: 'paging', endpoints: [LIST_ENDPOINT], codes: ['cursor-loop', 'page-limit', 'paging-unfollowed', 'list-partial'] },

@@ -116,7 +116,7 @@ export function formatSarifReport(report: ContractReport, options: SarifOptions 
       automationDetails: { id: `market-stub/${report.command}/` },
       originalUriBaseIds: { [SARIF_DEPLOYMENT_BASE]: { uri: uriText(`${report.baseUrl.replace(/\/+$/, '')}/`), description: { text: 'The deployment checked.' } } },
       invocations: [{
-        executionSuccessful: true,
+        executionSuccessful: report.exitCode !== 2,
         exitCode: report.exitCode,
         startTimeUtc: report.startedAt,
         endTimeUtc: new Date(Date.parse(report.startedAt) + report.durationMs).toISOString(),

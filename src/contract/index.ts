@@ -7,6 +7,7 @@ export { contentDecoders, decodeFailureReason, unsupportedCodingReason } from '.
 export { LIST_ENDPOINT, SINGLE_ENDPOINT, type ContractEndpoint, type ContractFinding, type FindingExample, type Observation, type Severity } from './contract-finding.js';
 export { buildContractReport, type ContractReport, type ListSummary, type ProbeSummary, type ReportSummary } from './contract-report.js';
 export { ContractRunError } from './contract-run-error.js';
+export { DeploymentRefusal, type RefusalKind } from './could-not-run-report.js';
 export { checkDeployment, crawlDeployment, type CrawlOptions, type CrawlProgress, type CrawlResult, type InvalidResponse } from './crawl-deployment.js';
 export { parseBaseUrl } from './crawl-settings.js';
 export { displayBase, displayUrl, formatBytes } from './deployment-client.js';

@@ -39,6 +39,7 @@ export const FINDING_KINDS = [
   { code: 'single-envelope', severity: 'error', endpoints: SINGLE },
   { code: 'id-mismatch', severity: 'error', endpoints: SINGLE },
   { code: 'list-single-mismatch', severity: 'error', endpoints: SINGLE },
+  { code: 'could-not-run', severity: 'error', endpoints: BOTH },
   // Warnings: our assumptions.
   { code: 'const', severity: 'warning', endpoints: BOTH },
   { code: 'minimum', severity: 'warning', endpoints: BOTH },
@@ -73,6 +74,7 @@ export const FINDING_KINDS = [
   { code: 'sample', severity: 'info', endpoints: ['deployment'] },
   { code: 'unknown-id-probe', severity: 'info', endpoints: SINGLE },
   { code: 'version-link', severity: 'info', endpoints: BOTH },
+  { code: 'base-query', severity: 'info', endpoints: ['deployment'] },
   { code: 'delisted', severity: 'info', endpoints: SINGLE },
 ] as const satisfies readonly FindingKind[];
 

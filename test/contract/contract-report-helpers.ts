@@ -1,6 +1,8 @@
 // Helpers shared by the contract tests: run `market-stub check` as a real process and read its JSON report.
 import type { ContractFinding } from '../../src/contract/contract-finding.js';
 import type { ContractReport } from '../../src/contract/contract-report.js';
+import { readFile, readdir, stat } from 'node:fs/promises';
+import path from 'node:path';
 import { Writable } from 'node:stream';
 import { runCli } from '../../src/cli/run-cli.js';
 import type { ContractCliIo } from '../../src/cli/cli-io.js';
@@ -59,4 +61,14 @@ export function findingOf(report: ContractReport, code: string, endpoint?: strin
   const found = report.findings.filter((f) => f.code === code && (endpoint === undefined || f.endpoint === endpoint));
   if (found.length !== 1) throw new Error(`expected one ${code} finding${endpoint ? ` on ${endpoint}` : ''}, found ${found.length}: ${JSON.stringify(report.findings.map(findingKey))}`);
   return found[0] as ContractFinding;
+}
+
+/** The text of every file under `dir`, concatenated (to search a recorded set for what must not be there). */
+export async function filesUnder(dir: string): Promise<string> {
+  let text = '';
+  for (const entry of await readdir(dir, { recursive: true })) {
+    const file = path.join(dir, entry);
+    if ((await stat(file)).isFile()) text += await readFile(file, 'utf8');
+  }
+  return text;
 }

@@ -2,7 +2,7 @@
 // origin of --base-url (a redirect or paging link elsewhere is followed without them, or refused
 // with --same-origin-only), and no output of check, record or proxy holds a secret in any form:
 // raw, without its auth scheme, JSON-escaped, XML-escaped, percent-encoded or cut short.
-import { mkdtemp, readFile, readdir, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
 import { CLI, runCliProcess } from '../support/cli-process.js';
 import { conformingMarket, conformingMarkets, json, summaryOf, withServer, type DeviantServer, type RawMarket } from './deviant-server.js';
-import { findingOf, problemKeys, runCheckJson, runCliInProcess } from './contract-report-helpers.js';
+import { filesUnder, findingOf, problemKeys, runCheckJson, runCliInProcess } from './contract-report-helpers.js';
 
 const LIST = 'GET /markets';
 const SINGLE = 'GET /markets/{market_id}';
@@ -99,14 +99,6 @@ describe('no output holds a secret, in any form', () => {
     },
   };
 
-  async function filesUnder(dir: string): Promise<string> {
-    let text = '';
-    for (const entry of await readdir(dir, { recursive: true })) {
-      const file = path.join(dir, entry);
-      if ((await stat(file)).isFile()) text += await readFile(file, 'utf8');
-    }
-    return text;
-  }
 
   it('check: text, json and junit reports (stdout and --output), and stderr', async () => {
     await withServer(markets, echoing, async (server) => {

@@ -36,7 +36,7 @@ describe('retries (RFC 9110 §10.2.3 Retry-After; §9.2.2 idempotent GET)', () =
       const run = await runCliInProcess(['check', '--base-url', server.url, '--all', '--format', 'json']);
       expect(performance.now() - started).toBeLessThan(10_000);
       expect(run.code).toBe(2);
-      expect(run.stdout).toBe('');
+      expect(JSON.parse(run.stdout)).toMatchObject({ exitCode: 2, findings: [{ code: 'could-not-run', endpoint: SINGLE, examples: [{ request: '/markets/DEV-2' }] }] });
       expect(run.stderr).toMatch(/^market-stub check: the deployment announced it is unavailable: 503 \(Service Unavailable\) to GET \/markets\/DEV-2 with Retry-After: 120, 2 min from now .*more than the 10 s the check waits \(--retry-after-max-ms 10000\)/);
     });
   });

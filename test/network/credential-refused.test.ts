@@ -1,8 +1,10 @@
-// A credential the checker was given that the deployment refuses (a token expiring mid-crawl) is
-// the checker's failure: the run ends as could-not-run (exit 2) naming the header, never its value,
+// A credential the checker was given that the deployment refuses (a token expiring mid-crawl), or
+// access refused to the first request, is the checker's failure: the run ends as could-not-run
+// (exit 2) naming the header, never its value, with a report whose one finding is `could-not-run`,
 // and never as contract findings on the markets (exit 1).
 import { describe, expect, it } from 'vitest';
 import { checkDeployment } from '../../src/index.js';
+import type { ContractReport } from '../../src/contract/contract-report.js';
 import { runCliInProcess } from '../contract/contract-report-helpers.js';
 import { conformingMarkets, json, withServer, type Deviations } from '../contract/deviant-server.js';
 import { recordInto } from './record-into.js';
@@ -20,9 +22,12 @@ describe('a credential refused mid-crawl', () => {
     await withServer(conformingMarkets(20), expiringAfter(6), async (server) => {
       const run = await runCliInProcess(['check', '--base-url', server.url, '--all', '--concurrency', '1', '--format', 'json', '--header', `Authorization: ${TOKEN}`, '--header', 'X-Trace: t-1']);
       expect(run.code).toBe(2);
-      expect(run.stdout).toBe('');
+      const report = JSON.parse(run.stdout) as ContractReport;
+      expect(report).toMatchObject({ verdict: 'fail', exitCode: 2, summary: { errors: 1, warnings: 0, infos: 0 } });
+      expect(report.findings.map((f) => [f.code, f.endpoint])).toEqual([['could-not-run', 'GET /markets/{market_id}']]);
       expect(run.stderr).toMatch(/the deployment refused the credential given with --header Authorization: 401 \(Unauthorized\) to GET \/markets\/DEV-\d+ after 6 successful answers/);
-      expect(run.stderr).not.toContain('exp1r1ng');
+      expect(run.stderr).toContain(report.findings[0]?.found);
+      expect(run.stderr + run.stdout).not.toContain('exp1r1ng');
     });
   });
 
@@ -31,7 +36,7 @@ describe('a credential refused mid-crawl', () => {
       const run = await runCliInProcess(['check', '--base-url', server.url, '--format', 'json', '--header', 'X-Api-Key: k3y-0ld-88']);
       expect(run.code).toBe(2);
       expect(run.stderr).toContain('the deployment refused the credential given with --header X-Api-Key: 403 (Forbidden) to GET /markets (a JSON object with keys error).');
-      expect(run.stderr).not.toContain('k3y-0ld-88');
+      expect(run.stderr + run.stdout).not.toContain('k3y-0ld-88');
     });
   });
 
@@ -56,12 +61,12 @@ describe('a credential refused mid-crawl', () => {
     });
   });
 
-  it('a 401 on a first request without any credential is could-not-run (exit 2, no report), not a contract finding', async () => {
+  it('a 401 on a first request without any credential is access refused too (exit 2), not a contract finding', async () => {
     await withServer(conformingMarkets(2), { other: () => json({ error: 'login required' }, 401) }, async (server) => {
       const run = await runCliInProcess(['check', '--base-url', server.url, '--format', 'json']);
       expect(run.code).toBe(2);
-      expect(run.stdout).toBe('');
-      expect(run.stderr).toContain('401 (Unauthorized)');
+      expect(run.stderr).toContain('the deployment refused access: 401 (Unauthorized) to GET /markets (a JSON object with keys error), and the check sent no credential.');
+      expect((JSON.parse(run.stdout) as ContractReport).findings.map((f) => f.code)).toEqual(['could-not-run']);
     });
   });
 });

@@ -10,7 +10,7 @@ const limit = (name: keyof typeof CRAWL_LIMITS) => int(CRAWL_LIMITS[name][0], CR
 
 /** The crawl options shared by `check` and `record`: the deployment and how to crawl it (defaults from CRAWL_DEFAULTS, the crawl's one defaults object). */
 export const CRAWL_OPTIONS = [
-  { flag: 'base-url', env: ['MARKET_STUB_BASE_URL'], kind: { type: 'url' }, required: 'the deployment\'s base URL, whose GET {base}/markets is the list (--base-url https://api.example.com/v1)', describe: 'Base URL of the deployment; GET {base}/markets is the list', group: 'Deployment:' },
+  { flag: 'base-url', env: ['MARKET_STUB_BASE_URL'], kind: { type: 'url' }, required: 'the deployment\'s base URL, whose GET {base}/markets is the list (--base-url https://api.example.com/v1)', describe: 'Base URL of the deployment; GET {base}/markets is the list. Its query (?api_key=…) is sent on every request to its origin, secret values never shown (docs/networks.md)', group: 'Deployment:' },
   { flag: 'header', env: ['MARKET_STUB_HEADER'], kind: { type: 'list', separator: '\n' }, secret: true, defaultText: 'none', describe: 'Header sent on every request to the --base-url origin only, "Name: value" (repeatable; the variable takes one per line); values never reach reports, logs or fixtures', group: 'Deployment:' },
   { flag: 'same-origin-only', env: ['MARKET_STUB_SAME_ORIGIN_ONLY'], kind: BOOLEAN, default: false, describe: 'Refuse redirects and paging links to another origin (error) instead of following them without the --header values (warning)', group: 'Deployment:' },
   { flag: 'timeout-ms', env: ['MARKET_STUB_TIMEOUT_MS'], kind: limit('timeoutMs'), default: CRAWL_DEFAULTS.timeoutMs, describe: 'Time limit per request, body included, ms', group: 'Deployment:' },
