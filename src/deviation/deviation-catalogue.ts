@@ -60,6 +60,7 @@ export const UNPROVOKED_FINDINGS: readonly UnprovokedFinding[] = Object.freeze([
   { code: 'retry-exhausted', severity: 'error', why: '503 after every retry: provoked by the behaviour `status` 503 with `retryAfter` (a 429 is the checker\'s pace: it slows down, or stops with exit 2)' },
   { code: 'body-too-large', severity: 'error', why: 'a body over `--max-body-mb` (64 MiB): a limit of the checker, not a drift of the content' },
   { code: 'json-rule', severity: 'error', why: 'JSON deeper than 64 levels, a `__proto__`-like member or bytes that are not UTF-8: the stub itself refuses such markets on every input, so it never serves one' },
+  { code: 'dot-segment-id', severity: 'error', why: 'a market_id "." or "..": the stub refuses such markets on every input (no URL can reach them), so it never serves one' },
   { code: 'undecodable-body', severity: 'error', why: 'a body that does not decode from its `Content-Encoding`: the stub sends no content coding' },
   { code: 'cross-origin', severity: 'error', why: 'a redirect or paging link to another origin with `--same-origin-only`: needs a second origin' },
   { code: 'cross-origin', severity: 'warning', why: 'a redirect or paging link to another origin: needs a second origin' },
