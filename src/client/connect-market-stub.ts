@@ -113,9 +113,17 @@ function remoteMethods(base: string, send: AdminTransport): MarketStubClient {
   };
 }
 
-/** The same check as the in-process controls: a market id must be a non-empty string (and here, a path segment). */
+/**
+ * The same check as the in-process controls: a market id must be a non-empty string (and here, a
+ * path segment). `.` and `..` are no market's id (schemas/market.schema.json `$defs/MarketId`), and
+ * a URL cannot carry them (its parser removes dot segments, `%2E` included): answered here as the
+ * in-process handle answers them, MARKET_NOT_FOUND, never sent to another route.
+ */
 function checkMarketId(where: string, marketId: unknown): string {
   if (typeof marketId !== 'string' || marketId === '') throw optionError(where, 'marketId', 'a non-empty string', marketId);
+  if (marketId === '.' || marketId === '..') {
+    throw new MarketStubError({ code: 'MARKET_NOT_FOUND', where, marketId, message: `${where}: no market with market_id ${JSON.stringify(marketId)} (a market_id is never "." or "..": URL parsers remove those path segments)` });
+  }
   return marketId;
 }
 

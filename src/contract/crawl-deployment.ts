@@ -209,6 +209,9 @@ async function* bounded(chunks: AsyncIterable<Uint8Array>, limit: { bytes: numbe
 
 /** One `GET /markets/{id}`: answer, body (bounded), checks; a market echoing a header value is never kept. */
 async function checkOneMarket(state: CrawlState, id: string): Promise<{ market?: Market; invalid?: InvalidResponse; ms?: number }> {
+  // No URL carries the segments "." and ".." (RFC 3986 §5.2.4): asking would reach another route.
+  // The list's `dot-segment-id` error already reports such an id.
+  if (id === '.' || id === '..') return {};
   const target = singleUrl(state.settings.base, id);
   const request = requestTarget(target);
   const limit = marketBodyLimit(state.settings);

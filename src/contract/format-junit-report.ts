@@ -42,7 +42,7 @@ export const CONTRACT_CHECKS: readonly ContractCheck[] = [
   { name: 'list-shape', endpoints: [LIST_ENDPOINT], codes: ['list-shape'] },
   { name: 'paging', endpoints: [LIST_ENDPOINT], codes: ['cursor-loop', 'page-limit', 'paging-unfollowed', 'list-partial'] },
   { name: 'same-origin', endpoints: BOTH, codes: ['cross-origin'] },
-  { name: 'schema', endpoints: BOTH, codes: ['required', 'type', 'format', 'forbidden', 'minLength', 'single-envelope'] },
+  { name: 'schema', endpoints: BOTH, codes: ['required', 'type', 'format', 'forbidden', 'minLength', 'dot-segment-id', 'single-envelope'] },
   { name: 'unique-ids', endpoints: [LIST_ENDPOINT], codes: ['duplicate-id'] },
   { name: 'list-consistency', endpoints: [SINGLE_ENDPOINT], codes: ['id-mismatch', 'list-single-mismatch', 'price-moved'] },
   { name: 'assumptions', endpoints: BOTH, codes: ['const', 'minimum', 'maximum', 'float-noise', 'price-sum', 'past-resolution-date'] },

@@ -14,7 +14,8 @@ const SINGLE = [SINGLE_ENDPOINT] as const;
 /**
  * Every finding `check`, `record` and `proxy` can report, as (code, severity, endpoints): the
  * schema keywords of `$defs/Market`, `$defs/MarketSummary` and `$defs/MarketAssumptions` (the
- * ajv keywords that schema uses; `forbidden` is ajv's `false schema`) and every check of the
+ * ajv keywords that schema uses; `forbidden` is ajv's `false schema`, `dot-segment-id` the `not` of
+ * `$defs/MarketId`) and every check of the
  * contract room (src/contract). A code with two severities has a row for each. docs/contract-check.md documents each row
  * (a test holds the two together), and the deviation catalogue (src/deviation) provokes every
  * error and warning from a stub or says why it cannot.
@@ -25,6 +26,7 @@ export const FINDING_KINDS = [
   { code: 'type', severity: 'error', endpoints: BOTH },
   { code: 'format', severity: 'error', endpoints: SINGLE },
   { code: 'minLength', severity: 'error', endpoints: BOTH },
+  { code: 'dot-segment-id', severity: 'error', endpoints: BOTH },
   { code: 'forbidden', severity: 'error', endpoints: LIST },
   { code: 'list-shape', severity: 'error', endpoints: LIST },
   { code: 'http-status', severity: 'error', endpoints: BOTH },
@@ -82,7 +84,7 @@ export const FINDING_KINDS = [
 export type FindingCode = (typeof FINDING_KINDS)[number]['code'];
 
 /** Schema codes: the keywords of the schema's $defs that can fail, as findings name them. */
-const SCHEMA_CODES: ReadonlySet<string> = new Set(['required', 'type', 'format', 'minLength', 'forbidden', 'const', 'minimum', 'maximum']);
+const SCHEMA_CODES: ReadonlySet<string> = new Set(['required', 'type', 'format', 'minLength', 'dot-segment-id', 'forbidden', 'const', 'minimum', 'maximum']);
 
 /**
  * A schema finding's code as a FindingCode. The schema uses only the keywords in SCHEMA_CODES; a

@@ -61,6 +61,7 @@ export const UNPROVOKED_FINDINGS: readonly UnprovokedFinding[] = Object.freeze([
   { code: 'could-not-run', severity: 'error', why: 'the deployment refused to be judged (a 401/403 to the first request, a 503 whose `Retry-After` is past the cap): the run stops (exit 2) before any content is judged; provoked by the behaviours `status` 403, or 503 with `retryAfter` 3600, on the list; test/contract/gateway-signals.test.ts covers both' },
   { code: 'body-too-large', severity: 'error', why: 'a body over `--max-body-mb` (64 MiB): a limit of the checker, not a drift of the content' },
   { code: 'json-rule', severity: 'error', why: 'JSON deeper than 64 levels, a `__proto__`-like member or bytes that are not UTF-8: the stub itself refuses such markets on every input, so it never serves one' },
+  { code: 'dot-segment-id', severity: 'error', why: 'a market_id "." or "..": the stub refuses such markets on every input (no URL can reach them), so it never serves one' },
   { code: 'undecodable-body', severity: 'error', why: 'a body that does not decode from its `Content-Encoding`: the stub sends no content coding' },
   { code: 'cross-origin', severity: 'error', why: 'a redirect or paging link to another origin with `--same-origin-only`: needs a second origin' },
   { code: 'cross-origin', severity: 'warning', why: 'a redirect or paging link to another origin: needs a second origin' },

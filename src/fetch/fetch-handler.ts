@@ -1,7 +1,7 @@
 import { buildDataCatalog } from '../catalog/data-catalog.js';
 import { todayUtc } from '../core/market-rules.js';
 import { splitTarget, type StubAnswer } from '../runtime/answer-request.js';
-import { errorReply } from '../runtime/error-reply.js';
+import { internalError } from '../runtime/error-reply.js';
 import type { MarketStubClient } from '../runtime/market-stub-client.js';
 import { createStubControls } from '../runtime/stub-controls.js';
 import { createStubCore, type StubCore } from '../runtime/stub-core.js';
@@ -73,7 +73,7 @@ export function createFetchAnswerer(core: StubCore, prefix: string, outside: 'no
       answer = handled instanceof Promise ? await handled : handled;
     } catch (error) {
       runtime.reportError(error, `${request.method} ${split.path}`);
-      answer = { reply: errorReply(runtime.profile.errors, 500, 'internal_error', 'The stub failed to answer this request; its cause is in the error log.'), delayMs: 0, fault: undefined, dribbleMs: 0, labels: [] };
+      answer = { reply: internalError(runtime.profile.errors), delayMs: 0, fault: undefined, dribbleMs: 0, labels: [] };
     }
     if (answer.delayMs > 0) await sleep(answer.delayMs, request.signal);
     const response = toResponse(answer, request.method);

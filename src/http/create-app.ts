@@ -1,7 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import { loadExpress } from './load-express.js';
 import { loadConsoleAssets } from './admin/console-assets.js';
-import { errorReply } from '../runtime/error-reply.js';
+import { internalError } from '../runtime/error-reply.js';
 import { writeReply } from './write-reply.js';
 import { createNodeHandler } from './node-handler.js';
 import { createStubCore } from '../runtime/stub-core.js';
@@ -42,7 +42,7 @@ export function createApp(options: AppOptions): StubRequestListener {
   app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
     runtime.reportError(error, `${req.method} ${req.path}`);
     if (res.headersSent) res.destroy();
-    else writeReply(res, errorReply(runtime.profile.errors, 500, 'internal_error', 'The stub failed to answer this request; see its log.'));
+    else writeReply(res, internalError(runtime.profile.errors));
   });
   return app as StubRequestListener;
 }

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TransportFault } from '../behaviour/behaviour.js';
 import { NO_LABELS, splitTarget, type SplitTarget, type StubAnswer, type StubRequest } from '../runtime/answer-request.js';
-import { errorReply } from '../runtime/error-reply.js';
+import { internalError } from '../runtime/error-reply.js';
 import type { Reply } from '../runtime/reply.js';
 import type { StubCore } from '../runtime/stub-core.js';
 import type { StubRuntime } from '../runtime/stub-runtime.js';
@@ -63,7 +63,7 @@ function observe(runtime: StubRuntime, req: IncomingMessage, res: WithLabels, sp
 function failed(runtime: StubRuntime, res: ServerResponse, error: unknown, where: string): void {
   runtime.reportError(error, where);
   if (res.headersSent) res.destroy();
-  else writeReply(res, errorReply(runtime.profile.errors, 500, 'internal_error', 'The stub failed to answer this request; its cause is in the error log.'));
+  else writeReply(res, internalError(runtime.profile.errors));
 }
 
 /** Holds the answer for its delay, then delivers it; a response closed meanwhile is never written. */

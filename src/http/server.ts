@@ -1,6 +1,6 @@
 import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { Server as NetServer, type AddressInfo, type Socket } from 'node:net';
-import { errorReply, type ErrorCode } from '../runtime/error-reply.js';
+import { errorReply, internalError, type ErrorCode } from '../runtime/error-reply.js';
 import { createPendingResponses } from './pending-responses.js';
 import { writeReply } from './write-reply.js';
 import { createNodeHandler } from './node-handler.js';
@@ -92,7 +92,7 @@ export async function listen(handler: (req: IncomingMessage, res: ServerResponse
       handler(req, res);
     } catch (error) {
       onError(error, `${req.method} ${req.url}`);
-      if (!res.headersSent) writeReply(res, errorReply(shape, 500, 'internal_error', 'The stub failed to answer this request; its cause is in the error log.'));
+      if (!res.headersSent) writeReply(res, internalError(shape));
       else res.destroy();
     }
   });

@@ -47,6 +47,15 @@ export function errorReply(shape: ResponseProfile['errors'], status: number, cod
   return reply;
 }
 
+/**
+ * The stub's own 500 for a bug while answering (a handler that threw): the profile's error shape,
+ * code `internal_error`, never a stack or the error's text (its cause goes to the error log). Every
+ * adapter answers it with the same bytes (node:http, Express, MSW, the Fetch handler).
+ */
+export function internalError(shape: ResponseProfile['errors']): Reply {
+  return errorReply(shape, 500, 'internal_error', 'The stub failed to answer this request; its cause is in the error log.');
+}
+
 /** 404 for an id the catalog does not hold; the body names the id. */
 export function marketNotFound(shape: ResponseProfile['errors'], marketId: string): Reply {
   return errorReply(shape, 404, 'market_not_found', `No market with market_id ${JSON.stringify(marketId)}.`, { market_id: marketId });

@@ -1,7 +1,7 @@
 import { createAdminApi } from './admin/admin-api.js';
 import type { ConsoleAssetSource } from './admin/console-routes.js';
 import { answerRequest, CORS_HEADERS, NO_LABELS, splitTarget, type SplitTarget, type StubAnswer, type StubRequest } from './answer-request.js';
-import { methodNotAllowed, routeNotFound } from './error-reply.js';
+import { internalError, methodNotAllowed, routeNotFound } from './error-reply.js';
 import { createOpenApiResponder } from './openapi-served.js';
 import { jsonReply, type Reply } from './reply.js';
 import type { StubRuntime } from './stub-runtime.js';
@@ -23,7 +23,10 @@ export interface StubCore {
    * Answers one request: the market routes, `/healthz` and CORS preflights synchronously (no
    * promise on the hot path), `/openapi.json`, 404 and 405 synchronously, the admin API and the
    * console's files (`/__stub…`) as a promise that never rejects. Every answer carries the stub
-   * clock's `Date` (RFC 9110 §6.6.1). Throws only on a bug (the adapter answers 500).
+   * clock's `Date` (RFC 9110 §6.6.1). Never throws and never rejects: a bug while answering (a
+   * handler, a catalog or a market that throws) is the stub's own 500 `internal_error` in the
+   * profile's error shape, with `Date` and CORS as any answer, its cause sent to the error log
+   * (runtime.reportError) and never to the client; so every adapter answers it with the same bytes.
    */
   handle(request: StubRequest, split?: SplitTarget): StubAnswer | Promise<StubAnswer>;
   /** The 404 of a path outside the stub (outside an adapter's mount path), with CORS and `Date`; journal it as any other. */
@@ -53,13 +56,21 @@ export function createStubCore(runtime: StubRuntime, options: StubCoreOptions = 
   return {
     runtime,
     handle(request, split = splitTarget(request.target)) {
-      if (split.admin) {
-        if (admin === undefined) return dated({ ...other(request, split), admin: true }, dateNow());
-        return admin(request, split.path, split.query).then((reply) => dated({ reply, delayMs: 0, fault: undefined, dribbleMs: 0, labels: NO_LABELS, admin: true }, dateNow()));
+      const failed = (error: unknown): StubAnswer => {
+        runtime.reportError(error, `${request.method} ${split.path}`);
+        const reply = internalError(runtime.profile.errors);
+        if (runtime.cors) Object.assign(reply.headers, CORS_HEADERS);
+        return dated({ reply, delayMs: 0, fault: undefined, dribbleMs: 0, labels: NO_LABELS, ...(split.admin ? { admin: true as const } : {}) }, dateNow());
+      };
+      try {
+        if (split.admin) {
+          if (admin === undefined) return dated({ ...other(request, split), admin: true }, dateNow());
+          return admin(request, split.path, split.query).then((reply) => dated({ reply, delayMs: 0, fault: undefined, dribbleMs: 0, labels: NO_LABELS, admin: true }, dateNow()), failed);
+        }
+        return dated(answerRequest(runtime, request, split) ?? other(request, split), dateNow());
+      } catch (error) {
+        return failed(error);
       }
-      const answer = answerRequest(runtime, request, split) ?? other(request, split);
-      answer.reply.headers['date'] = dateNow();
-      return answer;
     },
     notFound(method, path) {
       return dated(other({ method, target: path, headers: {} }, { path, query: '', admin: true }), dateNow());

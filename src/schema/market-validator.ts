@@ -62,6 +62,13 @@ export function getMarketValidator(options: MarketValidatorOptions = {}): Market
   return validator;
 }
 
+/**
+ * What a market_id must be besides a non-empty string (schemas/market.schema.json `$defs/MarketId`):
+ * not `.` nor `..`, the path segments every URL parser removes (RFC 3986 §5.2.4), `%2E` and
+ * `%2E%2E` included, so `GET /markets/{market_id}` could never reach such a market.
+ */
+export const DOT_SEGMENT_EXPECTED = 'a market_id other than "." and ".." (URL parsers remove those path segments, RFC 3986 §5.2.4, so GET /markets/{market_id} could never reach it; rename the market)';
+
 /** Maps one ajv error to a finding with an absolute pointer, the expectation and what was found. */
 function toFinding(error: ErrorObject, doc: unknown, base: string, severity: Finding['severity']): Finding {
   const params = error.params as Record<string, unknown>;
@@ -89,6 +96,10 @@ function toFinding(error: ErrorObject, doc: unknown, base: string, severity: Fin
     case 'const':
       expected = JSON.stringify(params['allowedValue']);
       break;
+    case 'not':
+      // The schema's one `not` ($defs/MarketId): the dot segments no URL can carry.
+      expected = DOT_SEGMENT_EXPECTED;
+      break;
     case 'minimum':
     case 'maximum':
       expected = `a number ${String(params['comparison'])} ${String(params['limit'])}`;
@@ -99,7 +110,7 @@ function toFinding(error: ErrorObject, doc: unknown, base: string, severity: Fin
   const at = `${base}${pointer}`;
   return {
     severity,
-    code: error.keyword === 'false schema' ? 'forbidden' : error.keyword,
+    code: error.keyword === 'false schema' ? 'forbidden' : error.keyword === 'not' ? 'dot-segment-id' : error.keyword,
     pointer: at,
     expected,
     found,

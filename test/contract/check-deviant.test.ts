@@ -346,6 +346,21 @@ describe.concurrent('market-stub check against deviant deployments', () => {
     });
   });
 
+  it('reports a listed market_id "." or ".." as dot-segment-id, the one market no URL can reach', async () => {
+    const markets = [conformingMarket(1, { market_id: '.' }), conformingMarket(2, { market_id: '..' }), conformingMarket(3, { market_id: 'KX-26MAY19' })];
+    await withServer(markets, undefined, async (server) => {
+      const run = await runCheckJson(server.url, ['--all']);
+      expect(run.code).toBe(1);
+      const f = findingOf(run.report, 'dot-segment-id', LIST);
+      expect(f).toMatchObject({ severity: 'error', count: 2 });
+      expect(f.expected).toContain('a market_id other than "." and ".."');
+      expect(problemKeys(run.report)).toEqual([`error dot-segment-id ${LIST} /*/market_id`]);
+      expect(server.requests.map((r) => r.url)).toContain('/markets/KX-26MAY19');
+      // `/markets/.` and `/markets/..` would reach the list and the root: never asked.
+      expect(server.requests.filter((r) => r.url === '/' || r.url === '/markets/')).toEqual([]);
+    });
+  });
+
   it('percent-encodes listed ids as one path segment', async () => {
     const markets = [conformingMarket(1, { market_id: 'a/b c?d' }), conformingMarket(2, { market_id: 'KX-26MAY19' })];
     await withServer(markets, undefined, async (server) => {

@@ -79,7 +79,7 @@ describe('docs/contract-check.md', () => {
 });
 
 it('puts every error and warning in a JUnit check of its own (the schema check takes only schema keywords)', () => {
-  const schemaCodes = ['required', 'type', 'format', 'forbidden', 'minLength', 'single-envelope'];
+  const schemaCodes = ['required', 'type', 'format', 'forbidden', 'minLength', 'dot-segment-id', 'single-envelope'];
   for (const kind of FINDING_KINDS.filter((k) => k.severity !== 'info')) {
     const check = CONTRACT_CHECKS.find((c) => (c.codes as readonly string[]).includes(kind.code));
     expect(check?.name, kind.code).toBeDefined();

@@ -126,3 +126,57 @@ describe('binding beyond loopback', () => {
     expect(lines).toHaveLength(1);
   });
 });
+
+describe('Fetch Metadata and the headers of admin JSON', () => {
+  const ADMIN_READS = ['/__stub', '/__stub/markets', '/__stub/requests', '/__stub/deviations', '/__stub/behaviours'];
+
+  it('every admin JSON answer, success or error, carries nosniff and Cross-Origin-Resource-Policy: same-origin; market routes do not', async () => {
+    const a = await app();
+    for (const path of [...ADMIN_READS, '/__stub/no-such']) {
+      const res = await request(a).get(path);
+      expect(res.headers['x-content-type-options'], path).toBe('nosniff');
+      expect(res.headers['cross-origin-resource-policy'], path).toBe('same-origin');
+    }
+    const refused = await request(a).put('/__stub/markets').set('content-type', 'text/plain').send('[]').expect(415);
+    expect(refused.headers['cross-origin-resource-policy']).toBe('same-origin');
+    const markets = await request(a).get('/markets').expect(200);
+    expect(markets.headers['cross-origin-resource-policy']).toBeUndefined();
+  });
+
+  it.each(['cross-site', 'same-site', 'Cross-Site', 'something-new'])('Sec-Fetch-Site: %s is refused 403 on every admin route before any work, no-cors loads included', async (site) => {
+    const a = await app();
+    for (const path of ADMIN_READS) {
+      const res = await request(a).get(path).set('sec-fetch-site', site).set('sec-fetch-mode', 'no-cors').set('sec-fetch-dest', 'script').expect(403);
+      expect(res.body).toMatchObject({ error: 'forbidden', option: 'sec-fetch-site', expected: 'no Sec-Fetch-Site, or same-origin or none', found: JSON.stringify(site) });
+      expect(res.headers['cross-origin-resource-policy']).toBe('same-origin');
+    }
+    // A state-changing request with a JSON body a page could send with fetch(): refused, nothing changed.
+    await request(a).post('/__stub/tick').set('sec-fetch-site', site).set('content-type', 'application/json').send({ n: 5 }).expect(403);
+    await request(a).put('/__stub/markets').set('sec-fetch-site', site).set('content-type', 'application/json').send('[]').expect(403);
+    expect(JSON.parse((await request(a).get('/__stub/markets').expect(200)).text)).toHaveLength(3);
+    expect((await request(a).post('/__stub/tick').set('content-type', 'application/json').send({ n: 1 }).expect(200)).body).toEqual({ tick: 1 });
+    // The market routes are for every origin.
+    await request(a).get('/markets').set('sec-fetch-site', site).expect(200);
+  });
+
+  it('same-origin, none and no Sec-Fetch-Site at all are answered', async () => {
+    const a = await app();
+    for (const site of ['same-origin', 'none', undefined]) {
+      const req = request(a).get('/__stub/markets');
+      await (site === undefined ? req : req.set('sec-fetch-site', site)).expect(200);
+    }
+  });
+
+  it('a link from another site may open the console page (a top-level navigation), never its files nor the API', async () => {
+    // supertest, not fetch: Node's fetch sets Sec-Fetch-Mode itself (cors).
+    const a = await app();
+    const navigate = { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'document' };
+    for (const path of ['/__stub/ui', '/__stub/ui/']) {
+      const page = await request(a).get(path).set(navigate);
+      expect([200, 404], path).toContain(page.status); // 404 when dist/console is not built: answered, not refused
+    }
+    await request(a).get('/__stub/ui/console.js').set({ ...navigate, 'sec-fetch-mode': 'no-cors', 'sec-fetch-dest': 'script' }).expect(403);
+    await request(a).get('/__stub/ui/').set({ ...navigate, 'sec-fetch-dest': 'iframe' }).expect(403);
+    await request(a).get('/__stub/markets').set(navigate).expect(403);
+  });
+});

@@ -33,12 +33,15 @@ interface Step {
 const STEPS: Step[] = [
   { method: 'GET', path: '/markets' }, { method: 'GET', path: '/markets?limit=2' }, { method: 'GET', path: '/markets/{id}' },
   { method: 'HEAD', path: '/markets/{id}' }, { method: 'GET', path: '/markets/no-such-market' }, { method: 'GET', path: '/markets/%E0%A4%A' },
+  { method: 'GET', path: '/markets/%' }, { method: 'GET', path: '/markets/%zz' }, { method: 'HEAD', path: '/markets/%zz' },
   { method: 'GET', path: '/healthz' }, { method: 'GET', path: '/openapi.json' }, { method: 'GET', path: '/no/such/route' },
   { method: 'POST', path: '/markets' }, { method: 'PUT', path: '/openapi.json' }, { method: 'DELETE', path: '/healthz' },
   { method: 'OPTIONS', path: '/markets', headers: { 'access-control-request-method': 'GET', 'access-control-request-headers': 'prefer' } },
   { method: 'GET', path: '/markets', headers: { prefer: 'code=503' } }, { method: 'GET', path: '/markets', headers: { prefer: 'nonsense=1' } }, // an unknown preference is ignored (RFC 7240 §2)
   { method: 'GET', path: '/__stub' }, { method: 'GET', path: '/__stub/markets' }, { method: 'GET', path: '/__stub/deviations' },
   { method: 'GET', path: '/__stub/no-such' }, { method: 'GET', path: '/__stub', headers: { origin: 'http://evil.test' } },
+  { method: 'GET', path: '/__stub/markets', headers: { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'no-cors' } },
+  { method: 'GET', path: '/__stub', headers: { 'sec-fetch-site': 'same-site' } }, { method: 'GET', path: '/__stub', headers: { 'sec-fetch-site': 'same-origin' } },
 ];
 
 const PROFILES: Partial<ResponseProfile>[] = [{}, { envelope: 'markets', paging: 'cursor', pageSize: 3 }, { paging: 'offset', pageSize: 2, errors: 'problem' }, { envelope: 'data', errors: 'error-object', filterStatus: true }];
@@ -84,14 +87,23 @@ function listen(listener: Parameters<typeof createServer>[1]): Promise<{ origin:
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server })));
 }
 
-async function fourAdapters(seed: number, profile: Partial<ResponseProfile>) {
-  const runtimeOptions = { seed, clock: CLOCK, profile, allowedHosts: [HOST], errorLog: () => {} };
-  const options = { ...runtimeOptions, count: 7 };
+/** What a stub built from the same options for all four adapters may add: markets given in code, CORS, the error log. */
+interface Extra {
+  markets?: object[];
+  cors?: boolean;
+  errorLog?: (line: string) => void;
+}
+
+async function fourAdapters(seed: number, profile: Partial<ResponseProfile>, extra: Extra = {}) {
+  const { markets, ...more } = extra;
+  const runtimeOptions = { seed, clock: CLOCK, profile, allowedHosts: [HOST], errorLog: () => {}, ...more };
+  const options = { ...runtimeOptions, count: 7, ...(markets ? { markets } : {}) };
   const http = await startMarketStub(options);
-  const express = await listen(createApp({ ...runtimeOptions, catalog: await buildCatalog({ seed, count: 7, clock: CLOCK }) }) as Parameters<typeof createServer>[1]);
+  const express = await listen(createApp({ ...runtimeOptions, catalog: await buildCatalog({ seed, count: 7, clock: CLOCK, ...(markets ? { markets } : {}) }) }) as Parameters<typeof createServer>[1]);
   const { handlers } = createMarketStubHandlers({ ...options, admin: true, baseUrl: `http://${HOST}` });
   const fetchHandler = createFetchHandler(options);
-  const id = (await http.catalog())[3]?.market_id ?? '';
+  // Markets given in code are the test's own (and reading the catalog would render them ahead of the test).
+  const id = markets ? '' : ((await http.catalog())[3]?.market_id ?? '');
   const answer = async (step: Step) => {
     const concrete = { ...step, path: step.path.replace('{id}', encodeURIComponent(id)) };
     return Promise.all([
@@ -130,9 +142,65 @@ describe('node:http, Express, MSW and the Fetch handler give the same bytes', ()
     try {
       const statuses = [];
       for (const step of STEPS) statuses.push((await adapters.answer(step))[0]?.status);
-      expect(statuses).toEqual([200, 200, 200, 200, 404, 400, 200, 200, 404, 405, 405, 404, 204, 503, 200, 200, 200, 200, 404, 403]);
+      expect(statuses).toEqual([200, 200, 200, 200, 404, 400, 400, 400, 400, 200, 200, 404, 405, 405, 404, 204, 503, 200, 200, 200, 200, 404, 403, 403, 403, 200]);
     } finally {
       await adapters.close();
     }
   }, 30_000);
+});
+
+/** A valid market whose `notes` throws when read once `armed` is set: a catalog that fails while answering. */
+function explodingMarket(id: string, armed: () => boolean): object {
+  const market = { market_id: id, title: 'Will the catalog hold?', status: 'active', yes_price: 0.4, no_price: 0.6, resolution_date: '2027-01-01' };
+  return Object.defineProperty(market, 'notes', {
+    enumerable: true,
+    get() {
+      if (armed()) throw new Error('catalog exploded at /home/secret/stub.ts:42');
+      return 'fine';
+    },
+  });
+}
+
+describe('a handler that throws is the stub\'s own 500 through every adapter', () => {
+  it.each([['default', {}], ['problem', { errors: 'problem' as const }], ['error-object', { errors: 'error-object' as const }]])('the same bytes in the %s error shape, with Date and CORS, no stack; the cause goes to the error log', async (_name, profile) => {
+    let armed = false;
+    const logged: string[] = [];
+    const markets = [explodingMarket('BOOM-1', () => armed), explodingMarket('BOOM-2', () => armed)];
+    const adapters = await fourAdapters(9, profile, { markets, cors: true, errorLog: (line) => logged.push(line) });
+    try {
+      armed = true;
+      for (const step of [{ method: 'GET', path: '/markets/BOOM-1' }, { method: 'HEAD', path: '/markets/BOOM-2' }, { method: 'GET', path: '/markets' }, { method: 'GET', path: '/markets?limit=1' }]) {
+        const [http, express, msw, fetched] = (await adapters.answer(step)).map(withoutDate);
+        expect(http?.status, `${step.method} ${step.path}`).toBe(500);
+        expect(http?.headers['access-control-allow-origin']).toBe('*');
+        expect(express, `Express: ${step.method} ${step.path}`).toEqual(http);
+        expect(msw, `MSW: ${step.method} ${step.path}`).toEqual(http);
+        expect(fetched, `Fetch: ${step.method} ${step.path}`).toEqual(http);
+        if (step.method === 'GET') {
+          const body = Buffer.from(http?.body ?? '', 'base64').toString('utf8');
+          expect(body).toMatch(/internal[_-]error/);
+          expect(body).not.toMatch(/exploded|secret|stub\.ts|\bat /);
+        }
+      }
+      expect(logged.filter((l) => l.includes('catalog exploded')).length).toBeGreaterThanOrEqual(16);
+      expect(logged.every((l) => l.startsWith('market-stub: 500 on '))).toBe(true);
+      // The stub still answers afterwards.
+      armed = false;
+      const [http, express, msw, fetched] = await adapters.answer({ method: 'GET', path: '/markets/BOOM-1' });
+      for (const seen of [http, express, msw, fetched]) expect(seen?.status).toBe(200);
+    } finally {
+      await adapters.close();
+    }
+  }, 30_000);
+
+  it('MSW answers bad percent-encoding with the stub\'s 400 JSON, never msw\'s own 500 with a stack', async () => {
+    const { handlers } = createMarketStubHandlers({ count: 2, seed: 1, clock: CLOCK, baseUrl: `http://${HOST}` });
+    for (const path of ['/markets/%', '/markets/%zz', '/markets/%E0%A4%A', '/markets/%C0%AF']) {
+      const res = await getResponse(handlers, new Request(`http://${HOST}${path}`));
+      expect(res?.status, path).toBe(400);
+      expect(res?.headers.get('content-type')).toBe('application/json; charset=utf-8');
+      const body = await res?.json() as Record<string, unknown>;
+      expect(body).toEqual({ status: 400, error: 'bad_request', message: `The market_id in ${path} is not valid percent-encoding (RFC 3986 §2.1).`, path });
+    }
+  });
 });

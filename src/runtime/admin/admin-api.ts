@@ -15,7 +15,7 @@ import { MAX_ADMIN_BODY_BYTES, parseAdminBody, readAdminBody } from './admin-bod
 import { AdminFailure, adminErrorReply, adminFailure } from './admin-error.js';
 import type { AdminAnswer, AdminRoute } from './admin-route.js';
 import { BEHAVIOUR_ROUTES } from './behaviour-routes.js';
-import { createConsoleFiles, isConsolePath, type ConsoleAssetSource } from './console-routes.js';
+import { CONSOLE_PATH, createConsoleFiles, isConsolePath, type ConsoleAssetSource } from './console-routes.js';
 import { DEVIATION_ROUTES } from './deviation-routes.js';
 import { JOURNAL_ROUTES } from './journal-routes.js';
 import { MARKET_ROUTES } from './market-routes.js';
@@ -81,7 +81,7 @@ export function createAdminApi(runtime: StubRuntime, options: { controls?: StubC
     let counted = false;
     try {
       if (isConsolePath(path)) {
-        checkOrigin(request, where, runtime, undefined);
+        checkOrigin(request, where, runtime, undefined, path === CONSOLE_PATH || path === `${CONSOLE_PATH}/`);
         return await consoleFiles(method, path, request.headers, where);
       }
       checkOrigin(request, where, runtime, token);
@@ -94,9 +94,9 @@ export function createAdminApi(runtime: StubRuntime, options: { controls?: StubC
       // Two turns: parse, then run; each after the event loop has answered what waits.
       const body = raw === undefined ? undefined : await takeTurn(() => parseAdminBody(raw, where));
       const answer = await takeTurn(() => found.route.run({ params: found.params, body, query: new URLSearchParams(queryText), where, controls, runtime }));
-      return answerReply(answer);
+      return withAdminHeaders(answerReply(answer));
     } catch (error) {
-      return adminErrorReply(toFailure(error, where, runtime));
+      return withAdminHeaders(adminErrorReply(toFailure(error, where, runtime)));
     } finally {
       if (counted) inFlight -= 1;
     }
@@ -115,8 +115,46 @@ function checkForm(request: StubRequest, where: string, inFlight: number): void 
   }
 }
 
-/** Stage 1: one of each singleton field, Host, token, preflight and Origin. @throws AdminFailure OPTION_INVALID (400), FORBIDDEN (403) or UNAUTHORIZED (401). */
-function checkOrigin(request: StubRequest, where: string, runtime: StubRuntime, token: Uint8Array | undefined): void {
+/**
+ * Headers of every admin JSON answer (the console's files carry their own, console-routes.ts):
+ * no MIME sniffing of the JSON as script or style (Fetch standard §3.7 `X-Content-Type-Options`),
+ * and no other origin may embed it as a no-cors resource (Fetch standard §3.8
+ * `Cross-Origin-Resource-Policy`).
+ */
+export const ADMIN_JSON_HEADERS: Readonly<Record<string, string>> = Object.freeze({
+  'x-content-type-options': 'nosniff',
+  'cross-origin-resource-policy': 'same-origin',
+});
+
+function withAdminHeaders(reply: Reply): Reply {
+  Object.assign(reply.headers, ADMIN_JSON_HEADERS);
+  return reply;
+}
+
+/**
+ * `Sec-Fetch-Site` values the admin API answers (Fetch Metadata, W3C): `same-origin` (the console's
+ * own calls) and `none` (typed in the address bar, a bookmark); a request without the field (curl,
+ * the remote client, Node's fetch, older browsers) is answered too. `same-site` (another port or
+ * subdomain of the same site) and `cross-site` are refused: the admin API is for the stub's own origin.
+ */
+export const ADMIN_FETCH_SITES: readonly string[] = ['same-origin', 'none'];
+
+/**
+ * Stage 1, the browser's word on where the request comes from: a `Sec-Fetch-Site` other than
+ * ADMIN_FETCH_SITES is refused before any work, no-cors loads (`<script src>`, `<img>`) included,
+ * which send no Origin. `navigable`: the console's page, which another site may link to (a
+ * top-level navigation, `Sec-Fetch-Mode: navigate` and `Sec-Fetch-Dest: document`).
+ * @throws AdminFailure FORBIDDEN (403).
+ */
+function checkFetchSite(request: StubRequest, where: string, navigable: boolean): void {
+  const site = header(request.headers['sec-fetch-site']);
+  if (site === undefined || ADMIN_FETCH_SITES.includes(site.trim().toLowerCase())) return;
+  if (navigable && header(request.headers['sec-fetch-mode']) === 'navigate' && header(request.headers['sec-fetch-dest']) === 'document') return;
+  throw adminFailure('FORBIDDEN', where, `Sec-Fetch-Site ${JSON.stringify(site)}: the admin API answers requests from the stub's own origin only (a page of another site or port cannot read or change it). Call it from the console, a script or the remote client.`, { option: 'sec-fetch-site', expected: `no Sec-Fetch-Site, or ${ADMIN_FETCH_SITES.join(' or ')}`, found: site });
+}
+
+/** Stage 1: one of each singleton field, Host, Sec-Fetch-Site, token, preflight and Origin. @throws AdminFailure OPTION_INVALID (400), FORBIDDEN (403) or UNAUTHORIZED (401). */
+function checkOrigin(request: StubRequest, where: string, runtime: StubRuntime, token: Uint8Array | undefined, navigable = false): void {
   const repeated = repeatedSingleton(request.rawHeaders ?? []);
   if (repeated !== undefined) {
     throw adminFailure('OPTION_INVALID', where, `the request has more than one ${repeated} header field; the admin API takes exactly one (RFC 9112 §3.2, RFC 9110 §5.3).`, { option: repeated, expected: `one ${repeated} field line`, found: 'several' });
@@ -125,6 +163,7 @@ function checkOrigin(request: StubRequest, where: string, runtime: StubRuntime, 
   if (!hostAllowed(host, runtime.allowedHosts)) {
     throw adminFailure('FORBIDDEN', where, `Host ${JSON.stringify(host)} is not allowed on the admin API (DNS-rebinding defence). Use an IP address or localhost, or allow the name with --allowed-hosts (MARKET_STUB_ALLOWED_HOSTS).`, { option: 'host', expected: 'an IP address, localhost, or a name in allowedHosts', found: host });
   }
+  checkFetchSite(request, where, navigable);
   if (token && !sameBytes(utf8(header(request.headers['authorization']) ?? ''), token)) {
     throw adminFailure('UNAUTHORIZED', where, 'the admin API needs Authorization: Bearer <token> (the --admin-token value).', { headers: { 'www-authenticate': 'Bearer realm="market-stub admin"' } });
   }

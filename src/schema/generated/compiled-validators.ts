@@ -21,7 +21,7 @@ const runtimeHelper = (id) => {
 /** Validators with ajv's `allErrors: true` (every violation of a document). */
 export function allErrorsValidators() {
 const schema32 = {"title":"Market","description":"The body of GET /markets/{market_id}. Undocumented extra fields are allowed (a checker reports them as information).","type":"object","required":["market_id","title","status","yes_price","no_price","resolution_date"],"properties":{"market_id":{"$ref":"#/$defs/MarketId"},"title":{"$ref":"#/$defs/Title"},"status":{"$ref":"#/$defs/Status"},"yes_price":{"$ref":"#/$defs/Price"},"no_price":{"$ref":"#/$defs/Price"},"resolution_date":{"$ref":"#/$defs/ResolutionDate"}}};
-const schema33 = {"description":"Documented: a string. It is also a URL path segment (GET /markets/{market_id}), so it cannot be empty.","type":"string","minLength":1};
+const schema33 = {"description":"Documented: a string. It is also a URL path segment (GET /markets/{market_id}), so it cannot be empty, nor \".\" or \"..\": every URL parser removes those dot segments (RFC 3986 §5.2.4, WHATWG URL), and so does it with %2E and %2E%2E, so no client could ask for such a market.","type":"string","minLength":1,"not":{"enum":[".",".."]}};
 const schema34 = {"description":"Documented: a string, the market's question.","type":"string"};
 const schema35 = {"description":"Documented: a string; \"active\" is the only value the service shows. Other values are an assumption-level warning (see MarketAssumptions).","type":"string"};
 const schema36 = {"description":"Documented: a JSON number (a string such as \"0.57\" breaks the contract). Bounds and tick are not documented.","type":"number"};
@@ -102,9 +102,10 @@ errors++;
 }
 if(data.market_id !== undefined){
 let data0 = data.market_id;
-if(typeof data0 === "string"){
-if(func1(data0) < 1){
-const err6 = {instancePath:instancePath+"/market_id",schemaPath:"#/$defs/MarketId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const _errs4 = errors;
+const _errs5 = errors;
+if(!((data0 === ".") || (data0 === ".."))){
+const err6 = {};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -113,9 +114,9 @@ vErrors.push(err6);
 }
 errors++;
 }
-}
-else {
-const err7 = {instancePath:instancePath+"/market_id",schemaPath:"#/$defs/MarketId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+var valid2 = _errs5 === errors;
+if(valid2){
+const err7 = {instancePath:instancePath+"/market_id",schemaPath:"#/$defs/MarketId/not",keyword:"not",params:{},message:"must NOT be valid"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -124,10 +125,20 @@ vErrors.push(err7);
 }
 errors++;
 }
+else {
+errors = _errs4;
+if(vErrors !== null){
+if(_errs4){
+vErrors.length = _errs4;
 }
-if(data.title !== undefined){
-if(typeof data.title !== "string"){
-const err8 = {instancePath:instancePath+"/title",schemaPath:"#/$defs/Title/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+vErrors = null;
+}
+}
+}
+if(typeof data0 === "string"){
+if(func1(data0) < 1){
+const err8 = {instancePath:instancePath+"/market_id",schemaPath:"#/$defs/MarketId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -137,9 +148,8 @@ vErrors.push(err8);
 errors++;
 }
 }
-if(data.status !== undefined){
-if(typeof data.status !== "string"){
-const err9 = {instancePath:instancePath+"/status",schemaPath:"#/$defs/Status/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err9 = {instancePath:instancePath+"/market_id",schemaPath:"#/$defs/MarketId/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -149,10 +159,9 @@ vErrors.push(err9);
 errors++;
 }
 }
-if(data.yes_price !== undefined){
-let data3 = data.yes_price;
-if(!((typeof data3 == "number") && (isFinite(data3)))){
-const err10 = {instancePath:instancePath+"/yes_price",schemaPath:"#/$defs/Price/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data.title !== undefined){
+if(typeof data.title !== "string"){
+const err10 = {instancePath:instancePath+"/title",schemaPath:"#/$defs/Title/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -162,10 +171,9 @@ vErrors.push(err10);
 errors++;
 }
 }
-if(data.no_price !== undefined){
-let data4 = data.no_price;
-if(!((typeof data4 == "number") && (isFinite(data4)))){
-const err11 = {instancePath:instancePath+"/no_price",schemaPath:"#/$defs/Price/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data.status !== undefined){
+if(typeof data.status !== "string"){
+const err11 = {instancePath:instancePath+"/status",schemaPath:"#/$defs/Status/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -175,11 +183,10 @@ vErrors.push(err11);
 errors++;
 }
 }
-if(data.resolution_date !== undefined){
-let data5 = data.resolution_date;
-if(typeof data5 === "string"){
-if(!(formats0.validate(data5))){
-const err12 = {instancePath:instancePath+"/resolution_date",schemaPath:"#/$defs/ResolutionDate/format",keyword:"format",params:{format: "date"},message:"must match format \""+"date"+"\""};
+if(data.yes_price !== undefined){
+let data3 = data.yes_price;
+if(!((typeof data3 == "number") && (isFinite(data3)))){
+const err12 = {instancePath:instancePath+"/yes_price",schemaPath:"#/$defs/Price/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -189,8 +196,10 @@ vErrors.push(err12);
 errors++;
 }
 }
-else {
-const err13 = {instancePath:instancePath+"/resolution_date",schemaPath:"#/$defs/ResolutionDate/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.no_price !== undefined){
+let data4 = data.no_price;
+if(!((typeof data4 == "number") && (isFinite(data4)))){
+const err13 = {instancePath:instancePath+"/no_price",schemaPath:"#/$defs/Price/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -200,14 +209,39 @@ vErrors.push(err13);
 errors++;
 }
 }
-}
-else {
-const err14 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.resolution_date !== undefined){
+let data5 = data.resolution_date;
+if(typeof data5 === "string"){
+if(!(formats0.validate(data5))){
+const err14 = {instancePath:instancePath+"/resolution_date",schemaPath:"#/$defs/ResolutionDate/format",keyword:"format",params:{format: "date"},message:"must match format \""+"date"+"\""};
 if(vErrors === null){
 vErrors = [err14];
 }
 else {
 vErrors.push(err14);
+}
+errors++;
+}
+}
+else {
+const err15 = {instancePath:instancePath+"/resolution_date",schemaPath:"#/$defs/ResolutionDate/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+}
+else {
+const err16 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
 }
 errors++;
 }
@@ -281,9 +315,10 @@ errors++;
 }
 if(data.market_id !== undefined){
 let data0 = data.market_id;
-if(typeof data0 === "string"){
-if(func1(data0) < 1){
-const err5 = {instancePath:instancePath+"/market_id",schemaPath:"#/$defs/MarketId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const _errs4 = errors;
+const _errs5 = errors;
+if(!((data0 === ".") || (data0 === ".."))){
+const err5 = {};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -292,9 +327,9 @@ vErrors.push(err5);
 }
 errors++;
 }
-}
-else {
-const err6 = {instancePath:instancePath+"/market_id",schemaPath:"#/$defs/MarketId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+var valid2 = _errs5 === errors;
+if(valid2){
+const err6 = {instancePath:instancePath+"/market_id",schemaPath:"#/$defs/MarketId/not",keyword:"not",params:{},message:"must NOT be valid"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -303,10 +338,20 @@ vErrors.push(err6);
 }
 errors++;
 }
+else {
+errors = _errs4;
+if(vErrors !== null){
+if(_errs4){
+vErrors.length = _errs4;
 }
-if(data.title !== undefined){
-if(typeof data.title !== "string"){
-const err7 = {instancePath:instancePath+"/title",schemaPath:"#/$defs/Title/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+vErrors = null;
+}
+}
+}
+if(typeof data0 === "string"){
+if(func1(data0) < 1){
+const err7 = {instancePath:instancePath+"/market_id",schemaPath:"#/$defs/MarketId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -316,9 +361,8 @@ vErrors.push(err7);
 errors++;
 }
 }
-if(data.status !== undefined){
-if(typeof data.status !== "string"){
-const err8 = {instancePath:instancePath+"/status",schemaPath:"#/$defs/Status/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err8 = {instancePath:instancePath+"/market_id",schemaPath:"#/$defs/MarketId/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -328,10 +372,9 @@ vErrors.push(err8);
 errors++;
 }
 }
-if(data.yes_price !== undefined){
-let data3 = data.yes_price;
-if(!((typeof data3 == "number") && (isFinite(data3)))){
-const err9 = {instancePath:instancePath+"/yes_price",schemaPath:"#/$defs/Price/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data.title !== undefined){
+if(typeof data.title !== "string"){
+const err9 = {instancePath:instancePath+"/title",schemaPath:"#/$defs/Title/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -341,10 +384,9 @@ vErrors.push(err9);
 errors++;
 }
 }
-if(data.no_price !== undefined){
-let data4 = data.no_price;
-if(!((typeof data4 == "number") && (isFinite(data4)))){
-const err10 = {instancePath:instancePath+"/no_price",schemaPath:"#/$defs/Price/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data.status !== undefined){
+if(typeof data.status !== "string"){
+const err10 = {instancePath:instancePath+"/status",schemaPath:"#/$defs/Status/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -354,8 +396,10 @@ vErrors.push(err10);
 errors++;
 }
 }
-if(data.resolution_date !== undefined){
-const err11 = {instancePath:instancePath+"/resolution_date",schemaPath:"#/properties/resolution_date/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(data.yes_price !== undefined){
+let data3 = data.yes_price;
+if(!((typeof data3 == "number") && (isFinite(data3)))){
+const err11 = {instancePath:instancePath+"/yes_price",schemaPath:"#/$defs/Price/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -365,13 +409,37 @@ vErrors.push(err11);
 errors++;
 }
 }
-else {
-const err12 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.no_price !== undefined){
+let data4 = data.no_price;
+if(!((typeof data4 == "number") && (isFinite(data4)))){
+const err12 = {instancePath:instancePath+"/no_price",schemaPath:"#/$defs/Price/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err12];
 }
 else {
 vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data.resolution_date !== undefined){
+const err13 = {instancePath:instancePath+"/resolution_date",schemaPath:"#/properties/resolution_date/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+else {
+const err14 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
 }
 errors++;
 }
@@ -496,7 +564,7 @@ return { Market: validate23, MarketSummary: validate24, MarketAssumptions: valid
 /** Validators with ajv's `allErrors: false` (the first violation only). */
 export function firstErrorValidators() {
 const schema32 = {"title":"Market","description":"The body of GET /markets/{market_id}. Undocumented extra fields are allowed (a checker reports them as information).","type":"object","required":["market_id","title","status","yes_price","no_price","resolution_date"],"properties":{"market_id":{"$ref":"#/$defs/MarketId"},"title":{"$ref":"#/$defs/Title"},"status":{"$ref":"#/$defs/Status"},"yes_price":{"$ref":"#/$defs/Price"},"no_price":{"$ref":"#/$defs/Price"},"resolution_date":{"$ref":"#/$defs/ResolutionDate"}}};
-const schema33 = {"description":"Documented: a string. It is also a URL path segment (GET /markets/{market_id}), so it cannot be empty.","type":"string","minLength":1};
+const schema33 = {"description":"Documented: a string. It is also a URL path segment (GET /markets/{market_id}), so it cannot be empty, nor \".\" or \"..\": every URL parser removes those dot segments (RFC 3986 §5.2.4, WHATWG URL), and so does it with %2E and %2E%2E, so no client could ask for such a market.","type":"string","minLength":1,"not":{"enum":[".",".."]}};
 const schema34 = {"description":"Documented: a string, the market's question.","type":"string"};
 const schema35 = {"description":"Documented: a string; \"active\" is the only value the service shows. Other values are an assumption-level warning (see MarketAssumptions).","type":"string"};
 const schema36 = {"description":"Documented: a JSON number (a string such as \"0.57\" breaks the contract). Bounds and tick are not documented.","type":"number"};
@@ -526,6 +594,34 @@ if(data.market_id !== undefined){
 let data0 = data.market_id;
 const _errs1 = errors;
 const _errs2 = errors;
+const _errs4 = errors;
+const _errs5 = errors;
+if(!((data0 === ".") || (data0 === ".."))){
+const err0 = {};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+var valid2 = _errs5 === errors;
+if(valid2){
+validate23.errors = [{instancePath:instancePath+"/market_id",schemaPath:"#/$defs/MarketId/not",keyword:"not",params:{},message:"must NOT be valid"}];
+return false;
+}
+else {
+errors = _errs4;
+if(vErrors !== null){
+if(_errs4){
+vErrors.length = _errs4;
+}
+else {
+vErrors = null;
+}
+}
+}
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(func1(data0) < 1){
@@ -545,24 +641,24 @@ var valid0 = true;
 }
 if(valid0){
 if(data.title !== undefined){
-const _errs4 = errors;
+const _errs6 = errors;
 if(typeof data.title !== "string"){
 validate23.errors = [{instancePath:instancePath+"/title",schemaPath:"#/$defs/Title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid0 = _errs4 === errors;
+var valid0 = _errs6 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.status !== undefined){
-const _errs7 = errors;
+const _errs9 = errors;
 if(typeof data.status !== "string"){
 validate23.errors = [{instancePath:instancePath+"/status",schemaPath:"#/$defs/Status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid0 = _errs7 === errors;
+var valid0 = _errs9 === errors;
 }
 else {
 var valid0 = true;
@@ -570,12 +666,12 @@ var valid0 = true;
 if(valid0){
 if(data.yes_price !== undefined){
 let data3 = data.yes_price;
-const _errs10 = errors;
+const _errs12 = errors;
 if(!((typeof data3 == "number") && (isFinite(data3)))){
 validate23.errors = [{instancePath:instancePath+"/yes_price",schemaPath:"#/$defs/Price/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
-var valid0 = _errs10 === errors;
+var valid0 = _errs12 === errors;
 }
 else {
 var valid0 = true;
@@ -583,12 +679,12 @@ var valid0 = true;
 if(valid0){
 if(data.no_price !== undefined){
 let data4 = data.no_price;
-const _errs13 = errors;
+const _errs15 = errors;
 if(!((typeof data4 == "number") && (isFinite(data4)))){
 validate23.errors = [{instancePath:instancePath+"/no_price",schemaPath:"#/$defs/Price/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
-var valid0 = _errs13 === errors;
+var valid0 = _errs15 === errors;
 }
 else {
 var valid0 = true;
@@ -596,10 +692,10 @@ var valid0 = true;
 if(valid0){
 if(data.resolution_date !== undefined){
 let data5 = data.resolution_date;
-const _errs16 = errors;
-const _errs17 = errors;
-if(errors === _errs17){
-if(errors === _errs17){
+const _errs18 = errors;
+const _errs19 = errors;
+if(errors === _errs19){
+if(errors === _errs19){
 if(typeof data5 === "string"){
 if(!(formats0.validate(data5))){
 validate23.errors = [{instancePath:instancePath+"/resolution_date",schemaPath:"#/$defs/ResolutionDate/format",keyword:"format",params:{format: "date"},message:"must match format \""+"date"+"\""}];
@@ -612,7 +708,7 @@ return false;
 }
 }
 }
-var valid0 = _errs16 === errors;
+var valid0 = _errs18 === errors;
 }
 else {
 var valid0 = true;
@@ -658,6 +754,34 @@ if(data.market_id !== undefined){
 let data0 = data.market_id;
 const _errs1 = errors;
 const _errs2 = errors;
+const _errs4 = errors;
+const _errs5 = errors;
+if(!((data0 === ".") || (data0 === ".."))){
+const err0 = {};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+var valid2 = _errs5 === errors;
+if(valid2){
+validate24.errors = [{instancePath:instancePath+"/market_id",schemaPath:"#/$defs/MarketId/not",keyword:"not",params:{},message:"must NOT be valid"}];
+return false;
+}
+else {
+errors = _errs4;
+if(vErrors !== null){
+if(_errs4){
+vErrors.length = _errs4;
+}
+else {
+vErrors = null;
+}
+}
+}
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(func1(data0) < 1){
@@ -677,24 +801,24 @@ var valid0 = true;
 }
 if(valid0){
 if(data.title !== undefined){
-const _errs4 = errors;
+const _errs6 = errors;
 if(typeof data.title !== "string"){
 validate24.errors = [{instancePath:instancePath+"/title",schemaPath:"#/$defs/Title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid0 = _errs4 === errors;
+var valid0 = _errs6 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.status !== undefined){
-const _errs7 = errors;
+const _errs9 = errors;
 if(typeof data.status !== "string"){
 validate24.errors = [{instancePath:instancePath+"/status",schemaPath:"#/$defs/Status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid0 = _errs7 === errors;
+var valid0 = _errs9 === errors;
 }
 else {
 var valid0 = true;
@@ -702,12 +826,12 @@ var valid0 = true;
 if(valid0){
 if(data.yes_price !== undefined){
 let data3 = data.yes_price;
-const _errs10 = errors;
+const _errs12 = errors;
 if(!((typeof data3 == "number") && (isFinite(data3)))){
 validate24.errors = [{instancePath:instancePath+"/yes_price",schemaPath:"#/$defs/Price/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
-var valid0 = _errs10 === errors;
+var valid0 = _errs12 === errors;
 }
 else {
 var valid0 = true;
@@ -715,12 +839,12 @@ var valid0 = true;
 if(valid0){
 if(data.no_price !== undefined){
 let data4 = data.no_price;
-const _errs13 = errors;
+const _errs15 = errors;
 if(!((typeof data4 == "number") && (isFinite(data4)))){
 validate24.errors = [{instancePath:instancePath+"/no_price",schemaPath:"#/$defs/Price/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
-var valid0 = _errs13 === errors;
+var valid0 = _errs15 === errors;
 }
 else {
 var valid0 = true;
