@@ -64,7 +64,7 @@ describe('record round trip', () => {
 });
 
 describe('record writes atomically', () => {
-  /** 20 markets whose single answers carry a 2 MB extra field (so writing the set takes a while), each answered after delayMs. */
+  /** 20 markets whose single answers carry a 2 MB extra field (so writing the set takes a while), each answered after delayMs; record reads them with --max-market-bytes 4 MiB (the default is 1 MiB). */
   const heavy: RawMarket[] = conformingMarkets(20).map((m) => ({ ...m, notes: 'x'.repeat(2_000_000) }));
   const heavyServer = (delayMs: number) => ({
     list: () => json(heavy.map((m) => summaryOf({ ...m, notes: undefined }))),
@@ -90,7 +90,7 @@ describe('record writes atomically', () => {
     await withServer(heavy, heavyServer(0), async (server) => {
       // 1. Killed during the crawl (the deployment is slow): nothing was written yet.
       await withServer(heavy, heavyServer(40), async (slow) => {
-        const child = spawn(process.execPath, [CLI, 'record', '--base-url', slow.url, '--all', '--out', out], { stdio: 'ignore' });
+        const child = spawn(process.execPath, [CLI, 'record', '--base-url', slow.url, '--all', '--max-market-bytes', '4194304', '--out', out], { stdio: 'ignore' });
         await new Promise((r) => setTimeout(r, 400));
         child.kill('SIGKILL');
         await new Promise((r) => child.once('exit', r));
@@ -98,7 +98,7 @@ describe('record writes atomically', () => {
       });
 
       // 3. A complete run replaces the set, keeps the README and cleans up after the killed run.
-      const done = await runCliProcess(['record', '--base-url', server.url, '--all', '--out', out]);
+      const done = await runCliProcess(['record', '--base-url', server.url, '--all', '--max-market-bytes', '4194304', '--out', out]);
       expect(done.code).toBe(0);
       expect(await visible(out)).toEqual(['README.md', 'markets.json']);
       expect(await readFile(path.join(out, 'README.md'), 'utf8')).toBe('# recorded from staging\n');
