@@ -22,8 +22,12 @@ const manifest = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'
 };
 const entries = JSON.parse(readFileSync(path.join(ROOT, 'scripts/build-entries.json'), 'utf8')) as { kind: string; name: string; subpath?: string }[];
 
-/** Limit of the packed tarball (gzip), bytes: about 1.05 MiB with market-stub/msw and the web console (0.3), most of it the four entries' bundles and their maps. */
-const TARBALL_LIMIT = 1.5 * 1024 * 1024;
+/**
+ * Limit of the packed tarball (gzip), bytes: about 1.05 MiB with market-stub/msw and the web console (0.3);
+ * 1.52 MiB with market-stub/fetch (0.4: a fifth entry that bundles the request core again, as msw's does),
+ * most of it the entries' bundles and their maps.
+ */
+const TARBALL_LIMIT = 1.75 * 1024 * 1024;
 
 interface PackedFile {
   path: string;
