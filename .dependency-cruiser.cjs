@@ -2,21 +2,21 @@
 // From the bottom up (docs/architecture.md draws the same picture):
 //   floor     src/core, src/schema: vocabulary, limits, errors, seeds, bytes, the schema and its validators
 //   domain    src/catalog, src/deviation, src/behaviour, src/journal: markets and what happens to them, as data
-//   runtime   src/runtime: route → decide → render → Reply; the controls behind handle, admin API and MSW
-//   adapters  src/http (node:http fast path, Express app, admin API), src/msw: requests in, Replies out;
+//   runtime   src/runtime: the request core (every route, the admin API included) → Reply; the controls
+//   adapters  src/http (node:http fast path, Express app), src/msw, src/fetch (Fetch handler): requests in, Replies out;
 //             src/fixtures: the file system (fixture files and folders, watch, atomic writes, errno causes)
 //   assembly  src/stub.ts, src/stub-options.ts: startMarketStub puts catalog, runtime and server together
 //   edges     contract (check, record), proxy, client, options, config file, CLI, logger: files, sockets, processes
-//   entries   src/index.ts, src/cli.ts, src/msw.ts, src/testcontainers.ts: the package's doors
+//   entries   src/index.ts, src/cli.ts, src/msw.ts, src/fetch.ts, src/testcontainers.ts: the package's doors
 // Imports point down only; floor, domain and runtime import no Node built-in and no Express, so the
 // core bundles for a browser (test/runtime/browser-bundle.test.ts proves it).
 const FLOOR = '^src/(core|schema)/';
 const DOMAIN = '^src/(catalog|deviation|behaviour|journal)/';
 const RUNTIME = '^src/runtime/';
-const ADAPTERS = '^src/(http|msw|fixtures)/';
+const ADAPTERS = '^src/(http|msw|fetch|fixtures)/';
 const ASSEMBLY = '^src/(stub|stub-options)\\.ts$';
 const EDGES = '^src/(contract|proxy|client|options|config-file|cli)/|^src/(config|serve-environment|logger)\\.ts$';
-const ENTRIES = '^src/(index|cli|msw|testcontainers)\\.ts$';
+const ENTRIES = '^src/(index|cli|msw|fetch|testcontainers)\\.ts$';
 
 const upward = (name, from, to) => ({ name, severity: 'error', comment: 'imports point down the layers only (see the top of this file)', from: { path: from, pathNot: '\\.test\\.ts$' }, to: { path: to } });
 

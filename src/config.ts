@@ -6,7 +6,7 @@ import { MarketStubError } from './core/market-stub-error.js';
 import { resolveProfile, type ResponseProfile } from './runtime/response-profile.js';
 import { ConfigError, problem, resolveOptions, type ResolvedOptions } from './options/resolve-options.js';
 import { BEHAVIOUR_OPTIONS, SERVE_OPTIONS, type ServeValues } from './options/tables/serve-options.js';
-import { HOST_NAME } from './http/admin/admin-access.js';
+import { HOST_NAME } from './core/host-name.js';
 import type { LogFormat } from './logger.js';
 import { parseDeviationFlags, type DeviationSetting } from './deviation/deviation-settings.js';
 

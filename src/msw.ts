@@ -3,10 +3,4 @@
 // importing market-stub itself never loads it. No side effects at import time.
 export { createMarketStubHandlers, type MarketStubHandlers } from './msw/msw-handlers.js';
 export type { MarketStubHandlersOptions } from './msw/msw-options.js';
-export type { MarketStubClient } from './runtime/market-stub-client.js';
-export { MarketStubError, type MarketStubErrorCode } from './core/market-stub-error.js';
-export type { Behaviour, BehaviourRuleInput, TransportFault } from './behaviour/behaviour.js';
-export type { DeviationSetting } from './deviation/deviation-settings.js';
-export type { JournalEntry, JournalFilter } from './journal/request-journal.js';
-export type { Market } from './schema/generated/market-types.js';
-export type { ResponseProfile } from './runtime/response-profile.js';
+export * from './handler-exports.js';

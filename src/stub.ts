@@ -4,7 +4,6 @@ import { createMemoryCatalogInSlices } from './catalog/memory-catalog-in-slices.
 import type { GeneratedCatalog } from './catalog/generated-catalog.js';
 import { formatWatchRefusal } from './fixtures/load-fixtures.js';
 import { watchFixtures, type FixtureWatch } from './fixtures/watch-fixtures.js';
-import { createApp } from './http/create-app.js';
 import { createStubRuntime, type RuntimeOptions, type StubRuntime } from './runtime/stub-runtime.js';
 import { checkStubOptions } from './stub-options.js';
 import type { MarketStubClient } from './runtime/market-stub-client.js';
@@ -13,7 +12,6 @@ import { createHandle } from './runtime/stub-handle.js';
 import { createRequestHandler, listen } from './http/server.js';
 import { listenFailed } from './http/listen-failed.js';
 import { isIP } from 'node:net';
-import { withClockDate } from './http/clock-date-header.js';
 
 /**
  * Options of startMarketStub; every field is optional. Besides these, the runtime options apply
@@ -86,9 +84,8 @@ export async function launchStub(options: MarketStubOptions = {}, where = 'start
   const catalog = await buildCatalog({ fixtures, markets, seed, count: count ?? 100, clock: clock ?? todayUtc() });
   // A stub bound to a host name answers the admin API under that name too.
   const allowedHosts = isIP(host) === 0 ? [...(runtimeOptions.allowedHosts ?? []), host] : runtimeOptions.allowedHosts;
-  const runtime = createStubRuntime({ ...runtimeOptions, ...(allowedHosts ? { allowedHosts } : {}), catalog, seed }, where);
-  const handler = createRequestHandler({ createApp: () => createApp({ runtime }), runtime });
-  const running = await listen(clock === undefined ? handler : withClockDate(handler, clock), {
+  const runtime = createStubRuntime({ ...runtimeOptions, ...(allowedHosts ? { allowedHosts } : {}), ...(clock === undefined ? {} : { clock }), catalog, seed }, where);
+  const running = await listen(createRequestHandler(runtime), {
     port: port ?? 0,
     host,
     ...(shutdownGraceMs === undefined ? {} : { graceMs: shutdownGraceMs }),

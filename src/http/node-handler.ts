@@ -1,49 +1,55 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TransportFault } from '../behaviour/behaviour.js';
-import { answerRequest, CORS_HEADERS, NO_LABELS, splitTarget, type SplitTarget, type StubAnswer } from '../runtime/answer-request.js';
+import { NO_LABELS, splitTarget, type SplitTarget, type StubAnswer, type StubRequest } from '../runtime/answer-request.js';
+import { errorReply } from '../runtime/error-reply.js';
 import type { Reply } from '../runtime/reply.js';
+import type { StubCore } from '../runtime/stub-core.js';
 import type { StubRuntime } from '../runtime/stub-runtime.js';
+import { requestBody } from './request-body.js';
 import { writeHead, writeReply, writeReplyHead } from './write-reply.js';
 
-const OBSERVED = Symbol('market-stub.observed');
 const APPLIED = Symbol('market-stub.behaviour');
 
-type Observed = IncomingMessage & { [OBSERVED]?: true };
 type WithLabels = ServerResponse & { [APPLIED]?: readonly string[] };
 
 /**
- * The node:http adapter of the core: returns `handle(req, res)`, which answers a raw Node request
- * when the core owns its route (the two market routes, `GET /healthz`, CORS preflights) and
- * journals every non-admin request once, on the response's `close`. Returns false to let Express
- * answer the rest (the admin API, `/openapi.json`, 404s). The server's fast path and the Express
- * app's first middleware both call it, so both answer identically.
+ * The node:http adapter of the core: `handle(req, res)` turns a raw Node request into a
+ * StubRequest, asks the core (every route: market routes, health, OpenAPI, 404/405, preflights,
+ * the admin API), waits the answer's delay and delivers it through its transport fault. Every
+ * request outside the admin API is journaled once, on the response's `close`. `mounted`: the
+ * Express adapter's, whose `req.baseUrl` is the path it is mounted under.
  */
-export function createNodeHandler(runtime: StubRuntime): (req: IncomingMessage, res: ServerResponse) => boolean {
+export function createNodeHandler(core: StubCore, options: { mounted?: boolean } = {}): (req: IncomingMessage, res: ServerResponse) => void {
+  const runtime = core.runtime;
   return (req, res) => {
     const target = req.url ?? '/';
     const split = splitTarget(target);
-    if (split.admin) return false;
-    observe(runtime, req as Observed, res as WithLabels, split);
-    const answer = answerRequest(runtime, { method: req.method ?? 'GET', target, headers: req.headers }, split);
-    if (answer === undefined) {
-      // Express answers the rest; it sends these headers with whatever it writes.
-      if (runtime.cors) for (const [name, value] of Object.entries(CORS_HEADERS)) res.setHeader(name, value);
-      return false;
+    const method = req.method ?? 'GET';
+    const request: StubRequest = split.admin
+      ? { method, target, headers: req.headers, rawHeaders: req.rawHeaders, body: requestBody(req) }
+      : { method, target, headers: req.headers };
+    if (options.mounted) request.mount = (req as { baseUrl?: string }).baseUrl ?? '';
+    if (!split.admin) observe(runtime, req, res as WithLabels, split);
+    const answer = core.handle(request, split);
+    if (answer instanceof Promise) {
+      answer.then((a) => {
+        // A body may be left unread: never let its bytes be parsed as the next request.
+        if (!req.complete) a.reply.headers['connection'] = 'close';
+        deliver(res, a);
+      }).catch((error: unknown) => failed(runtime, res, error, `${method} ${split.path}`));
+      return;
     }
     if (answer.labels.length > 0) (res as WithLabels)[APPLIED] = answer.labels;
     if (answer.preflight) {
       writeHead(res, answer.reply.status, answer.reply.headers);
       res.end();
-    } else if (answer.delayMs > 0) deliverLater(runtime, res, answer, `${req.method ?? 'GET'} ${split.path}`);
+    } else if (answer.delayMs > 0) deliverLater(runtime, res, answer, `${method} ${split.path}`);
     else deliver(res, answer);
-    return true;
   };
 }
 
 /** Journals (and logs) the request once, when its response closes: completed, aborted or reset alike. */
-function observe(runtime: StubRuntime, req: Observed, res: WithLabels, split: SplitTarget): void {
-  if (req[OBSERVED]) return;
-  req[OBSERVED] = true;
+function observe(runtime: StubRuntime, req: IncomingMessage, res: WithLabels, split: SplitTarget): void {
   const start = performance.now();
   const timeMs = Date.now();
   // 'close' fires once (`on`, not `once`: no wrapper per request). req.headers is a fresh object per request that nothing else mutates: kept, not copied.
@@ -51,6 +57,13 @@ function observe(runtime: StubRuntime, req: Observed, res: WithLabels, split: Sp
     const durationMs = Math.round((performance.now() - start) * 100) / 100;
     runtime.recordExchange({ timeMs, method: req.method ?? 'GET', target: req.url ?? '/', path: split.path, query: split.query, headers: req.headers, status: res.headersSent ? res.statusCode : null, durationMs, labels: res[APPLIED] ?? NO_LABELS });
   });
+}
+
+/** A bug past the core: logged, answered 500 when nothing was sent yet, else cut. */
+function failed(runtime: StubRuntime, res: ServerResponse, error: unknown, where: string): void {
+  runtime.reportError(error, where);
+  if (res.headersSent) res.destroy();
+  else writeReply(res, errorReply(runtime.profile.errors, 500, 'internal_error', 'The stub failed to answer this request; its cause is in the error log.'));
 }
 
 /** Holds the answer for its delay, then delivers it; a response closed meanwhile is never written. */

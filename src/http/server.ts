@@ -6,7 +6,8 @@ import { writeReply } from './write-reply.js';
 import { createNodeHandler } from './node-handler.js';
 import type { ResponseProfile } from '../runtime/response-profile.js';
 import type { StubRuntime } from '../runtime/stub-runtime.js';
-import type { StubRequestListener } from './create-app.js';
+import { loadConsoleAssets } from './admin/console-assets.js';
+import { createStubCore } from '../runtime/stub-core.js';
 
 /** Default time close() gives requests already received (delayed ones included) before answering them 503, ms. */
 export const DEFAULT_GRACE_MS = 5_000;
@@ -58,20 +59,13 @@ export interface RunningServer {
 }
 
 /**
- * The server's request handler: the core (through the node:http adapter) answers the two market
- * routes, health and CORS preflights without entering Express's router; everything else goes to
- * the Express app, whose first middleware is the same adapter, so both paths answer identically.
+ * The server's request handler: the node:http adapter over the request core, which answers every
+ * route (market routes, health, OpenAPI, 404/405, preflights, the admin API and its console's
+ * files, read from dist/console). Express is never loaded: it is one more adapter (createApp), for
+ * apps that mount the stub.
  */
-export function createRequestHandler(options: { createApp: () => StubRequestListener; runtime: StubRuntime }): (req: IncomingMessage, res: ServerResponse) => void {
-  const handle = createNodeHandler(options.runtime);
-  // The Express app is built on the first request the runtime does not answer, so start-up (and
-  // test suites that only call the market routes) never load Express.
-  let app: StubRequestListener | undefined;
-  return (req, res) => {
-    if (handle(req, res)) return;
-    app ??= options.createApp();
-    app(req, res);
-  };
+export function createRequestHandler(runtime: StubRuntime): (req: IncomingMessage, res: ServerResponse) => void {
+  return createNodeHandler(createStubCore(runtime, { consoleAssets: loadConsoleAssets }));
 }
 
 /**

@@ -1,6 +1,5 @@
 import type { ServerResponse } from 'node:http';
 import { NO_CONTENT_STATUSES, type Reply } from '../runtime/reply.js';
-import { clockDateOf } from './clock-date-header.js';
 
 /**
  * Writes a reply with an explicit Content-Length. Node omits the body of a HEAD response itself
@@ -56,13 +55,11 @@ export function writeReplyHead(res: ServerResponse, reply: Reply): void {
 }
 
 /**
- * `res.writeHead(status, headers)` with the stub clock's `Date` added to `headers` (see
- * clock-date-header.ts). `headers` must be built for this response: it is changed in place. Headers
- * set earlier with `setHeader` (CORS on Express's routes, `Connection: close` while draining) still
- * go out: Node merges them, on its slower path.
+ * `res.writeHead(status, headers)`: every header of an answer, the stub clock's `Date` included
+ * (the core puts it there), in the one object handed to `writeHead`; a `res.setHeader` on this path
+ * sends Node down its slower header merge, about 1–2 µs a request (bench/README.md). Headers set
+ * earlier with `setHeader` (`Connection: close` while draining) still go out: Node merges them.
  */
 export function writeHead(res: ServerResponse, status: number, headers: Record<string, string>): void {
-  const date = clockDateOf(res);
-  if (date !== undefined) headers.date = date;
   res.writeHead(status, headers);
 }

@@ -1,16 +1,17 @@
-import { CATALOG_FIELDS } from '../catalog/catalog-options.js';
 import { optionError } from '../core/market-stub-error.js';
 import { checkFields, type FieldRule } from '../core/option-fields.js';
-import { RUNTIME_FIELDS } from '../runtime/runtime-options.js';
+import { DATA_STUB_FIELDS } from '../runtime/runtime-options.js';
 import type { RuntimeOptions } from '../runtime/stub-runtime.js';
 
 /**
  * Options of `createMarketStubHandlers`: the options of `startMarketStub` that mean something
  * without a server (seed, count, clock, markets given as data, profile, behaviour, rules,
- * deviations, journal, cors, logger), plus the base URL the handlers answer under. No `fixtures`
- * (no file system in a browser: import the JSON and pass it as `markets`), no port or host.
+ * deviations, journal, cors, admin, logger), plus the base URL the handlers answer under. No
+ * `fixtures` (no file system in a browser: import the JSON and pass it as `markets`), no port or host.
  */
-export interface MarketStubHandlersOptions extends Omit<RuntimeOptions, 'catalog' | 'admin' | 'adminToken' | 'allowedHosts'> {
+export interface MarketStubHandlersOptions extends Omit<RuntimeOptions, 'catalog' | 'admin'> {
+  /** Serve the admin API under `${baseUrl}/__stub` (the `stub` handle needs none). @default false */
+  admin?: boolean;
   /**
    * Absolute http(s) URL the app under test calls, e.g. `https://api.example.test/v1`: the
    * handlers answer `${baseUrl}/markets`, `${baseUrl}/markets/{market_id}`, `${baseUrl}/openapi.json`
@@ -26,10 +27,7 @@ export interface MarketStubHandlersOptions extends Omit<RuntimeOptions, 'catalog
 }
 
 const MSW_FIELDS: Record<string, FieldRule> = {
-  ...Object.fromEntries(Object.entries(RUNTIME_FIELDS).filter(([key]) => !['admin', 'adminToken', 'allowedHosts'].includes(key))),
-  count: CATALOG_FIELDS['count'] as FieldRule,
-  clock: CATALOG_FIELDS['clock'] as FieldRule,
-  markets: CATALOG_FIELDS['markets'] as FieldRule,
+  ...DATA_STUB_FIELDS,
   baseUrl: (value, where, option) => {
     parseBaseUrl(value, where, option);
   },

@@ -14,15 +14,27 @@ import type { MarketStore } from '../catalog/market-store.js';
 
 /**
  * A request as the core reads it, over web-standard values: what every adapter builds from its
- * runtime's request (Node's IncomingMessage, a fetch Request in MSW).
+ * runtime's request (Node's IncomingMessage, a fetch Request in MSW and the Fetch handler).
  */
 export interface StubRequest {
   /** Upper-case method (`GET`). */
   method: string;
-  /** The request target as sent: path and query (`/markets?limit=5`), never a full URL. */
+  /** The request target as sent, below the mount point: path and query (`/markets?limit=5`), never a full URL. */
   target: string;
   /** Lower-case header names; a repeated unknown field joined with `, ` (RFC 9110 §5.3). */
   headers: Readonly<Record<string, string | string[] | undefined>>;
+  /**
+   * The header lines as received, name and value alternating (node:http's `rawHeaders`), when the
+   * runtime keeps them: the admin API refuses a repeated Host, Authorization, Origin, Content-Type
+   * or Content-Length from them. A fetch `Headers` object has already joined repeats into one value.
+   */
+  rawHeaders?: readonly string[];
+  /** The body: all its bytes, or its chunks as they arrive (read only by admin routes that take one). */
+  body?: Uint8Array | AsyncIterable<Uint8Array>;
+  /** `https` when the request came over TLS (the OpenAPI document's server URL). @default 'http' */
+  scheme?: 'http' | 'https';
+  /** The path the stub is mounted under (`/stub` in `app.use('/stub', createApp(...))`; `''` at the root). @default '' */
+  mount?: string;
 }
 
 /**
@@ -38,6 +50,8 @@ export interface StubAnswer {
   labels: readonly string[];
   /** A CORS preflight answer (sent as it is: 204 with `content-length: 0`). */
   preflight?: true;
+  /** An answer of the admin API (`/__stub`): never journaled. */
+  admin?: true;
 }
 
 /** A request target split once: path, query (no `?`) and whether it is the admin API's. */

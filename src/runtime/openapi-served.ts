@@ -1,5 +1,5 @@
 import type { MarketCatalog } from '../catalog/market-catalog.js';
-import { utf8 } from '../core/bytes.js';
+import { utf8, utf8Text } from '../core/bytes.js';
 import { packageLicense, packageVersion } from '../core/package-info.js';
 import { renderList } from './market-list.js';
 import { buildOpenApiDocument, type OpenApiServed } from './openapi-document.js';
@@ -16,12 +16,13 @@ const MAX_HOSTS_CACHED = 8;
  */
 const SAFE_HOST = /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,62})(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}))*\.?|\[[0-9A-Fa-f:.]{2,45}\])(?::\d{1,5})?$/;
 
-/** What the `/openapi.json` route reads of a request (an Express request has all three; the MSW adapter builds one from its fetch Request). */
+/** What the `/openapi.json` route reads of a request: its scheme, the stub's mount path and the `Host` header. */
 export interface OpenApiRequest {
-  protocol: string;
-  /** Where the app is mounted (`''` at the root; Express's `req.baseUrl`). */
-  baseUrl: string;
-  get(name: 'host'): string | undefined;
+  /** `http` or `https`. */
+  scheme: string;
+  /** Where the stub is mounted (`''` at the root, `/stub` under an Express prefix, the MSW base URL's path). */
+  mount: string;
+  host: string | undefined;
 }
 
 /**
@@ -54,10 +55,10 @@ export function createOpenApiResponder(profile: ResponseProfile): (catalog: Mark
 
 /** `http://127.0.0.1:4010` (plus the mount path) from the request, or undefined for a missing or malformed Host. */
 function serverUrlOf(req: OpenApiRequest): string | undefined {
-  const host = req.get('host');
+  const host = req.host;
   if (host === undefined || host.length > 255 || !SAFE_HOST.test(host)) return undefined;
-  const scheme = req.protocol === 'https' ? 'https' : 'http';
-  return `${scheme}://${host.toLowerCase()}${/^(\/[A-Za-z0-9._~-]+)*$/.test(req.baseUrl) ? req.baseUrl : ''}`;
+  const scheme = req.scheme === 'https' ? 'https' : 'http';
+  return `${scheme}://${host.toLowerCase()}${/^(\/[A-Za-z0-9._~-]+)*$/.test(req.mount) ? req.mount : ''}`;
 }
 
 /** Examples drawn from the catalog, or undefined for a catalog with no market that answers as itself. */
@@ -68,14 +69,14 @@ function catalogExamples(catalog: MarketCatalog, profile: ResponseProfile): Open
     if (candidate && candidate.deviated === undefined) entry = candidate;
   }
   if (!entry) return undefined;
-  return { marketId: entry.market.market_id, market: JSON.parse(Buffer.from(entry.body).toString('utf8')) as unknown, list: listExample(catalog, profile) };
+  return { marketId: entry.market.market_id, market: JSON.parse(utf8Text(entry.body)) as unknown, list: listExample(catalog, profile) };
 }
 
 /** The list's first page as the stub serves it (`?limit=3`); an unpaged list's first three markets in its envelope. */
 function listExample(catalog: MarketCatalog, profile: ResponseProfile): unknown {
   if (profile.paging !== 'none') {
     const reply = renderList(catalog, new URLSearchParams({ limit: String(LIST_EXAMPLE_SIZE) }), profile);
-    return JSON.parse(Buffer.from(reply.body).toString('utf8')) as unknown;
+    return JSON.parse(utf8Text(reply.body)) as unknown;
   }
   const items: unknown[] = [];
   for (let i = 0; i < Math.min(catalog.size, LIST_EXAMPLE_SIZE); i++) items.push(JSON.parse(catalog.entryAt(i)?.summaryJson ?? 'null'));

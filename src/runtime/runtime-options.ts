@@ -6,6 +6,7 @@ import { BOOLEAN, checkFields, int, TEXT, type FieldRule } from '../core/option-
 import { readTyped, type OptionKind } from '../core/option-kind.js';
 import { MAX_JOURNAL_BYTES, MAX_JOURNAL_ENTRIES } from '../journal/request-journal.js';
 import { ERROR_SHAPES, PAGING_MODES } from './response-profile.js';
+import { CATALOG_FIELDS } from '../catalog/catalog-options.js';
 
 /** Largest request journal, in entries (a full scan of it stays a few milliseconds: reads never stall the server). */
 export const MAX_JOURNAL_SIZE = MAX_JOURNAL_ENTRIES;
@@ -25,6 +26,7 @@ export const RUNTIME_FIELDS: Record<string, FieldRule> = {
   redactHeaders: checkNameList,
   redactQuery: checkNameList,
   cors: BOOLEAN,
+  clock: { type: 'date' },
   admin: BOOLEAN,
   adminToken: TEXT,
   allowedHosts: checkAllowedHosts,
@@ -32,6 +34,17 @@ export const RUNTIME_FIELDS: Record<string, FieldRule> = {
   errorLog: (value, where, option) => {
     if (typeof value !== 'function') throw optionError(where, option, 'a function (line: string) => void', value);
   },
+};
+
+/**
+ * The fields of a stub built from data, with no file system or socket (createFetchHandler,
+ * createMarketStubHandlers): the runtime fields, and the catalog's count, clock and markets.
+ */
+export const DATA_STUB_FIELDS: Record<string, FieldRule> = {
+  ...RUNTIME_FIELDS,
+  count: CATALOG_FIELDS['count'] as FieldRule,
+  clock: CATALOG_FIELDS['clock'] as FieldRule,
+  markets: CATALOG_FIELDS['markets'] as FieldRule,
 };
 
 /** redactHeaders / redactQuery: an array (empty allowed) of non-empty names. */

@@ -35,6 +35,11 @@ export interface RuntimeOptions {
   redactQuery?: readonly string[];
   /** Access-Control-Allow-Origin: * and preflight answers. @default true */
   cors?: boolean;
+  /**
+   * The stub's clock, YYYY-MM-DD (UTC): every answer's `Date` header is this date at the current
+   * UTC time of day, so `market-stub check` judges "past" as of that day. @default the real date
+   */
+  clock?: string;
   /** Serve the admin API under /__stub. @default true */
   admin?: boolean;
   /** When set, admin requests need `Authorization: Bearer <token>`. */
@@ -57,6 +62,8 @@ export interface StubRuntime {
   readonly journal: RequestJournal;
   readonly profile: ResponseProfile;
   readonly cors: boolean;
+  /** The clock date the `Date` header is on (undefined: the real date). */
+  readonly clock: string | undefined;
   readonly admin: boolean;
   readonly adminToken: string | undefined;
   readonly allowedHosts: readonly string[];
@@ -112,6 +119,7 @@ export function createStubRuntime(options: RuntimeOptions, where = 'createStubRu
     store, behaviours, journal, logger, reportError, warn,
     profile: resolveProfile(options.profile),
     cors: options.cors ?? true,
+    clock: options.clock,
     allowedHosts: Object.freeze([...(options.allowedHosts ?? [])]),
     admin: options.admin ?? true,
     adminToken: options.adminToken,

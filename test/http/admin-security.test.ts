@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildCatalog, createApp, startMarketStub, type MarketStub } from '../../src/index.js';
-import { foreignOrigin, hostAllowed } from '../../src/http/admin/admin-access.js';
+import { foreignOrigin, hostAllowed } from '../../src/runtime/admin/admin-access.js';
 
 const open: MarketStub[] = [];
 afterEach(async () => {

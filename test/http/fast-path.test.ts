@@ -25,7 +25,7 @@ const PROFILES: Partial<ResponseProfile>[] = [
 describe.each(PROFILES)('fast path and Express app agree for profile %j', (profile) => {
   it('on status, content-type, allow, link, CORS and body for every case', async () => {
     const serverRuntime = createStubRuntime({ catalog, profile });
-    const server = await listen(createRequestHandler({ createApp: () => createApp({ runtime: serverRuntime }), runtime: serverRuntime }), { port: 0, host: '127.0.0.1' });
+    const server = await listen(createRequestHandler(serverRuntime), { port: 0, host: '127.0.0.1' });
     servers.push(server);
     const app = createApp({ catalog, profile });
     const id = (i: number) => catalog.entryAt(i)?.market.market_id ?? '';

@@ -4,7 +4,6 @@ import { rawExchange } from '../support/raw-http.js';
 import { buildCatalog, startMarketStub, type MarketCatalog, type MarketStub } from '../../src/index.js';
 import { createStubRuntime } from '../../src/runtime/stub-runtime.js';
 import { createRequestHandler, listen } from '../../src/http/server.js';
-import { createApp } from '../../src/http/create-app.js';
 import { startServeProcess } from '../support/cli-process.js';
 
 const open: MarketStub[] = [];
@@ -47,7 +46,7 @@ describe('a 500 always logs its cause', () => {
     const broken: MarketCatalog = { ...base, entry: () => { throw new Error('catalog exploded'); } };
     const lines: string[] = [];
     const runtime = createStubRuntime({ catalog: broken, errorLog: (l) => lines.push(l) });
-    const running = await listen(createRequestHandler({ createApp: () => createApp({ runtime }), runtime }), { port: 0, host: '127.0.0.1', onError: runtime.reportError });
+    const running = await listen(createRequestHandler(runtime), { port: 0, host: '127.0.0.1', onError: runtime.reportError });
     try {
       const res = await fetch(`${running.url}/markets/x`);
       expect(res.status).toBe(500);

@@ -135,6 +135,21 @@ describe('the two module formats', () => {
   }, 30_000);
 });
 
+describe('market-stub/fetch', () => {
+  it('answers a web Request through require() and import alike, and its ESM build imports no Node built-in', () => {
+    const body = `const h = createFetchHandler({ seed: 3, count: 2, clock: '2026-01-01' });
+      const res = await h.fetch(new Request('http://127.0.0.1/markets'));
+      console.log(JSON.stringify({ status: res.status, date: res.headers.get('date').slice(0, 16), count: (await res.json()).length, journal: await h.requestCount() }));`;
+    const cjs = run(process.execPath, ['-e', `const { createFetchHandler } = require('market-stub/fetch'); (async () => { ${body} })();`]);
+    const esm = run(process.execPath, ['--input-type=module', '-e', `const { createFetchHandler } = await import('market-stub/fetch'); ${body}`]);
+    for (const r of [cjs, esm]) {
+      expect(r.code, r.stderr).toBe(0);
+      expect(JSON.parse(r.stdout)).toEqual({ status: 200, date: 'Thu, 01 Jan 2026', count: 2, journal: 1 });
+    }
+    expect(readFileSync(path.join(ROOT, 'dist/fetch.js'), 'utf8')).not.toMatch(/from\s*["']node:|require\(["']node:/);
+  }, 30_000);
+});
+
 describe('the bundled json-schema-faker (its regex parse memoised at build time, scripts/jsf-pattern-memo.mjs)', () => {
   // 20 seeds of 100 markets: ~0.5 MB on stdout, under spawnSync's 1 MiB buffer.
   const SEEDS = Array.from({ length: 20 }, (_, i) => i * 7919 + 1);
@@ -186,7 +201,7 @@ describe('the published types', () => {
 
 describe('the ESM library', () => {
   it('imports only json-schema-faker and Node built-ins through the loader; the small dependencies are inline (each costs milliseconds of import)', () => {
-    for (const file of ['dist/index.js', 'dist/msw.js']) {
+    for (const file of ['dist/index.js', 'dist/msw.js', 'dist/fetch.js']) {
       const text = readFileSync(path.join(ROOT, file), 'utf8');
       const imported = new Set([...text.matchAll(/^import\b[^'"]*from\s*["']([^"']+)["']/gm)].map((m) => m[1] as string).filter((name) => !name.startsWith('node:')));
       for (const name of imported) expect(['json-schema-faker', 'market-stub', 'msw'], `${file} imports ${name}`).toContain(name);

@@ -3,31 +3,10 @@ import { readFile, stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type Zlib from 'node:zlib';
+import { CONSOLE_FILES, type ConsoleAsset, type ConsoleAssets } from '../../runtime/admin/console-routes.js';
 
 /** Largest console asset served, bytes; a bigger file in dist/console is refused, never read whole. */
 export const MAX_CONSOLE_ASSET_BYTES = 256 * 1024;
-
-/** One file of the web console, held in memory with what a response needs. */
-export interface ConsoleAsset {
-  /** Content-Type (RFC 9110 §8.3), with a charset for text. */
-  type: string;
-  body: Buffer;
-  /** The body gzipped (RFC 9110 §8.4.1.3), sent when the client accepts gzip. */
-  gzip: Buffer;
-  /** Strong entity tag (RFC 9110 §8.8.3): a quoted hash of the body. */
-  etag: string;
-}
-
-/**
- * The console's files by request path (under `/__stub/ui`): an allow-list, so no request path ever
- * reaches the file system. `/` is the page; the others are what scripts/build-console.mjs writes.
- */
-export const CONSOLE_FILES: Readonly<Record<string, { file: string; type: string }>> = Object.freeze({
-  '/': { file: 'index.html', type: 'text/html; charset=utf-8' },
-  '/console.js': { file: 'console.js', type: 'text/javascript; charset=utf-8' },
-  '/console.css': { file: 'console.css', type: 'text/css; charset=utf-8' },
-  '/favicon.svg': { file: 'favicon.svg', type: 'image/svg+xml' },
-});
 
 /**
  * Where the built console lives: `dist/console/` beside the bundle that runs (dist/index.js,
@@ -60,7 +39,7 @@ async function readAsset(dir: string, file: string, type: string): Promise<Conso
  * @returns the assets by request path, or a reason (the directories looked in, and what to do)
  *   when the console is not built or a file is missing or too large.
  */
-export async function loadConsoleAssets(): Promise<Map<string, ConsoleAsset> | string> {
+export async function loadConsoleAssets(): Promise<ConsoleAssets | string> {
   const dirs = consoleDirs();
   for (const dir of dirs) {
     try {
@@ -76,15 +55,4 @@ export async function loadConsoleAssets(): Promise<Map<string, ConsoleAsset> | s
     }
   }
   return `the console's files are not built (looked in ${dirs.join(' and ')}); run npm run build`;
-}
-
-/** Whether an Accept-Encoding header (RFC 9110 §12.5.3) accepts gzip: listed (or `*`) without `q=0`. */
-export function acceptsGzip(header: string | undefined): boolean {
-  if (header === undefined) return false;
-  return header.split(',').some((part) => {
-    const [coding, ...params] = part.trim().toLowerCase().split(';');
-    if (coding?.trim() !== 'gzip' && coding?.trim() !== '*') return false;
-    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
-    return q === undefined || Number(q.slice(2)) > 0;
-  });
 }

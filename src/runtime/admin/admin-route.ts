@@ -1,5 +1,5 @@
-import type { StubControls } from '../../runtime/stub-controls.js';
-import type { StubRuntime } from '../../runtime/stub-runtime.js';
+import type { StubControls } from '../stub-controls.js';
+import type { StubRuntime } from '../stub-runtime.js';
 
 /** What an admin handler answers: a status and a JSON value, or the JSON text in chunks (large reads). */
 export interface AdminAnswer {

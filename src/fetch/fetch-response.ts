@@ -1,7 +1,7 @@
 import { NO_CONTENT_STATUSES, type Reply } from '../runtime/reply.js';
 import type { StubAnswer } from '../runtime/answer-request.js';
 
-/** What the MSW adapter hands MSW: a fetch Response, or a network error (`HttpResponse.error()`). */
+/** What a fetch-based adapter (the Fetch handler, MSW) returns: a fetch Response, or a network error (`Response.error()`). */
 export type Delivered = { kind: 'response'; response: Response } | { kind: 'network-error' };
 
 /**

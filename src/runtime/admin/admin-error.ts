@@ -1,5 +1,6 @@
 import { adminCode, MarketStubError, type MarketStubErrorCode } from '../../core/market-stub-error.js';
-import { jsonReply, type Reply } from '../../runtime/reply.js';
+import { utf8 } from '../../core/bytes.js';
+import { jsonReply, type Reply } from '../reply.js';
 import type { LocatedProblem } from '../../core/located-problem.js';
 
 /**
@@ -61,7 +62,7 @@ export function adminErrorBody(error: MarketStubError, status: number): AdminErr
 
 /** The reply for an admin error: `application/json`, AdminErrorBody. */
 export function adminErrorReply(failure: AdminFailure): Reply {
-  return jsonReply(Buffer.from(JSON.stringify(adminErrorBody(failure.error, failure.status))), failure.status, { ...failure.headers });
+  return jsonReply(utf8(JSON.stringify(adminErrorBody(failure.error, failure.status))), failure.status, { ...failure.headers });
 }
 
 /** Shorthand: an AdminFailure for `code` at `where` with a full message. */

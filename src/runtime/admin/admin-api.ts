@@ -1,29 +1,24 @@
-import type Crypto from 'node:crypto';
-import { createRequire } from 'node:module';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { utf8 } from '../../core/bytes.js';
 import { MarketStubError } from '../../core/market-stub-error.js';
-import { createStubControls, MAX_MARKETS_PER_CALL, MAX_TICKS_PER_CALL, type StubControls } from '../../runtime/stub-controls.js';
+import { createStubControls, MAX_MARKETS_PER_CALL, MAX_TICKS_PER_CALL, type StubControls } from '../stub-controls.js';
 import { MAX_ADDED_MARKETS, MAX_EDITABLE, MAX_TICK_WORK } from '../../catalog/market-store.js';
 import { MAX_JSON_DEPTH } from '../../core/bounded-json.js';
 import { MAX_JOURNAL_READ } from '../../journal/request-journal.js';
 import { MAX_DEVIATED_MARKET_IDS, MAX_DEVIATION_SETTINGS } from '../../deviation/deviation-settings.js';
 import { packageVersion } from '../../core/package-info.js';
-import { jsonReply, type Reply } from '../../runtime/reply.js';
-import { writeReply } from '../write-reply.js';
-import type { StubRuntime } from '../../runtime/stub-runtime.js';
+import type { StubRequest } from '../answer-request.js';
+import { jsonReply, type Reply } from '../reply.js';
+import { ADMIN_PREFIX, type StubRuntime } from '../stub-runtime.js';
 import { ADMIN_MEDIA_TYPES, foreignOrigin, hostAllowed, mediaType } from './admin-access.js';
 import { repeatedSingleton } from './singleton-headers.js';
 import { MAX_ADMIN_BODY_BYTES, parseAdminBody, readAdminBody } from './admin-body.js';
 import { AdminFailure, adminErrorReply, adminFailure } from './admin-error.js';
 import type { AdminAnswer, AdminRoute } from './admin-route.js';
 import { BEHAVIOUR_ROUTES } from './behaviour-routes.js';
-import { createConsoleHandler } from './console-routes.js';
+import { createConsoleFiles, isConsolePath, type ConsoleAssetSource } from './console-routes.js';
 import { DEVIATION_ROUTES } from './deviation-routes.js';
 import { JOURNAL_ROUTES } from './journal-routes.js';
 import { MARKET_ROUTES } from './market-routes.js';
-
-/** node:crypto's constant-time comparison, required on the first token check: a stub without an admin token never loads node:crypto (~1.5 ms of start-up). */
-const timingSafeEqual = (): typeof Crypto.timingSafeEqual => (createRequire(import.meta.url)('node:crypto') as typeof Crypto).timingSafeEqual;
 
 /** Admin requests being read or waiting for their turn at once; more are answered 503 at once. */
 export const MAX_ADMIN_IN_FLIGHT = 8;
@@ -51,93 +46,110 @@ const INDEX_ROUTE: AdminRoute = {
 const ROUTES: readonly AdminRoute[] = [INDEX_ROUTE, ...MARKET_ROUTES, ...DEVIATION_ROUTES, ...BEHAVIOUR_ROUTES, ...JOURNAL_ROUTES];
 
 /**
- * The admin API under `/__stub` (WireMock's `/__admin` idea), as a request handler for the part of
- * the URL after the prefix. Every call goes through the shared StubControls, so it behaves exactly
- * like the in-process handle; errors are MarketStubErrors named after the route
- * (`PUT /__stub/markets`) in one JSON shape (AdminErrorBody). Stages, in order:
- * 1. origin: `Host` allowed (hostAllowed: DNS rebinding), the token when one is set (RFC 6750
- *    §2.1, compared in constant time), no CORS preflight and no foreign `Origin` (403);
+ * The admin API under `/__stub` (WireMock's `/__admin` idea), over web-standard values: a function
+ * answering one request whose path is under the prefix. Every call goes through the shared
+ * StubControls, so it behaves exactly like the in-process handle; errors are MarketStubErrors named
+ * after the route (`PUT /__stub/markets`) in one JSON shape (AdminErrorBody). Stages, in order:
+ * 1. origin: one of each singleton header field, `Host` allowed (hostAllowed: DNS rebinding), the
+ *    token when one is set (RFC 6750 §2.1, compared in constant time), no CORS preflight and no
+ *    foreign `Origin` (403); the console's files (`/__stub/ui`) take the same checks but no token;
  * 2. route: a table of (method, path template); an unknown path is 404 and a known path with
  *    another method 405 with `Allow`, both `admin_route_not_found`;
  * 3. form: POST, PUT and PATCH need `application/json` (or `application/merge-patch+json`), which
  *    no browser sends cross-site without a preflight (415);
  * 4. body: at most MAX_ADMIN_IN_FLIGHT requests at once (503), each body read with its limits;
- * 5. turn: parsing and handlers run one at a time, each after the event loop has had a turn, so market routes
- *    and /healthz keep answering while the admin API is busy; large reads are written in chunks.
+ * 5. turn: parsing and handlers run one at a time, each after a timer turn of the event loop, so
+ *    market routes and /healthz keep answering while the admin API is busy; large reads are chunks.
+ * The promise never rejects: every failure is an error Reply.
  */
-export function createAdminRouter(runtime: StubRuntime, controls: StubControls = createStubControls(runtime)): (req: IncomingMessage, res: ServerResponse) => void {
-  const token = runtime.adminToken === undefined ? undefined : Buffer.from(`Bearer ${runtime.adminToken}`);
+export function createAdminApi(runtime: StubRuntime, options: { controls?: StubControls; consoleAssets?: ConsoleAssetSource } = {}): (request: StubRequest, path: string, query: string) => Promise<Reply> {
+  const controls = options.controls ?? createStubControls(runtime);
+  const token = runtime.adminToken === undefined ? undefined : utf8(`Bearer ${runtime.adminToken}`);
   let inFlight = 0;
   let lane: Promise<void> = Promise.resolve();
   const takeTurn = <T>(job: () => T): Promise<T> => {
-    const turn = lane.then(() => new Promise<void>((resolve) => setImmediate(resolve))).then(job);
+    const turn = lane.then(() => new Promise<void>((resolve) => setTimeout(resolve, 0))).then(job);
     lane = turn.then(() => undefined, () => undefined);
     return turn;
   };
-  // The web console's files (/__stub/ui): the same Host and Origin refusals, no token (the page holds no data).
-  const consoleFiles = createConsoleHandler({ checkOrigin: (req, where) => checkOrigin(req, where, runtime, undefined), toFailure: (error, where) => toFailure(error, where, runtime) });
-
-  return (req, res) => {
-    if (consoleFiles(req, res)) return;
-    const method = req.method ?? 'GET';
-    const url = req.url ?? '/';
-    const q = url.indexOf('?');
-    const path = q === -1 ? url : url.slice(0, q);
-    let where = `${method} /__stub${path === '/' ? '' : path}`;
+  const consoleFiles = createConsoleFiles(options.consoleAssets);
+  return async (request, fullPath, queryText) => {
+    const method = request.method;
+    const path = fullPath.slice(ADMIN_PREFIX.length) || '/';
+    let where = `${method} ${ADMIN_PREFIX}${path === '/' ? '' : path}`;
     let counted = false;
-    const fail = (error: unknown) => {
-      const failure = toFailure(error, where, runtime);
-      // A body may be left unread: never let its bytes be parsed as the next request.
-      if (!req.complete) res.setHeader('connection', 'close');
-      writeReply(res, adminErrorReply(failure));
-    };
-    const run = async () => {
-      checkOrigin(req, where, runtime, token);
+    try {
+      if (isConsolePath(path)) {
+        checkOrigin(request, where, runtime, undefined);
+        return await consoleFiles(method, path, request.headers, where);
+      }
+      checkOrigin(request, where, runtime, token);
       const found = matchRoute(method === 'HEAD' ? 'GET' : method, path, where);
       where = found.where;
-      const route = found.route;
-      if (method !== 'DELETE' && STATE_CHANGING.has(method) && !ADMIN_MEDIA_TYPES.includes(mediaType(req.headers['content-type']))) {
-        throw adminFailure('OPTION_INVALID', where, `send the request with Content-Type: application/json (found ${JSON.stringify(req.headers['content-type'] ?? 'none')}); the admin API refuses bodies a browser could send from another site.`, { status: 415, option: 'content-type', expected: ADMIN_MEDIA_TYPES.join(' or '), found: req.headers['content-type'] ?? 'none' });
-      }
-      if (inFlight >= MAX_ADMIN_IN_FLIGHT) {
-        throw adminFailure('LIMIT_EXCEEDED', where, `${MAX_ADMIN_IN_FLIGHT} admin requests are already in progress; retry in a moment.`, { status: 503, headers: { 'retry-after': '1' }, option: 'requestsInFlight', expected: `at most ${MAX_ADMIN_IN_FLIGHT} admin requests at once` });
-      }
+      checkForm(request, where, inFlight);
       inFlight += 1;
       counted = true;
-      const raw = STATE_CHANGING.has(method) ? await readAdminBody(req, where) : undefined;
+      const raw = STATE_CHANGING.has(method) ? await readAdminBody(request, where) : undefined;
       // Two turns: parse, then run; each after the event loop has answered what waits.
       const body = raw === undefined ? undefined : await takeTurn(() => parseAdminBody(raw, where));
-      const answer = await takeTurn(() => route.run({ params: found.params, body, query: new URLSearchParams(q === -1 ? '' : url.slice(q + 1)), where, controls, runtime }));
-      writeReply(res, answerReply(answer));
-    };
-    run().catch(fail).finally(() => {
+      const answer = await takeTurn(() => found.route.run({ params: found.params, body, query: new URLSearchParams(queryText), where, controls, runtime }));
+      return answerReply(answer);
+    } catch (error) {
+      return adminErrorReply(toFailure(error, where, runtime));
+    } finally {
       if (counted) inFlight -= 1;
-    });
+    }
   };
 }
 
+/** Stages 3 and 4 before the body is read: the media type of a state-changing request, and room for one more. @throws AdminFailure 415 or 503. */
+function checkForm(request: StubRequest, where: string, inFlight: number): void {
+  const method = request.method;
+  const type = header(request.headers['content-type']);
+  if (method !== 'DELETE' && STATE_CHANGING.has(method) && !ADMIN_MEDIA_TYPES.includes(mediaType(type))) {
+    throw adminFailure('OPTION_INVALID', where, `send the request with Content-Type: application/json (found ${JSON.stringify(type ?? 'none')}); the admin API refuses bodies a browser could send from another site.`, { status: 415, option: 'content-type', expected: ADMIN_MEDIA_TYPES.join(' or '), found: type ?? 'none' });
+  }
+  if (inFlight >= MAX_ADMIN_IN_FLIGHT) {
+    throw adminFailure('LIMIT_EXCEEDED', where, `${MAX_ADMIN_IN_FLIGHT} admin requests are already in progress; retry in a moment.`, { status: 503, headers: { 'retry-after': '1' }, option: 'requestsInFlight', expected: `at most ${MAX_ADMIN_IN_FLIGHT} admin requests at once` });
+  }
+}
+
 /** Stage 1: one of each singleton field, Host, token, preflight and Origin. @throws AdminFailure OPTION_INVALID (400), FORBIDDEN (403) or UNAUTHORIZED (401). */
-function checkOrigin(req: IncomingMessage, where: string, runtime: StubRuntime, token: Buffer | undefined): void {
-  const repeated = repeatedSingleton(req.rawHeaders);
+function checkOrigin(request: StubRequest, where: string, runtime: StubRuntime, token: Uint8Array | undefined): void {
+  const repeated = repeatedSingleton(request.rawHeaders ?? []);
   if (repeated !== undefined) {
     throw adminFailure('OPTION_INVALID', where, `the request has more than one ${repeated} header field; the admin API takes exactly one (RFC 9112 §3.2, RFC 9110 §5.3).`, { option: repeated, expected: `one ${repeated} field line`, found: 'several' });
   }
-  const host = req.headers.host;
+  const host = header(request.headers['host']);
   if (!hostAllowed(host, runtime.allowedHosts)) {
     throw adminFailure('FORBIDDEN', where, `Host ${JSON.stringify(host)} is not allowed on the admin API (DNS-rebinding defence). Use an IP address or localhost, or allow the name with --allowed-hosts (MARKET_STUB_ALLOWED_HOSTS).`, { option: 'host', expected: 'an IP address, localhost, or a name in allowedHosts', found: host });
   }
-  if (token) {
-    const given = Buffer.from(req.headers.authorization ?? '');
-    if (given.length !== token.length || !timingSafeEqual()(given, token)) {
-      throw adminFailure('UNAUTHORIZED', where, 'the admin API needs Authorization: Bearer <token> (the --admin-token value).', { headers: { 'www-authenticate': 'Bearer realm="market-stub admin"' } });
-    }
+  if (token && !sameBytes(utf8(header(request.headers['authorization']) ?? ''), token)) {
+    throw adminFailure('UNAUTHORIZED', where, 'the admin API needs Authorization: Bearer <token> (the --admin-token value).', { headers: { 'www-authenticate': 'Bearer realm="market-stub admin"' } });
   }
-  if (req.method === 'OPTIONS') {
+  if (request.method === 'OPTIONS') {
     throw adminFailure('FORBIDDEN', where, 'the admin API answers no CORS preflight: it is not for pages on other origins.', { option: 'method', expected: 'no OPTIONS (CORS preflight)', found: 'OPTIONS' });
   }
-  if (foreignOrigin(req.headers.origin, host)) {
-    throw adminFailure('FORBIDDEN', where, `Origin ${JSON.stringify(req.headers.origin)} is not this stub's; the admin API refuses requests from pages on other origins.`, { option: 'origin', expected: 'no Origin, or the stub\'s own', found: req.headers.origin });
+  const origin = header(request.headers['origin']);
+  if (foreignOrigin(origin, host)) {
+    throw adminFailure('FORBIDDEN', where, `Origin ${JSON.stringify(origin)} is not this stub's; the admin API refuses requests from pages on other origins.`, { option: 'origin', expected: 'no Origin, or the stub\'s own', found: origin });
   }
+}
+
+/**
+ * Whether two byte strings are equal, in time that depends on their length only (the token check:
+ * no early exit at the first differing byte, so the time taken tells nothing of where it differs).
+ */
+export function sameBytes(given: Uint8Array, expected: Uint8Array): boolean {
+  if (given.length !== expected.length) return false;
+  let difference = 0;
+  for (let i = 0; i < expected.length; i++) difference |= (given[i] as number) ^ (expected[i] as number);
+  return difference === 0;
+}
+
+/** A header's one value (node:http gives arrays only for set-cookie; a fetch Headers never). */
+function header(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
 }
 
 /** Stage 2: the route for (method, path). @throws AdminFailure ADMIN_ROUTE_NOT_FOUND (404, or 405 with Allow). */
@@ -176,12 +188,13 @@ function matchPath(template: string, segments: readonly string[], where: string)
   return params;
 }
 
+/** An admin handler's answer as a Reply: its JSON value serialised, or its chunks encoded one by one. */
 function answerReply(answer: AdminAnswer): Reply {
   if (answer.chunks) {
     const chunks = answer.chunks;
-    return { ...jsonReply(Buffer.alloc(0), answer.status), chunks: (function* () { for (const c of chunks) yield Buffer.from(c); })() };
+    return { ...jsonReply(new Uint8Array(0), answer.status), chunks: (function* () { for (const c of chunks) yield utf8(c); })() };
   }
-  return jsonReply(answer.body === undefined ? Buffer.alloc(0) : Buffer.from(JSON.stringify(answer.body)), answer.status);
+  return jsonReply(answer.body === undefined ? new Uint8Array(0) : utf8(JSON.stringify(answer.body)), answer.status);
 }
 
 /** Any error of a stage or a control as an AdminFailure; a bug becomes a logged 500 (its cause always goes to the error log). */

@@ -1,6 +1,20 @@
-import { isIP } from 'node:net';
+/** An IPv4 address in dotted-decimal form, no leading zeros (RFC 3986 §3.2.2 `IPv4address`). */
+const IPV4 = /^(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]\d|\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]\d|\d)$/;
 
-export { HOST_NAME } from '../../core/host-name.js';
+/**
+ * Whether a host name is an IP literal: an IPv4 address, or an IPv6 address (RFC 4291 §2.2) as
+ * the WHATWG URL parser accepts one between brackets (the same parser every runtime has).
+ */
+export function isIpLiteral(host: string): boolean {
+  if (IPV4.test(host)) return true;
+  if (!host.includes(':') || !/^[0-9a-f:.]+$/i.test(host)) return false;
+  try {
+    new URL(`http://[${host}]/`);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 /**
  * Whether a request's `Host` may reach the admin API (DNS-rebinding defence, the rule Vite's
@@ -14,7 +28,7 @@ export function hostAllowed(hostHeader: string | undefined, allowed: readonly st
   if (hostHeader === undefined || hostHeader === '') return true;
   const host = hostName(hostHeader);
   if (host === undefined) return false;
-  if (isIP(host) !== 0 || host === 'localhost' || host.endsWith('.localhost')) return true;
+  if (isIpLiteral(host) || host === 'localhost' || host.endsWith('.localhost')) return true;
   return allowed.some((entry) => {
     const name = entry.toLowerCase();
     if (name === '*') return true;

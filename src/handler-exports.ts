@@ -1,0 +1,9 @@
+// What both in-process handler entries (market-stub/msw, market-stub/fetch) export besides their
+// factory: the controls' interface, the error class and the types their options and calls use.
+export type { MarketStubClient } from './runtime/market-stub-client.js';
+export { MarketStubError, type MarketStubErrorCode } from './core/market-stub-error.js';
+export type { Behaviour, BehaviourRuleInput, TransportFault } from './behaviour/behaviour.js';
+export type { DeviationSetting } from './deviation/deviation-settings.js';
+export type { JournalEntry, JournalFilter } from './journal/request-journal.js';
+export type { Market } from './schema/generated/market-types.js';
+export type { ResponseProfile } from './runtime/response-profile.js';

@@ -1,0 +1,94 @@
+import { concatBytes } from '../../core/bytes.js';
+import { decodeJsonBytes, JsonInputError, MAX_JSON_DEPTH, parseJsonText } from '../../core/bounded-json.js';
+import type { StubRequest } from '../answer-request.js';
+import { AdminFailure, adminFailure } from './admin-error.js';
+
+/**
+ * Largest admin request body, bytes (about 1,400 markets); refused with 413 while it is read. Kept
+ * small so that parsing and validating one body stays a few milliseconds: the market routes and
+ * /healthz keep answering within 50 ms p99 while the admin API is abused (README, reliability).
+ */
+export const MAX_ADMIN_BODY_BYTES = 256 * 1024;
+
+const NO_BYTES = new Uint8Array(0);
+
+/**
+ * Reads an admin request's body with a byte limit: a declared Content-Length over it is refused
+ * before a byte is read, a chunked body as soon as it passes it (the rest is never read: the
+ * adapter closes the connection), a body shorter or longer than its Content-Length is refused;
+ * compressed bodies are refused. parseAdminBody then checks the text is UTF-8, nested at most
+ * MAX_JSON_DEPTH levels (scanned before parsing, so no parser or walker ever sees a deeper
+ * document) and valid JSON.
+ * @throws AdminFailure LIMIT_EXCEEDED (413 body size) or OPTION_INVALID (`body` 400, `content-encoding` 415).
+ */
+export async function readAdminBody(request: StubRequest, where: string): Promise<Uint8Array> {
+  const encoding = single(request.headers['content-encoding']);
+  if (encoding !== undefined && encoding.toLowerCase() !== 'identity') {
+    throw adminFailure('OPTION_INVALID', where, 'compressed bodies are not accepted; send plain JSON.', { status: 415, option: 'content-encoding', expected: 'identity (no Content-Encoding)' });
+  }
+  const lengthText = single(request.headers['content-length']);
+  const declared = lengthText === undefined ? undefined : /^\d{1,15}$/.test(lengthText.trim()) ? Number(lengthText.trim()) : Number.NaN;
+  if (Number.isNaN(declared)) throw unreadable(where, 'invalid Content-Length');
+  if (declared !== undefined && declared > MAX_ADMIN_BODY_BYTES) throw tooLarge(where, `${declared} bytes`);
+  const bytes = await collect(request.body, where);
+  if (declared !== undefined && bytes.length !== declared) throw unreadable(where, 'request size did not match content length');
+  return bytes;
+}
+
+/** The body's bytes, stopping (and refusing) as soon as they pass MAX_ADMIN_BODY_BYTES. */
+async function collect(body: StubRequest['body'], where: string): Promise<Uint8Array> {
+  if (body === undefined) return NO_BYTES;
+  if (body instanceof Uint8Array) {
+    if (body.length > MAX_ADMIN_BODY_BYTES) throw tooLarge(where, `${body.length} bytes`);
+    return body;
+  }
+  const parts: Uint8Array[] = [];
+  let total = 0;
+  try {
+    for await (const chunk of body) {
+      total += chunk.length;
+      // Leaving the loop stops reading: the rest of the body is never read.
+      if (total > MAX_ADMIN_BODY_BYTES) throw tooLarge(where, 'more');
+      parts.push(chunk);
+    }
+  } catch (error) {
+    if (error instanceof AdminFailure) throw error;
+    throw unreadable(where, (error as Error).message || 'request aborted');
+  }
+  return parts.length === 1 ? (parts[0] as Uint8Array) : concatBytes(parts);
+}
+
+/** The one value of a header field (a repeated one has been refused before the body is read). */
+function single(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function tooLarge(where: string, found: string): AdminFailure {
+  return adminFailure('LIMIT_EXCEEDED', where, `the body is larger than ${MAX_ADMIN_BODY_BYTES} bytes; nothing was read past the limit.`, { status: 413, option: 'body', expected: `at most ${MAX_ADMIN_BODY_BYTES} bytes`, found });
+}
+
+function unreadable(where: string, why: string): AdminFailure {
+  return adminFailure('OPTION_INVALID', where, `the body could not be read (${why}).`, { status: 400, option: 'body', expected: 'a complete request body' });
+}
+
+/**
+ * Parses a body read by readAdminBody under the JSON rules of core/bounded-json.ts: UTF-8 without
+ * a byte-order mark, nested at most MAX_JSON_DEPTH levels (scanned before parsing), valid JSON.
+ * Member names (`__proto__`…) are refused by the controls each value goes to (checkJsonInput), in
+ * the same words as the in-process handle.
+ * @returns the value, or undefined for an empty body.
+ * @throws AdminFailure as readAdminBody says.
+ */
+export function parseAdminBody(raw: Uint8Array, where: string): unknown {
+  if (raw.length === 0) return undefined;
+  try {
+    return parseJsonText(decodeJsonBytes(raw), MAX_JSON_DEPTH, false);
+  } catch (error) {
+    if (!(error instanceof JsonInputError)) throw error;
+    const facts = { option: 'body', expected: error.expected, found: error.found };
+    if (error.rule === 'depth') throw adminFailure('LIMIT_EXCEEDED', where, `the body is nested deeper than ${MAX_JSON_DEPTH} levels${error.pointer === undefined ? '' : ` (${error.found})`}.`, { status: 400, ...facts });
+    if (error.rule === 'utf8') throw adminFailure('OPTION_INVALID', where, `the body is not UTF-8 text (RFC 8259 §8.1): ${error.found}.`, facts);
+    if (error.rule === 'bom') throw adminFailure('OPTION_INVALID', where, 'the body starts with a byte-order mark (RFC 8259 §8.1); send JSON text without one.', facts);
+    throw adminFailure('OPTION_INVALID', where, `the body is not valid JSON: ${error.found}.`, facts);
+  }
+}
