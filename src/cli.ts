@@ -60,7 +60,7 @@ async function run(): Promise<number> {
 
 /**
  * `EMFILE` or `ENFILE` when `error` is the process or the system running out of file descriptors,
- * else undefined. Node 22 and later report EMFILE met by the module loader while it reads a
+ * else undefined. Node 24 (not 20 or 22) reports EMFILE met by the module loader while it reads a
  * package.json as ERR_INVALID_PACKAGE_CONFIG "Cannot read package config …: too many open files."
  * with no errno (test/cli/write-failures.test.ts, run on Node 24 by .ci/node-matrix.sh).
  */
