@@ -81,8 +81,8 @@ export default tseslint.config(
     languageOptions: { globals: { Deno: 'readonly' } },
   },
   {
-    // bench:runtimes' server: Bun or Deno, web-standard values.
-    files: ['bench/runtimes/*.mjs'],
+    // bench:runtimes' server (Bun or Deno) and the Fetch-API route consumer: web-standard values.
+    files: ['bench/runtimes/*.mjs', 'test/consumers/fetch-route/**/*.{js,mjs}'],
     languageOptions: { globals: { Request: 'readonly', Response: 'readonly' } },
   },
   {

@@ -3,29 +3,44 @@
 // targets with the same pre-serialised bytes (bench/runtimes/fetch-bench-server.mjs serves both).
 // autocannon (in Node) loads each side on 127.0.0.1; rounds alternate the sides (the order swapped
 // every round), and the verdict is the paired ratio: the median over rounds of bare req/s ÷ stub
-// req/s, the handler's time per request as a multiple of the bare one's. Goal: ≤ 1.5×.
+// req/s, the handler's time per request as a multiple of the bare one's. Goal: ≤ 1.5×. Also in
+// process: both handlers called directly on the same runtime (no server, no client, so the load
+// generator sharing the CPU does not cap the figure), µs per request, paired the same way.
 // Routes: GET /markets/{id} over every market in turn, and GET /markets (100 markets).
 // Writes bench/results/fetch-runtimes.json. Exit 0 when it measured (a missed goal is a result),
 // 1 when it could not (a runtime did not start, a request failed).
+import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { ensurePackages } from '../scripts/node-runtimes.mjs';
 import { bundleServer, freePort, RUNTIME_PACKAGES, startProcess, waitForReady, type ServerProcess } from '../scripts/runtime-exchange.mjs';
 import { median } from './bench-stats.js';
 import { ensureBuild } from './ensure-build.js';
 import { runLoad } from './load-run.js';
 
+const execFileAsync = promisify(execFile);
 const ROOT = path.resolve(fileURLToPath(new URL('..', import.meta.url)));
 const QUICK = process.argv.includes('--quick');
 const ROUNDS = QUICK ? 3 : 7;
 const DURATION_S = QUICK ? 1.5 : 4;
 const CONNECTIONS = 10;
+/** Requests per side per round when the handlers are called directly. */
+const IN_PROCESS_REQUESTS = QUICK ? 3_000 : 10_000;
 const GOAL = 1.5;
 const OPTIONS = { seed: 1, count: 100, clock: '2026-01-01' };
 const RUNTIMES = ['bun', 'deno'] as const;
 type Runtime = (typeof RUNTIMES)[number];
+
+interface InProcessFigures {
+  route: string;
+  stubUs: number[];
+  bareUs: number[];
+  /** Median over rounds of stub ÷ bare µs per request in that round. */
+  paired: number;
+}
 
 interface RouteFigures {
   runtime: string;
@@ -40,14 +55,19 @@ const log = (line: string): void => {
   process.stdout.write(`${line}\n`);
 };
 
+/** The bench server bundled with market-stub/fetch for `runtime`, and the arguments that run it. */
+async function benchCommand(runtime: Runtime, bins: string, work: string): Promise<{ bin: string; args: string[]; cwd: string }> {
+  const bundle = await bundleServer(path.join(ROOT, 'bench/runtimes/fetch-bench-server.mjs'), path.resolve(process.env['MARKET_STUB_FETCH_ENTRY'] ?? path.join(ROOT, 'dist/fetch.js')), mkdtempSync(path.join(work, `${runtime}-`)));
+  const args = runtime === 'bun' ? [bundle] : ['run', '--no-prompt', '--allow-net=127.0.0.1', '--allow-env', bundle];
+  return { bin: path.join(bins, runtime), args, cwd: path.dirname(bundle) };
+}
+
 /** Starts the bench server on `runtime`: the handler on one port, the bare handler on another. */
 async function startBenchServer(runtime: Runtime, bins: string, work: string): Promise<{ server: ServerProcess; stubUrl: string; bareUrl: string }> {
-  const bundle = await bundleServer(path.join(ROOT, 'bench/runtimes/fetch-bench-server.mjs'), path.resolve(process.env['MARKET_STUB_FETCH_ENTRY'] ?? path.join(ROOT, 'dist/fetch.js')), mkdtempSync(path.join(work, `${runtime}-`)));
+  const { bin, args, cwd } = await benchCommand(runtime, bins, work);
   const [stubPort, barePort] = [await freePort(), await freePort()];
   const env = { STUB_PORT: String(stubPort), BARE_PORT: String(barePort), MARKET_STUB_FETCH_OPTIONS: JSON.stringify(OPTIONS), NO_COLOR: '1' };
-  const bin = path.join(bins, runtime);
-  const args = runtime === 'bun' ? [bundle] : ['run', '--no-prompt', `--allow-net=127.0.0.1`, '--allow-env', bundle];
-  const server = startProcess(bin, args, { cwd: path.dirname(bundle), env });
+  const server = startProcess(bin, args, { cwd, env });
   const stubUrl = `http://127.0.0.1:${stubPort}`;
   const bareUrl = `http://127.0.0.1:${barePort}`;
   for (const url of [stubUrl, bareUrl]) {
@@ -58,6 +78,16 @@ async function startBenchServer(runtime: Runtime, bins: string, work: string): P
     }
   }
   return { server, stubUrl, bareUrl };
+}
+
+/** Both handlers called directly on `runtime` (no server, no client): µs per request, paired by round. */
+async function measureInProcess(runtime: Runtime, bins: string, work: string): Promise<InProcessFigures[]> {
+  const { bin, args, cwd } = await benchCommand(runtime, bins, work);
+  const env = { ...process.env, IN_PROCESS: `${ROUNDS}x${IN_PROCESS_REQUESTS}`, MARKET_STUB_FETCH_OPTIONS: JSON.stringify(OPTIONS), NO_COLOR: '1' };
+  const { stdout } = await execFileAsync(bin, args, { cwd, env, timeout: 180_000, maxBuffer: 1 << 20 });
+  const rounds = JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}') as Record<string, { stubUs: number[]; bareUs: number[] }>;
+  const version = `${runtime} ${RUNTIME_PACKAGES[runtime].split('@')[1] ?? ''}`;
+  return Object.entries(rounds).map(([route, f]) => ({ route: `${version}: ${route === 'list' ? 'GET /markets' : 'GET /markets/{id}'}`, ...f, paired: median(f.stubUs.map((us, i) => us / (f.bareUs[i] ?? us))) }));
 }
 
 /** Rounds alternating stub and bare on one route; each side warmed up first. */
@@ -93,27 +123,34 @@ async function measureRuntime(runtime: Runtime, bins: string, work: string): Pro
   }
 }
 
-function table(figures: RouteFigures[]): string {
+function servedTable(figures: RouteFigures[]): string {
   const rows = figures.map((f) => `| ${f.route} | ${Math.round(median(f.stubReqPerSec))} | ${Math.round(median(f.bareReqPerSec))} | ${f.paired.toFixed(2)}× | ${f.paired <= GOAL ? 'met' : 'missed'} |`);
-  return ['| runtime: route | handler req/s (median) | bare req/s (median) | cost ratio (paired median) | goal ≤ 1.5× |', '|---|---|---|---|---|', ...rows].join('\n');
+  return ['Served (the runtime\'s own server, autocannon in Node on 127.0.0.1):', '', '| runtime: route | handler req/s (median) | bare req/s (median) | cost ratio (paired median) | goal ≤ 1.5× |', '|---|---|---|---|---|', ...rows].join('\n');
+}
+
+function inProcessTable(figures: InProcessFigures[]): string {
+  const rows = figures.map((f) => `| ${f.route} | ${median(f.stubUs).toFixed(1)} | ${median(f.bareUs).toFixed(1)} | ${f.paired.toFixed(2)}× | ${f.paired <= GOAL ? 'met' : 'missed'} |`);
+  return [`In process (fetch(Request) called directly, ${IN_PROCESS_REQUESTS} requests per side per round, body read):`, '', '| runtime: route | handler µs/request (median) | bare µs/request (median) | cost ratio (paired median) | goal ≤ 1.5× |', '|---|---|---|---|---|', ...rows].join('\n');
 }
 
 async function main(): Promise<number> {
-  log(`bench:runtimes${QUICK ? ' --quick' : ''}: ${ROUNDS} rounds × ${DURATION_S} s per side, ${CONNECTIONS} connections, autocannon on 127.0.0.1; dist/ ${ensureBuild(ROOT, { allowBuild: true, force: false, log })}`);
+  log(`bench:runtimes${QUICK ? ' --quick' : ''}: ${ROUNDS} rounds per figure (${DURATION_S} s per side served, ${CONNECTIONS} connections); dist/ ${ensureBuild(ROOT, { allowBuild: true, force: false, log })}`);
   const bins = ensurePackages('fetch-runtimes', Object.values(RUNTIME_PACKAGES));
   const work = mkdtempSync(path.join(tmpdir(), 'market-stub-bench-runtimes-'));
-  const figures: RouteFigures[] = [];
+  const served: RouteFigures[] = [];
+  const inProcess: InProcessFigures[] = [];
   try {
     for (const runtime of RUNTIMES) {
-      log(`${runtime}: measuring…`);
-      figures.push(...(await measureRuntime(runtime, bins, work)));
+      log(`${runtime}: measuring in process, then served…`);
+      inProcess.push(...(await measureInProcess(runtime, bins, work)));
+      served.push(...(await measureRuntime(runtime, bins, work)));
     }
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
-  log(table(figures));
+  log(`\n${inProcessTable(inProcess)}\n\n${servedTable(served)}`);
   mkdirSync(path.join(ROOT, 'bench/results'), { recursive: true });
-  writeFileSync(path.join(ROOT, 'bench/results/fetch-runtimes.json'), `${JSON.stringify({ quick: QUICK, options: OPTIONS, goal: GOAL, figures }, null, 2)}\n`);
+  writeFileSync(path.join(ROOT, 'bench/results/fetch-runtimes.json'), `${JSON.stringify({ quick: QUICK, options: OPTIONS, goal: GOAL, inProcess, served }, null, 2)}\n`);
   return 0;
 }
 

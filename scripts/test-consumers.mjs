@@ -127,11 +127,18 @@ async function pack(dir) {
   return path.join(dir, packed.filename);
 }
 
-/** Copies the consumer (over its `marketStub.base`, when it names one) to `dir`, node_modules left out. */
+/**
+ * Copies the consumer to `dir` over its `marketStub.base` (and that one's base, and so on: at most
+ * four deep, no cycle), node_modules left out, so each folder's files replace its base's.
+ */
 function copyConsumer(name, dir) {
-  const base = manifest(name).marketStub?.base;
-  if (base !== undefined && !existsSync(path.join(CONSUMERS, base, 'package.json'))) throw new Error(`${name}: marketStub.base names ${base}, which is not a consumer in test/consumers`);
-  for (const from of base === undefined ? [name] : [base, name]) {
+  const chain = [name];
+  for (let base = manifest(name).marketStub?.base; base !== undefined; base = manifest(base).marketStub?.base) {
+    if (!existsSync(path.join(CONSUMERS, base, 'package.json'))) throw new Error(`${chain.at(-1)}: marketStub.base names ${base}, which is not a consumer in test/consumers`);
+    if (chain.includes(base) || chain.length > 4) throw new Error(`${name}: marketStub.base goes round or deeper than 4 (${[...chain, base].join(' → ')})`);
+    chain.push(base);
+  }
+  for (const from of chain.reverse()) {
     cpSync(path.join(CONSUMERS, from), dir, { recursive: true, filter: (src) => !src.split(path.sep).includes('node_modules') });
   }
 }

@@ -48,12 +48,25 @@ async function run(): Promise<number> {
     });
   } catch (error: unknown) {
     // Out of file descriptors (while loading a command's code, say) is the machine's limit, not a bug.
-    const code = (error as { code?: unknown } | undefined)?.code;
-    if (code === 'EMFILE' || code === 'ENFILE') {
+    const code = descriptorLimitCode(error);
+    if (code !== undefined) {
       process.stderr.write(`market-stub: cannot run: too many open files (${code}); raise the open-file limit (ulimit -n) or close other work, then run again.\n`);
       return 2;
     }
     process.stderr.write(`market-stub: unexpected failure: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\nPlease report it with the command you ran.\n`);
     return 2;
   }
+}
+
+/**
+ * `EMFILE` or `ENFILE` when `error` is the process or the system running out of file descriptors,
+ * else undefined. Node 24 (not 20 or 22) reports EMFILE met by the module loader while it reads a
+ * package.json as ERR_INVALID_PACKAGE_CONFIG "Cannot read package config …: too many open files."
+ * with no errno (test/cli/write-failures.test.ts, run on Node 24 by .ci/node-matrix.sh).
+ */
+function descriptorLimitCode(error: unknown): 'EMFILE' | 'ENFILE' | undefined {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  if (code === 'EMFILE' || code === 'ENFILE') return code;
+  if (code === 'ERR_INVALID_PACKAGE_CONFIG' && typeof message === 'string' && /too many open files/i.test(message)) return 'EMFILE';
+  return undefined;
 }

@@ -2,7 +2,9 @@
 // on STUB_PORT the Fetch handler, on BARE_PORT a bare handler of the same runtime answering the
 // same targets with the same status, headers and body bytes, pre-serialised from the handler's own
 // answers at start. Both on 127.0.0.1, both served by the runtime's own server. Prints one line,
-// "bench ready <count of targets>", once both listen.
+// "bench ready <count of targets>", once both listen. With IN_PROCESS=<rounds>x<requests> it serves
+// nothing: it calls both handlers directly in alternating rounds, prints the µs per request of each
+// round as one JSON line, and exits.
 import { createFetchHandler } from 'market-stub/fetch';
 
 const env = (name) => (globalThis.Bun ? globalThis.Bun.env[name] : globalThis.Deno.env.get(name));
@@ -24,6 +26,36 @@ function bare(request) {
   return answer === undefined ? new Response(null, { status: 404 }) : new Response(answer.body, { status: answer.status, headers: answer.headers });
 }
 
-serve(Number(env('STUB_PORT')), (request) => stub.fetch(request));
-serve(Number(env('BARE_PORT')), bare);
-console.log(`bench ready ${targets.length}`);
+/** µs per request of `handler` called directly (no server): a Request in, the body read out. */
+async function microsPerRequest(handler, paths, n) {
+  const started = performance.now();
+  for (let i = 0; i < n; i++) await (await handler(new Request(`http://127.0.0.1${paths[i % paths.length]}`))).arrayBuffer();
+  return ((performance.now() - started) * 1000) / n;
+}
+
+/** IN_PROCESS=<rounds>x<requests>: rounds alternating the two handlers, one JSON line, then exit. */
+async function inProcess([rounds, n]) {
+  const routes = { item: targets.filter((t) => t.startsWith('/markets/')), list: ['/markets'] };
+  const result = {};
+  for (const [route, paths] of Object.entries(routes)) {
+    const handler = (request) => stub.fetch(request);
+    await microsPerRequest(handler, paths, n);
+    await microsPerRequest(bare, paths, n);
+    const figures = { stubUs: [], bareUs: [] };
+    for (let round = 0; round < rounds; round++) {
+      const order = round % 2 === 0 ? ['stubUs', 'bareUs'] : ['bareUs', 'stubUs'];
+      for (const side of order) figures[side].push(await microsPerRequest(side === 'stubUs' ? handler : bare, paths, n));
+    }
+    result[route] = figures;
+  }
+  console.log(JSON.stringify(result));
+}
+
+const plan = env('IN_PROCESS');
+if (plan) {
+  await inProcess(plan.split('x').map(Number));
+} else {
+  serve(Number(env('STUB_PORT')), (request) => stub.fetch(request));
+  serve(Number(env('BARE_PORT')), bare);
+  console.log(`bench ready ${targets.length}`);
+}

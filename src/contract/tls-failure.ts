@@ -17,10 +17,12 @@ const ALERT_MEANING: Readonly<Record<string, string>> = {
 
 /**
  * The TLS alert a Node/OpenSSL error code names (`ERR_SSL_TLSV13_ALERT_CERTIFICATE_REQUIRED` →
- * `certificate_required`), RFC 8446 §6's spelling; undefined when the code names none.
+ * `certificate_required`), RFC 8446 §6's spelling; undefined when the code names none. Node 24's
+ * OpenSSL spells TLS 1.2 alerts `ERR_SSL_SSL/TLS_ALERT_…` where Node 20's said `ERR_SSL_SSLV3_ALERT_…`
+ * (test/network/client-certificate.test.ts, run on Node 24 by .ci/node-matrix.sh).
  */
 export function tlsAlertName(code: string | undefined): string | undefined {
-  const m = /^ERR_SSL_(?:SSLV3|TLSV1|TLSV13)_ALERT_([A-Z_]+)$/.exec(code ?? '');
+  const m = /^ERR_SSL_(?:SSLV3|TLSV1|TLSV13|SSL\/TLS)_ALERT_([A-Z_]+)$/.exec(code ?? '');
   return m?.[1]?.toLowerCase();
 }
 

@@ -79,8 +79,9 @@ describe('market-stub serve (generated)', () => {
     try {
       await getText(`${text.url}/markets/nope`);
       await getText(`${json.url}/markets`);
-      await new Promise((r) => setTimeout(r, 100));
-      expect(text.output().stdout).toMatch(/INFO: GET \/markets\/nope 404 \d+\.\d ms/);
+      // The request line is written after the answer: wait for it (a fixed 100 ms missed it on a loaded machine).
+      await expect.poll(() => text.output().stdout, { timeout: 5000 }).toMatch(/INFO: GET \/markets\/nope 404 \d+\.\d ms/);
+      await expect.poll(() => json.output().stdout, { timeout: 5000 }).toContain('"path":"/markets"');
       const lines = json.output().stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
       expect(lines[0]).toMatchObject({ msg: expect.stringContaining('listening on http://127.0.0.1:'), source: 'generated', count: 2, seed: 1 });
       expect(lines.find((l) => l['path'] === '/markets')).toMatchObject({ method: 'GET', status: 200, ms: expect.any(Number) });

@@ -31,6 +31,11 @@ test('a 503 on the item route is answered and journaled', async () => {
   expect(await stub.requestCount({ path: '/markets' })).toBe(1);
 });
 
-test('is the ESM build', () => {
-  expect(import.meta.resolve('market-stub')).toMatch(/dist\/index\.js$/);
+test('is the ESM build', async () => {
+  // Jest 29 gives test modules no import.meta.resolve; Jest 30 does. On both, a CommonJS file
+  // imported from ESM shows its module.exports as a `default` export, which the ESM build has not.
+  if (typeof import.meta.resolve === 'function') expect(import.meta.resolve('market-stub')).toMatch(/dist\/index\.js$/);
+  const namespace = await import('market-stub');
+  expect(Object.keys(namespace)).not.toContain('default');
+  expect(namespace.startMarketStub).toBe(startMarketStub);
 });

@@ -72,7 +72,7 @@ describe('the dashboard against market-stub in jsdom', () => {
     const real = createServer((_req, res) => res.end('real network')).listen(0, '127.0.0.1');
     await new Promise((resolve) => real.once('listening', resolve));
     try {
-      await expect(fetch(`http://127.0.0.1:${real.address().port}/markets`)).rejects.toThrow(TypeError);
+      await expect(fetch(`http://127.0.0.1:${real.address().port}/markets`)).rejects.toThrow();
     } finally {
       real.close();
     }
