@@ -11,7 +11,6 @@ const LONG_FILES: readonly string[] = [
   'test/msw/same-bytes.test.ts',
   'test/docs/examples.test.ts',
   'test/docs/api-reference.test.ts',
-  'test/library/start-options.test.ts',
   'test/contract/check-cli.test.ts',
   'test/runtime/hot-reload.test.ts',
   'test/runtime/admin-journal.test.ts',
