@@ -41,14 +41,14 @@ describe('--watch never goes deaf', () => {
       const stub = await startMarketStub({ fixtures: file, watch: true, errorLog: (l) => warnings.push(l) });
       try {
         await writeFile(file, '[{"market_id":');
-        for (let i = 0; i < 100 && warnings.length === 0; i++) await new Promise((r) => setTimeout(r, 25));
+        for (let i = 0; i < 400 && warnings.length === 0; i++) await new Promise((r) => setTimeout(r, 25));
         expect(warnings[0]).toMatch(/^market-stub: warning: fixtures changed but are invalid; still serving the previous data\./);
         expect(warnings[0]).toContain('expected valid JSON');
         expect(((await (await fetch(`${stub.url}/markets/w-1`)).json()) as { title: string }).title).toBe('v0');
         await writeFile(file, JSON.stringify([{ market_id: 'w-1', title: 'v1', status: 'active', yes_price: 0.4, no_price: 0.6, resolution_date: '2027-01-01' }]));
         expect(await waitForTitle(`${stub.url}/markets/w-1`, 'v1')).toBe(true);
         await rm(file);
-        for (let i = 0; i < 100 && warnings.length < 2; i++) await new Promise((r) => setTimeout(r, 25));
+        for (let i = 0; i < 400 && warnings.length < 2; i++) await new Promise((r) => setTimeout(r, 25));
         expect(warnings[1]).toContain('no such file or directory');
         expect(((await (await fetch(`${stub.url}/markets/w-1`)).json()) as { title: string }).title).toBe('v1');
       } finally {
