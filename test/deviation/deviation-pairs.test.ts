@@ -53,8 +53,13 @@ const MASKS: Record<string, 'list' | 'item'> = {
 /** The deviations that limit every market route to a rate (a 429 past it): the property's requests may meet that 429. */
 const RATE_LIMITED = new Set(DEVIATIONS.filter((d) => d.scope === 'list' && d.reply.rateLimit !== undefined).map((d) => d.name));
 
-/** Fields a deviation's finding depends on besides the ones it points at: price-sum reads both prices, past-resolution-date is for active markets only. */
-const READS: Record<string, readonly string[]> = { 'price-sum': ['yes_price', 'no_price'], 'past-resolution-date': ['status'] };
+/**
+ * Fields a deviation's finding depends on besides the ones it points at: price-sum reads both prices,
+ * past-resolution-date is for active markets only; the list's paging signals are one pseudo-field
+ * (`(paging)`): a looping next link is a next-page signal, and a repeated list item makes the first
+ * page longer than its page size, so either hides a full first page without a signal.
+ */
+const READS: Record<string, readonly string[]> = { 'price-sum': ['yes_price', 'no_price'], 'past-resolution-date': ['status'], 'list-paging-loop': ['(paging)'], 'list-partial-no-signal': ['(paging)'], 'list-duplicate-id': ['(paging)'] };
 
 /** The members a deviation's findings are about (the last pointer segment, and READS). */
 function fieldsOf(d: Deviation): Set<string> {
