@@ -4,7 +4,7 @@
 # Node's binary (scripts/node-runtimes.mjs installs it into .cache/runtimes/node<major>/, once).
 # That node goes first on PATH, so vitest, the CLIs the tests spawn and `npx` all run on it.
 #
-#   .ci/node-matrix.sh                 the whole vitest suite on Node 22 and 24 (about 11 min each here)
+#   .ci/node-matrix.sh                 the whole vitest suite on Node 22 and 24 (about 3 min each here, .ci/run runs this)
 #   .ci/node-matrix.sh --quick         a representative subset (QUICK_FILES below) on Node 22 and 24
 #   .ci/node-matrix.sh --quick 24      only the named majors
 #
