@@ -85,7 +85,7 @@ export function createFetchAnswerer(core: StubCore, prefix: string, outside: 'no
       const exchange = { timeMs, method, target, path: split.path, query: split.query, headers };
       let handled: StubAnswer | Promise<StubAnswer>;
       try {
-        handled = core.handle({ method, target, headers, body: bodyOf(request), scheme: url.https ? 'https' : 'http', mount: prefix }, split);
+        handled = core.handle({ method, target, headers, body: method === 'GET' || method === 'HEAD' ? undefined : bodyOf(request), scheme: url.https ? 'https' : 'http', mount: prefix }, split);
       } catch (error) {
         handled = failed(error, method, split.path);
       }
@@ -153,7 +153,7 @@ function headersOf(fields: Headers, host: string): Record<string, string> {
   return headers;
 }
 
-/** The request's body as chunks, read only when an admin route asks for it (GET has none). */
+/** The request's body as chunks, read only when an admin route asks for it (not looked at for GET and HEAD, whose bodies no route reads). */
 function bodyOf(request: Request): AsyncIterable<Uint8Array> | undefined {
   const stream = request.body;
   if (stream === null) return undefined;
