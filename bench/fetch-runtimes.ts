@@ -29,12 +29,17 @@ const execFileAsync = promisify(execFile);
 const ROOT = path.resolve(fileURLToPath(new URL('..', import.meta.url)));
 const QUICK = process.argv.includes('--quick');
 const ROUNDS = QUICK ? 3 : 7;
-/** In-process rounds per side: short ones, many, so a burst of another process's work spoils few. */
-const IN_PROCESS_ROUNDS = QUICK ? 15 : 41;
+/**
+ * In-process rounds per side. Each round long enough to hold several of the engine's periodic
+ * collections: with rounds of 2,000 requests under Deno, the round a collection fell in cost ~5 µs a
+ * request more, whichever side it was, and the paired ratio of a run swung between 1.08× and 1.93×;
+ * with 10,000 it stayed within 1.11–1.23× over three runs.
+ */
+const IN_PROCESS_ROUNDS = QUICK ? 9 : 21;
 const DURATION_S = QUICK ? 1.5 : 4;
 const CONNECTIONS = 10;
 /** Requests per side per round when the handlers are called directly. */
-const IN_PROCESS_REQUESTS = QUICK ? 2_000 : 5_000;
+const IN_PROCESS_REQUESTS = QUICK ? 10_000 : 20_000;
 const GOAL = 1.5;
 const OPTIONS = { seed: 1, count: 100, clock: '2026-01-01' };
 const RUNTIMES = ['bun', 'deno'] as const;
@@ -95,7 +100,7 @@ async function startBenchServer(runtime: Runtime, bins: string, work: string): P
 async function measureInProcess(runtime: Runtime, bins: string, work: string): Promise<InProcessFigures[]> {
   const { bin, args, cwd } = await benchCommand(runtime, bins, work);
   const env = { ...process.env, IN_PROCESS: `${IN_PROCESS_ROUNDS}x${IN_PROCESS_REQUESTS}`, MARKET_STUB_FETCH_OPTIONS: JSON.stringify(OPTIONS), NO_COLOR: '1' };
-  const { stdout } = await execFileAsync(bin, args, { cwd, env, timeout: 180_000, maxBuffer: 1 << 20 });
+  const { stdout } = await execFileAsync(bin, args, { cwd, env, timeout: 600_000, maxBuffer: 1 << 20 });
   const rounds = JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}') as Record<string, { stubUs: number[]; bareUs: number[] }>;
   const version = `${runtime} ${RUNTIME_PACKAGES[runtime].split('@')[1] ?? ''}`;
   return Object.entries(rounds).map(([route, f]) => ({ route: `${version}: ${route === 'list' ? 'GET /markets' : 'GET /markets/{id}'}`, ...f, paired: median(f.stubUs.map((us, i) => us / (f.bareUs[i] ?? us))) }));
