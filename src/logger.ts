@@ -190,8 +190,3 @@ export function flushWithin(logger: Logger, maxWaitMs = LOG_FLUSH_WAIT_MS): Prom
   });
 }
 
-/** A logger that drops everything (library use and `--quiet` request logs). */
-export function silentLogger(): Logger {
-  const logger: Logger = pino({ level: 'silent' });
-  return logger satisfies StubLogger;
-}
