@@ -142,7 +142,9 @@ const noContent = (run: () => unknown): AdminAnswer => {
  * routes (src/runtime/admin/admin-api.ts), the in-process handle (stub-handle.ts) and the remote
  * client (src/client/connect-market-stub.ts) are made from it. A row with `library` is a
  * MarketStubClient method (the type requires one such row per method); the others are admin
- * routes only. The implementation of each is the StubControls call of the same name (stub-controls.ts).
+ * routes only. A row's `serve` (and the handle, unless the row has `local`) calls the control's
+ * implementation, the StubControls method of the row's name in stub-controls.ts (`addMarket`:
+ * `hasMarket`, then `putMarket`).
  */
 const TABLE = {
   catalog: {
