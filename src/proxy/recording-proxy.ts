@@ -3,10 +3,10 @@ import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { Redactor } from '../core/redact-secrets.js';
 import { listen, type RunningServer } from '../http/server.js';
 import { listenFailed } from '../http/listen-failed.js';
-import type { ContractReport } from '../contract/index.js';
-import { ContractRunError } from '../contract/index.js';
-import { parseBaseUrl } from '../contract/index.js';
-import { createOutgoingAgent, type OutgoingAgent } from '../contract/index.js';
+import type { ContractReport } from '../contract/checks/index.js';
+import { ContractRunError } from '../contract/http-client/index.js';
+import { parseBaseUrl } from '../contract/crawl/index.js';
+import { createOutgoingAgent, type OutgoingAgent } from '../contract/http-client/index.js';
 import { secretNames } from '../core/secret-names.js';
 import { buildReport, createProxyState } from './proxy-state.js';
 import { forwardExchange, type ForwardProxy } from './forward-exchange.js';
@@ -88,7 +88,7 @@ async function forwardProxyFor(network: OutgoingAgent, upstream: URL, timeoutMs:
   const proxy = network.proxyFor(upstream);
   if (!proxy) return undefined;
   const module = await import('undici');
-  // CommonJS: the exports are the default export in the CLI bundle (as in contract/deployment-client.ts).
+  // CommonJS: the exports are the default export in the CLI bundle (as in contract/http-client/deployment-client.ts).
   const undici = (module.default ?? module) as unknown as ForwardProxy['undici'];
   return { proxy, undici, dispatcher: network.dispatcher(undici, { connectTimeoutMs: timeoutMs }) };
 }

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCliProcess } from '../support/cli-process.js';
 import { conformingMarkets, json, summaryOf, withServer } from './deviant-server.js';
-import type { ContractReport } from '../../src/contract/contract-report.js';
+import type { ContractReport } from '../../src/contract/checks/contract-report.js';
 import { checkDeployment, DeploymentRefusal } from '../../src/contract/index.js';
 import { filesUnder, findingOf, problemKeys, runCheckJson, runCliInProcess } from './contract-report-helpers.js';
 import { sarifValidator } from './sarif-schema.js';
