@@ -7,6 +7,7 @@ import { readCommandLine } from './read-command-line.js';
 import { helpWidth, renderHelp } from './render-help.js';
 import { packageVersion } from '../core/package-info.js';
 import { CONFIG_SECTIONS } from '../config-file/config-schema.js';
+import { loadConfigSection, locateConfigFile } from '../config-file/load-config-file.js';
 import { CLI_HINT } from '../core/cli-hint.js';
 import { bareArgumentHint, synonymFlag } from './argument-hints.js';
 
@@ -79,8 +80,6 @@ export async function parseCommandLine(argv: readonly string[], io: CliIo, comma
  */
 async function resolveWithConfigFile(command: CommandSpec, args: Readonly<Record<string, unknown>>, io: CliIo): Promise<ResolvedOptions> {
   if (!Object.hasOwn(CONFIG_SECTIONS, command.name)) return resolveOptions(command.options, { flags: args, env: io.env });
-  // Loaded only for a command that reads a config file: other commands and --help never pay for it.
-  const { loadConfigSection, locateConfigFile } = await import('../config-file/load-config-file.js');
   const location = locateConfigFile(args['config'], io.env, io.cwd ?? '.');
   if (!location) return resolveOptions(command.options, { flags: args, env: io.env });
   const resolved = resolveOptions(command.options, { flags: args, env: io.env, config: loadConfigSection(location, command.name) });
