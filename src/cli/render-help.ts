@@ -1,4 +1,4 @@
-import cliui, { type UI } from 'cliui';
+import { HelpLayout } from './help-layout.js';
 import { commandUsage, describeOption, type CommandSpec } from './command-spec.js';
 
 /** The program's name in usage lines and examples (`$0` in a command's examples). */
@@ -28,10 +28,10 @@ export function helpWidth(columns: number | undefined): number {
  * The `--help` page of `command` (the top-level page, listing the commands, when undefined),
  * wrapped to `width` columns, ending in a newline. Rendered from the same rows the command line is
  * read with (each row's description, kind, variables and default: describeOption), laid out with
- * cliui in the layout the CLI has printed since 0.1 (test/cli/help-pages.test.ts holds the pages).
+ * help-layout.ts in the layout the CLI has printed since 0.1 (test/cli/help-pages.test.ts holds the pages).
  */
 export function renderHelp(commands: readonly CommandSpec[], command: CommandSpec | undefined, width: number): string {
-  const ui = cliui({ width, wrap: true });
+  const ui = new HelpLayout(width);
   if (!command) {
     ui.div({ text: `${PROGRAM} <command> [options]\n\n${SUMMARY}` });
     ui.div();
@@ -45,7 +45,7 @@ export function renderHelp(commands: readonly CommandSpec[], command: CommandSpe
   for (const [heading, rows] of optionGroups(command)) table(ui, heading, rows, width, false);
   const examples = command.examples.map(([line, what]) => ({ name: line.replace(/\$0/g, PROGRAM), text: what }));
   if (examples.length > 0) {
-    ui.div('Examples:');
+    ui.div({ text: 'Examples:' });
     const left = leftWidth(examples, width);
     for (const example of examples) ui.div({ text: example.name, padding: [0, 2, 0, 2], width: left }, { text: example.text });
     ui.div();
@@ -76,12 +76,12 @@ function leftWidth(rows: readonly Row[], width: number): number {
  * A heading, then two columns: the left (a command, a flag) as wide as leftWidth, the text wrapped
  * beside it and, with `types`, each row's type right-aligned after it; a blank line ends the table.
  */
-function table(ui: UI, heading: string, rows: readonly Row[], width: number, types = false): void {
-  ui.div(heading);
+function table(ui: HelpLayout, heading: string, rows: readonly Row[], width: number, types = false): void {
+  ui.div({ text: heading });
   const left = leftWidth(rows, width);
   for (const row of rows) {
     ui.span({ text: row.name, padding: [0, 2, 0, 2], width: left }, { text: row.text });
-    if (types && row.type) ui.div({ text: row.type, padding: [0, 0, 0, 2], align: 'right' });
+    if (types && row.type) ui.div({ text: row.type, padding: [0, 0, 0, 2], alignRight: true });
     else ui.div();
   }
   ui.div();
