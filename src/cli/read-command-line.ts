@@ -34,7 +34,8 @@ const BOOLEAN_WORDS: Readonly<Record<string, boolean>> = { true: true, false: fa
  * flag takes a following `true`/`false` word; `--no-flag` is `false`; camelCase spellings
  * (`--maxPageSize`) are the kebab-case flag; a flag given twice is an array of its values; words
  * after `--` are positional. `--help` anywhere before `--` asks for the page of the command named
- * (else the top-level page), `--version` for the version when no command is named. Never throws.
+ * (else the top-level page), else `--version` for the version (the last mention of either wins:
+ * `--version false` is off). Never throws.
  */
 export function readCommandLine(argv: readonly string[], commands: readonly CommandSpec[]): CommandLineReading {
   // First pass: nothing declared, so every flag may take a value (as an unknown flag does): the
