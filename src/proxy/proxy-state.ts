@@ -32,10 +32,10 @@ export interface ProxyState {
   spoolWrites: Promise<void>;
 }
 
-/** A fresh state: nothing seen yet, the clock started. */
-export function createProxyState(options: RecordingProxyOptions): ProxyState {
+/** A fresh state: nothing seen yet, the clock started; `pinned` are secrets redacted from the start (the upstream query's). */
+export function createProxyState(options: RecordingProxyOptions, pinned: readonly string[] = []): ProxyState {
   return {
-    options, today: options.today ?? todayUtc(), sink: createFindingAggregator(), listed: new ListedMarkets(), book: new SecretBook(), loggedInfo: new Set(),
+    options, today: options.today ?? todayUtc(), sink: createFindingAggregator(), listed: new ListedMarkets(), book: new SecretBook(pinned), loggedInfo: new Set(),
     list: { shape: 'unavailable', pages: 0, paging: 'none', complete: true }, singles: 0, responses: 0, listMs: 0, marketsMs: 0, times: new ResponseTimeRecorder(),
     startedAt: new Date(), start: performance.now(), spoolWrites: Promise.resolve(),
   };

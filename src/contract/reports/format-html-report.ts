@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { ContractReport } from '../checks/index.js';
 import { htmlText as text } from './report-display.js';
-import { verdictLine } from './format-text-report.js';
+import { verdictLine, verdictWord } from './format-text-report.js';
 import { chartsSection } from './html-report-charts.js';
 import { findingsSection, marketsSection } from './html-report-findings.js';
 
@@ -41,9 +41,9 @@ svg text{font:11px system-ui,sans-serif;fill:#344054;text-anchor:middle}svg text
  */
 export const HTML_REPORT_CSP = `default-src 'none'; style-src 'sha256-${createHash('sha256').update(STYLE).digest('base64')}'; img-src data:; base-uri 'none'; form-action 'none'`;
 
-/** The verdict first: PASS or FAIL in colour, the verdict line, and what was checked. */
+/** The verdict first: PASS, FAIL or COULD NOT RUN in colour, the verdict line, and what was checked. */
 function verdictHeader(report: ContractReport): string {
-  const word = report.verdict === 'pass' ? 'PASS' : 'FAIL';
+  const word = verdictWord(report);
   return `<header class="verdict ${report.verdict}" role="status"><h1>${word}</h1><p>${text(verdictLine(report))}</p></header>`;
 }
 
@@ -79,7 +79,7 @@ function summarySection(report: ContractReport): string {
  * before and after rendering.
  */
 export function formatHtmlReport(report: ContractReport): string {
-  const title = `market-stub ${report.command}: ${report.verdict === 'pass' ? 'PASS' : 'FAIL'} — ${report.baseUrl}`;
+  const title = `market-stub ${report.command}: ${verdictWord(report)} — ${report.baseUrl}`;
   return [
     '<!DOCTYPE html>',
     '<html lang="en"><head><meta charset="utf-8">',

@@ -1,6 +1,6 @@
 import type { ContractFinding } from '../checks/index.js';
 import type { ContractReport } from '../checks/index.js';
-import { verdictLine } from './format-text-report.js';
+import { verdictLine, verdictWord } from './format-text-report.js';
 import { markdownCode, markdownText } from './report-display.js';
 import { groupFindings, plural, type FindingGroup } from './report-groups.js';
 
@@ -78,7 +78,7 @@ function fitLines(lines: readonly string[], max: number, note: (left: number) =>
  * mentions and math neutralised) or put in a code span (markdownCode).
  */
 export function formatMarkdownReport(report: ContractReport): string {
-  const icon = report.verdict === 'pass' ? '✅' : '❌';
+  const icon = { PASS: '✅', FAIL: '❌', 'COULD NOT RUN': '⚠️' }[verdictWord(report)];
   const head = [`### ${icon} market-stub ${report.command}: ${markdownText(verdictLine(report))}`, '', ...countsTable(report), ''];
   const { lines, left } = findingLines(report);
   const body = lines.length === 0 ? ['No finding.'] : ['#### Findings', '', ...lines];

@@ -6,6 +6,7 @@ import { plural } from './report-groups.js';
 const HEADINGS: Record<Severity, string> = { error: 'Errors', warning: 'Warnings', info: 'Information' };
 const MARKS: Record<Severity, string> = { error: '✖', warning: '▲', info: '•' };
 const COLOURS = { error: 'red', warning: 'yellow', info: 'cyan' } as const;
+const VERDICT_COLOURS = { PASS: 'green', FAIL: 'red', 'COULD NOT RUN': 'yellow' } as const;
 /** SGR parameters (ECMA-48 §8.3.117) of the styles the report uses. */
 const SGR = { bold: 1, red: 31, green: 32, yellow: 33, cyan: 36 } as const;
 type Style = keyof typeof SGR;
@@ -39,17 +40,37 @@ export function formatTextReport(report: ContractReport, colour = false): string
     for (const finding of group) lines.push(...findingLines(finding, paint));
   }
   const verdict = verdictLine(report);
-  lines.push('', paint(['bold', report.verdict === 'pass' ? 'green' : 'red'], verdict));
+  lines.push('', paint(['bold', VERDICT_COLOURS[verdictWord(report)]], verdict));
   return `${lines.join('\n')}\n`;
 }
 
-/** `PASS: 0 errors, 2 warnings in 250 markets (list + 50 items) against http://…`. */
+/** The finding a run stopped by a refusal reports (could-not-run-report.ts), if this is such a run. */
+function refusalOf(report: ContractReport): ContractFinding | undefined {
+  return report.findings.find((finding) => finding.code === 'could-not-run');
+}
+
+/**
+ * The verdict in one word for people: `PASS`, `FAIL`, or `COULD NOT RUN` when the deployment refused
+ * to be judged (401/403, an announced outage: one `could-not-run` finding, exit 2), which is no
+ * judgement of its contract.
+ */
+export function verdictWord(report: ContractReport): 'PASS' | 'FAIL' | 'COULD NOT RUN' {
+  if (refusalOf(report)) return 'COULD NOT RUN';
+  return report.verdict === 'pass' ? 'PASS' : 'FAIL';
+}
+
+/**
+ * `PASS: 0 errors, 2 warnings in 250 markets (list + 50 items) against http://…`; for a refused run
+ * `COULD NOT RUN against http://…: ` and the refusal's sentence (cause, request, what to do).
+ */
 export function verdictLine(report: ContractReport): string {
   const { errors, warnings, marketsListed, marketsChecked } = report.summary;
   const strict = report.strict && warnings > 0 ? ' (--strict: warnings fail)' : '';
   const where = report.command === 'proxy' ? `via the proxy to ${report.baseUrl}` : `against ${report.baseUrl}`;
+  const refusal = refusalOf(report);
+  if (refusal) return `COULD NOT RUN ${where}: ${refusal.found}`;
   const incomplete = report.command !== 'proxy' && !report.list.complete ? '; the list was not seen whole' : '';
-  return `${report.verdict === 'pass' ? 'PASS' : 'FAIL'}: ${plural(errors, 'error')}, ${plural(warnings, 'warning')} in ${plural(marketsListed, 'market')} (list + ${plural(marketsChecked, 'item')}) ${where}${strict}${incomplete}`;
+  return `${verdictWord(report)}: ${plural(errors, 'error')}, ${plural(warnings, 'warning')} in ${plural(marketsListed, 'market')} (list + ${plural(marketsChecked, 'item')}) ${where}${strict}${incomplete}`;
 }
 
 function findingLines(finding: ContractFinding, paint: Paint): string[] {

@@ -98,10 +98,19 @@ describe('the formats', () => {
       const html = await marked.parse(`a ${markdownText(shown)} z ${markdownCode(shown)}`, { gfm: true });
       const [prose] = html.split(/ z <code>/) as [string];
       expect(prose).not.toMatch(/<(?!\/?(p|code)>)/);
-      expect(prose.replace(/<code>[@$]+<\/code>/g, '')).not.toMatch(/[@$]/);
+      expect(prose.replace(/<code>[^<]*<\/code>/g, '')).not.toMatch(/[@$]/);
+      // No GitLab reference (#12, !34, ~label, %milestone, &epic, ^ref) outside a code span.
+      const outsideCode = prose.replace(/<code>[^<]*<\/code>/g, ' ').replace(/&(lt|gt|quot|#39|amp);/g, ' ');
+      expect(outsideCode).not.toMatch(/[#!~%^&][\p{L}\p{N}_"']/u);
       const text = prose.replace(/<\/?(p|code)>/g, '').replace(/&(lt|gt|quot|#39|amp);/g, (_m, e: string) => ({ lt: '<', gt: '>', quot: '"', '#39': "'", amp: '&' })[e] as string);
       expect(text).toBe(`a ${shown}`);
     }), { numRuns: 300, seed: 33 });
+  });
+
+  it('markdown: GitLab references in a value are code spans, the text unchanged', () => {
+    expect(markdownText('see #12, !34, ~bug, ~"needs review", %v1, &5, group/proj#7 and 50% & # alone')).toBe(
+      'see `#`12, `!`34, `~`bug, `~`"needs review", `%`v1, `&`5, group/proj`#`7 and 50% \\& \\# alone',
+    );
   });
 
   it('junit: well-formed XML 1.0 for any id and finding, each reading back as displayed', () => {

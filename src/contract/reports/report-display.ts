@@ -32,17 +32,25 @@ export function jsonReportText(value: unknown): string {
  * Escapes prose for CommonMark (spec 0.31, §2.4: ASCII punctuation may be backslash-escaped): the
  * characters that open inline markup, HTML, entities or table cells, so a value such as
  * `<img src=x onerror=…>` or `| ** [x](y)` stays literal text on GitHub and GitLab. Each run of
- * `@` and `$` becomes a code span: GitHub and GitLab find mentions (`@channel`) and math (`$x$`)
- * in text outside code, and a backslash does not stop either. The `:` of `://` and the `.` after
+ * `@`, `$` and backticks, and of a GitLab reference sigil (`#`, `!`, `~`, `%`, `&`, `^`) before a letter,
+ * digit, `_` or quote, becomes a code span: GitHub and GitLab find mentions (`@channel`), math
+ * (`$x$`) and references (`#12`, `!34`, `~"a label"`, `%v1`) in the text outside code, after
+ * Markdown is parsed, so a backslash stops none of them. The `:` of `://` and the `.` after
  * `www` are escaped, so no value becomes a link (GFM's extended autolinks, §6.9). Line breaks
  * become spaces (a displayed value has none; the tool's own text has none either).
  */
 export function markdownText(value: string): string {
   return value
     .replace(/[\r\n]+/g, ' ')
-    .replace(/[\\`*_[\]()<>&!|~#]|:(?=\/\/)|(?<=\bwww)\./gi, (c) => `\\${c}`)
-    .replace(/[@$]+/g, (run) => `\`${run}\``);
+    .replace(MARKDOWN_MARKUP, (char: string, run: string | undefined) => (run ? markdownCode(run) : `\\${char}`));
 }
+
+/**
+ * markdownText's one pass: a run of `@`, `$`, backticks and reference sigils before a letter, digit,
+ * `_` or quote (group 1: one code span, so no two spans or an escaped backtick touch and merge
+ * their fences), else one character to backslash-escape.
+ */
+const MARKDOWN_MARKUP = /((?:[@$`]|[#!~%&^](?=[\p{L}\p{N}_"']))+)|[\\*_[\]()<>&!|~#]|:(?=\/\/)|(?<=\bwww)\./giu;
 
 /**
  * A code span holding `value` literally (CommonMark §6.1): fenced by one more backtick than the
