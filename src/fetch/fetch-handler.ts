@@ -113,8 +113,9 @@ interface RequestUrl {
 /**
  * The parts of `request.url`, an absolute URL already serialised by the runtime (WHATWG URL
  * standard §4.5: `scheme://host[:port]/path[?query][#fragment]`, never with credentials: the Fetch
- * standard refuses them in a Request), cut at its delimiters: under Deno `new URL` was 0.2–1 µs
- * of a request (process.cpuUsage). Any other shape goes through `new URL`.
+ * standard refuses them in a Request), cut at its delimiters: parsing it again with `new URL` was a
+ * visible share of a request under Bun and Deno (bench/README.md, "Figures behind the code's
+ * comments"). Any other shape goes through `new URL`.
  */
 function requestUrl(href: string): RequestUrl {
   const https = href.startsWith('https://');
@@ -141,8 +142,8 @@ function toResponse(answer: StubAnswer, method: string): Response {
 /**
  * The request's headers as the core reads them (lower-case names, repeats joined by the Headers
  * object); a client-side Request (MSW) carries no Host: the URL's is the one it was sent to.
- * `forEach`, not `Object.fromEntries(headers)`: 0.3 against 1.4 µs a request under Deno, whose
- * Headers iterator builds an array per field (measured with process.cpuUsage).
+ * `forEach`, not `Object.fromEntries(headers)`: several times cheaper under Deno, whose Headers
+ * iterator builds an array per field (bench/README.md, "Figures behind the code's comments").
  */
 function headersOf(fields: Headers, host: string): Record<string, string> {
   const headers: Record<string, string> = {};

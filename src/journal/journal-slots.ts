@@ -56,10 +56,9 @@ const DECODE_CHUNK = 8192;
  * a Uint16Array holding, in order, the path, the query and each header (see writeSlot): each text
  * preceded by its length in two code units, each header value by its kind (KIND_*), an array by its
  * item count. The code units are copied one by one, straight from the strings, with no string built
- * per request: 150 ns for a request with three headers under Bun and Deno, 230 ns under Node,
- * against 330 ns (Node), 500 ns (Bun) and 2.2 µs (Deno, whose Buffer#write is JavaScript) when the
- * texts were first joined into one string and written with Node's `Buffer#write` (measured with
- * a tight loop and process.cpuUsage on each runtime). The same store in every runtime, a browser included.
+ * per request: cheaper under Node, Bun and Deno alike than joining the texts into one string and
+ * writing it with Node's `Buffer#write` (which Deno implements in JavaScript), and the same store
+ * in every runtime, a browser included (bench/README.md, "Figures behind the code's comments").
  */
 export function createTextSlots(capacity: number): TextSlots {
   let buffers: (Uint16Array | undefined)[] = new Array<Uint16Array | undefined>(capacity);
