@@ -1,7 +1,8 @@
 import { CATALOG_FIELDS, checkCatalogCombination } from './catalog/catalog-options.js';
 import { optionError } from './core/market-stub-error.js';
-import { BOOLEAN, checkFields, int, TEXT, type FieldRule } from './core/option-fields.js';
-import { MAX_GRACE_MS } from './http/server.js';
+import { checkFields, type FieldRule } from './core/option-fields.js';
+import { BOOLEAN, int, TEXT } from './core/option-kind.js';
+import { MAX_GRACE_MS } from './core/limits.js';
 import { RUNTIME_FIELDS } from './runtime/runtime-options.js';
 
 /** startMarketStub's fields: the runtime's and the catalog's, plus where to listen. */

@@ -1,4 +1,5 @@
 import { MarketStubError } from '../core/market-stub-error.js';
+import { MAX_HOLD_MS, MAX_STATUS } from '../core/limits.js';
 import { mixSeed } from '../core/seed-mix.js';
 
 /** Transport faults: `reset` (TCP RST before any byte), `truncate` (Content-Length promises the whole body, half arrives, then the connection closes), `malformed` (a complete response whose JSON is cut in half), `slow-body` (the body dribbled in chunks over `dribbleMs`). */
@@ -73,15 +74,9 @@ export interface BehaviourEngine {
   decide(request: { route: 'list' | 'item'; marketId?: string; method: string }, prefer?: Behaviour): AppliedBehaviour;
 }
 
-/**
- * Longest a response is held, ms: delay + jitter (after every layer is merged), plus the dribble of
- * a slow body. Each knob is capped on its own too; this caps what they add up to.
- */
-export const MAX_HOLD_MS = 600_000;
 
 /** Statuses a behaviour may answer with: final answers only (RFC 9110 §15: 1xx are interim). */
 export const MIN_STATUS = 200;
-export const MAX_STATUS = 599;
 
 const NO_BEHAVIOUR: AppliedBehaviour = Object.freeze({ delayMs: 0, dribbleMs: 2000, labels: Object.freeze([]) as unknown as string[] });
 

@@ -1,8 +1,8 @@
 import { optionError } from '../core/market-stub-error.js';
-import { checkFields, int, type FieldRule } from '../core/option-fields.js';
+import { MAX_COUNT } from '../core/limits.js';
+import { checkFields, type FieldRule } from '../core/option-fields.js';
+import { int } from '../core/option-kind.js';
 
-/** Largest generated catalog (markets are made on demand, so a large count costs nothing at start). */
-export const MAX_COUNT = 100_000_000;
 
 /** Where a catalog comes from: exactly one of fixtures, markets, or the generator's (seed, count, clock). */
 export interface CatalogOptions {

@@ -6,7 +6,6 @@ import { NO_DEVIATIONS, type DeviationPlan } from '../deviation/deviation-settin
 import { applyPlan, idAt, initialStoreState, preferredView, rawMarket, refresh, setOwnDeviations, startOver, storeSize, type StoreState } from './store-state.js';
 import { patchMarket, putMarket, removeMarket, replaceMarkets, tickMarkets } from './store-edits.js';
 
-export { MAX_ADDED_MARKETS, MAX_EDITABLE, MAX_TICK_WORK } from './store-limits.js';
 
 /** A catalog that changes at runtime; every change swaps in a new catalog view at once. */
 export interface MarketStore {

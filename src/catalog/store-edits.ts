@@ -1,13 +1,12 @@
 import jsonMergePatch from 'json-merge-patch';
 import type { Market } from '../schema/generated/market-types.js';
 import { MarketStubError } from '../core/market-stub-error.js';
-import { MAX_MARKET_DEPTH } from '../core/bounded-json.js';
+import { MAX_ADDED_MARKETS, MAX_EDITABLE, MAX_MARKET_DEPTH, MAX_TICK_WORK } from '../core/limits.js';
 import { mixSeed } from '../core/seed-mix.js';
 import { fnv1a } from '../core/text-hash.js';
 import { validateMarkets } from './data-catalog.js';
 import { createMemoryCatalog } from './market-catalog.js';
 import { checkJsonInput } from './json-input.js';
-import { MAX_ADDED_MARKETS, MAX_EDITABLE, MAX_TICK_WORK } from './store-limits.js';
 import { deviationsOf, forget, idAt, rawMarket, refresh, startOver, storeSize, type StoreState } from './store-state.js';
 
 // The store's edits: each validates and serialises only the markets it changes, then swaps in a new view.

@@ -30,7 +30,7 @@ export async function runGenerate(options: ResolvedOptions<GenerateValues>, io: 
   const { seed, count, out } = options.values;
   const clock = options.values.clock ?? todayUtc();
   const where = options.origins.out ?? '--out';
-  const [{ streamCatalog, writeCatalogFile, writeCatalogDirectory, namesDirectory, MAX_OUTPUT_FILE_BYTES }, { MarketStubError }] = await Promise.all([import('./write-generated-catalog.js'), import('../core/market-stub-error.js')]);
+  const [{ streamCatalog, writeCatalogFile, writeCatalogDirectory, namesDirectory }, { MarketStubError }, { MAX_OUTPUT_FILE_BYTES }] = await Promise.all([import('./write-generated-catalog.js'), import('../core/market-stub-error.js'), import('../core/limits.js')]);
   const spec = { count, seed, clock, signal: io.signal };
   try {
     if (out === undefined) {

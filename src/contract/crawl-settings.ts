@@ -1,4 +1,5 @@
 import { todayUtc, isCalendarDate } from '../core/market-rules.js';
+import { readHttpUrl } from '../core/http-url.js';
 import { CRAWL_DEFAULTS, CRAWL_LIMITS, IN_FLIGHT_MARKET_BYTES } from '../core/crawl-limits.js';
 
 export { CRAWL_DEFAULTS, CRAWL_LIMITS } from '../core/crawl-limits.js';
@@ -176,18 +177,15 @@ export function singleUrl(base: URL, id: string): URL {
 }
 
 /**
- * Parses a base URL for a crawl or proxy.
- * @throws ContractRunError OPTION_INVALID when it is not an absolute http(s) URL or carries a user name or password.
+ * Parses a base URL for a crawl or proxy (core/http-url.ts: a query is kept, it may carry an API key).
+ * @throws ContractRunError OPTION_INVALID when it is not an absolute http(s) URL or carries a user
+ *   name or password (`--base-url: expected an absolute http:// or https:// URL without a user name
+ *   or password, found …`; a URL with credentials is not shown).
  */
 export function parseBaseUrl(value: string | URL, option = '--base-url'): URL {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new ContractRunError('OPTION_INVALID', `${option}: ${JSON.stringify(String(value))} is not an absolute URL; give one like http://127.0.0.1:4010.`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ContractRunError('OPTION_INVALID', `${option}: ${url.protocol} URLs are not supported; give an http:// or https:// URL.`);
-  if (url.username || url.password) throw new ContractRunError('OPTION_INVALID', `${option}: the URL carries a user name or password; pass credentials with --header "Authorization: …" instead.`);
-  return url;
+  const read = readHttpUrl(value, { query: true });
+  if (read.ok) return read.url;
+  const found = read.secret ? 'a URL with credentials (not shown); pass credentials with --header "Authorization: …" instead' : JSON.stringify(String(value));
+  throw new ContractRunError('OPTION_INVALID', `${option}: expected ${read.expected}, found ${found}.`);
 }
 

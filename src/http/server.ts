@@ -1,4 +1,5 @@
 import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { DEFAULT_GRACE_MS, MAX_GRACE_MS } from '../core/limits.js';
 import { Server as NetServer, type AddressInfo, type Socket } from 'node:net';
 import { errorReply, internalError, type ErrorCode } from '../runtime/error-reply.js';
 import { createPendingResponses } from './pending-responses.js';
@@ -9,10 +10,6 @@ import type { StubRuntime } from '../runtime/stub-runtime.js';
 import { loadConsoleAssets } from './admin/console-assets.js';
 import { createStubCore } from '../runtime/stub-core.js';
 
-/** Default time close() gives requests already received (delayed ones included) before answering them 503, ms. */
-export const DEFAULT_GRACE_MS = 5_000;
-/** Longest grace a caller may ask for, ms. */
-export const MAX_GRACE_MS = 600_000;
 /**
  * After close(), keep-alive connections that are idle stay open this long (at most the grace), so a
  * request a client is sending on one at that moment is answered (with `Connection: close`) instead

@@ -1,4 +1,5 @@
 import { createTextSlots } from './journal-slots.js';
+import { DEFAULT_JOURNAL_BYTES, MAX_ENTRY_HEADER_BYTES, MAX_JOURNAL_BYTES, MAX_JOURNAL_ENTRIES, MAX_JOURNAL_READ } from '../core/limits.js';
 import { secretNames, type SecretNames } from '../core/secret-names.js';
 
 /** One request as the stub saw it. */
@@ -38,15 +39,6 @@ export interface JournalFilter {
   limit?: number;
 }
 
-/** Largest journal, in entries. */
-export const MAX_JOURNAL_ENTRIES = 100_000;
-/** Default and largest bound of the bytes a journal holds (entries are dropped oldest first past it). */
-export const DEFAULT_JOURNAL_BYTES = 32 * 1024 * 1024;
-export const MAX_JOURNAL_BYTES = 1024 * 1024 * 1024;
-/** Header bytes (names + values) kept per entry; headers past it are dropped and counted in `headersDropped`. */
-export const MAX_ENTRY_HEADER_BYTES = 8 * 1024;
-/** Most entries one read returns (`limit` defaults to it and may not exceed it). */
-export const MAX_JOURNAL_READ = 1_000;
 /** What a journal entry costs besides its strings (the object, numbers, arrays), in bytes, for the byte bound. */
 const ENTRY_OVERHEAD = 200;
 /** The behaviour list of entries none applied to. */

@@ -17,7 +17,7 @@ export interface ResponseProfile {
   filterStatus: boolean;
 }
 
-export const DEFAULT_PROFILE: Readonly<ResponseProfile> = Object.freeze({
+const DEFAULT_PROFILE: Readonly<ResponseProfile> = Object.freeze({
   envelope: 'bare',
   paging: 'none',
   pageSize: 100,

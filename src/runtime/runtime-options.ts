@@ -1,15 +1,13 @@
 import { checkBehaviour, createBehaviourEngine, type BehaviourRuleInput } from '../behaviour/behaviour.js';
+import { MAX_JOURNAL_BYTES, MAX_JOURNAL_SIZE } from '../core/limits.js';
 import { planDeviations } from '../deviation/deviation-settings.js';
 import { HOST_NAME } from '../core/host-name.js';
 import { MarketStubError, optionError, relocate } from '../core/market-stub-error.js';
-import { BOOLEAN, checkFields, int, TEXT, type FieldRule } from '../core/option-fields.js';
-import { readTyped, type OptionKind } from '../core/option-kind.js';
-import { MAX_JOURNAL_BYTES, MAX_JOURNAL_ENTRIES } from '../journal/request-journal.js';
+import { checkFields, type FieldRule } from '../core/option-fields.js';
+import { BOOLEAN, int, readTyped, TEXT, type OptionKind } from '../core/option-kind.js';
 import { ERROR_SHAPES, PAGING_MODES } from './response-profile.js';
 import { CATALOG_FIELDS } from '../catalog/catalog-options.js';
 
-/** Largest request journal, in entries (a full scan of it stays a few milliseconds: reads never stall the server). */
-export const MAX_JOURNAL_SIZE = MAX_JOURNAL_ENTRIES;
 
 /** Scalar and structured fields every stub surface takes (startMarketStub, createApp's runtime options). */
 export const RUNTIME_FIELDS: Record<string, FieldRule> = {

@@ -1,10 +1,11 @@
 import type { MarketCatalog } from '../catalog/market-catalog.js';
+import { DEFAULT_JOURNAL_BYTES } from '../core/limits.js';
 import type { StubLogger } from '../core/stub-logger.js';
 import { createMarketStore, type MarketStore } from '../catalog/market-store.js';
 import { createBehaviourEngine, type Behaviour, type BehaviourEngine, type BehaviourRuleInput } from '../behaviour/behaviour.js';
 import { MarketStubError } from '../core/market-stub-error.js';
 import { planDeviations, type DeviationSetting } from '../deviation/deviation-settings.js';
-import { createRequestJournal, DEFAULT_JOURNAL_BYTES, type RequestJournal } from '../journal/request-journal.js';
+import { createRequestJournal, type RequestJournal } from '../journal/request-journal.js';
 import { resolveProfile, type ResponseProfile } from './response-profile.js';
 import { secretNames, type SecretNames } from '../core/secret-names.js';
 

@@ -2,7 +2,7 @@ import { REPORT_FORMATS } from '../../core/vocabulary.js';
 import { optionTable, type TableValues } from '../option-values.js';
 import { FORMAT_OPTION, REPORT_FILES_OPTION, STRICT_OPTION } from './crawl-options.js';
 import { NETWORK_OPTIONS, REDACT_HEADER_OPTION, REDACT_QUERY_OPTION } from './network-options.js';
-import { choice, int } from './option-kinds.js';
+import { choice, int } from '../../core/option-kind.js';
 
 /** `market-stub proxy`'s options as data: where to listen and forward, what to write on exit, the network (shared with check and record). */
 export const PROXY_OPTIONS = optionTable([

@@ -1,14 +1,9 @@
 import { TRANSPORT_FAULTS, type Behaviour } from '../../behaviour/behaviour.js';
-import { MAX_COUNT } from '../../catalog/catalog-options.js';
-import { DEFAULT_GRACE_MS, MAX_GRACE_MS } from '../../http/server.js';
-import { DEFAULT_JOURNAL_BYTES, MAX_JOURNAL_BYTES } from '../../journal/request-journal.js';
+import { DEFAULT_GRACE_MS, DEFAULT_JOURNAL_BYTES, MAX_COUNT, MAX_DELAY_MS, MAX_GRACE_MS, MAX_JOURNAL_BYTES, MAX_JOURNAL_SIZE } from '../../core/limits.js';
 import { ERROR_SHAPES, PAGING_MODES } from '../../runtime/response-profile.js';
-import { MAX_JOURNAL_SIZE } from '../../runtime/runtime-options.js';
 import { optionTable, type TableValues } from '../option-values.js';
-import { BOOLEAN, choice, int, LIST } from './option-kinds.js';
+import { BOOLEAN, choice, int, LIST } from '../../core/option-kind.js';
 
-/** Largest delay or jitter, ms (10 minutes). */
-export const MAX_DELAY_MS = 600_000;
 
 /** The config file `serve` reads from the working directory when neither --config nor MARKET_STUB_CONFIG names one. */
 export const CONFIG_FILE_NAME = 'market-stub.config.json';
