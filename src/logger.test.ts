@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { closeSync, constants, mkdtempSync, openSync, readFileSync, readSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { PassThrough } from 'node:stream';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createLogger, flushWithin, LOG_BATCH_BYTES, type LogDropEvent } from './logger.js';
@@ -109,5 +110,22 @@ describe('createLogger: json lines', () => {
     for (let i = 1; i < ms.length; i++) expect(ms[i]).toBeGreaterThanOrEqual(ms[i - 1] as number);
     // The line written after a 5 ms pause has a later time than the first line: the string is not kept past its millisecond.
     expect(ms[ms.length - 1]).toBeGreaterThan(ms[0] as number);
+  });
+});
+
+describe('createLogger: json lines from hostile values', () => {
+  it('writes DEL, C1, bidi and zero-width characters as \\uXXXX, the same values once parsed, and still passes transformLine', async () => {
+    const sink = new PassThrough();
+    let text = '';
+    sink.on('data', (d: Buffer) => (text += d.toString('utf8')));
+    const logger = createLogger({ format: 'json', destination: sink, transformLine: (line) => line.replaceAll('s3cret', '[redacted]') });
+    const hostile = '/markets/\u202eevil\u0085\u200b\u007f?key=s3cret';
+    logger.info({ path: hostile }, 'GET \u2066x\u2069');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(text).toMatch(/\\u202e.*\\u0085.*\\u200b.*\\u007f/);
+    expect(text).not.toMatch(/[\u007f-\u009f\u200b\u202a-\u202e\u2066-\u2069]/);
+    const line = JSON.parse(text.trim()) as { path: string; msg: string };
+    expect(line.path).toBe(hostile.replace('s3cret', '[redacted]'));
+    expect(line.msg).toBe('GET \u2066x\u2069');
   });
 });

@@ -6,6 +6,7 @@
 import { createRequire } from 'node:module';
 import { pino, type Logger } from 'pino';
 import type PinoPretty from 'pino-pretty';
+import { escapeInvisiblesInJson } from './core/display-value.js';
 import type { StubLogger } from './core/stub-logger.js';
 
 const require = createRequire(import.meta.url);
@@ -72,7 +73,8 @@ export const LOG_BUFFER_MAX_BYTES = 16 * 1024 * 1024;
  * terminal, where a person reads the lines. Call `logger.flush()` before exiting.
  */
 export function createLogger(options: LoggerOptions): Logger {
-  const base = { base: undefined, timestamp: isoTimeOncePerMs(), ...(options.transformLine ? { hooks: { streamWrite: options.transformLine } } : {}) };
+  const streamWrite = lineWriter(options);
+  const base = { base: undefined, timestamp: isoTimeOncePerMs(), ...(streamWrite ? { hooks: { streamWrite } } : {}) };
   const destination = options.destination ?? 1;
   if (options.format === 'json') {
     const logger: Logger = typeof destination === 'number'
@@ -90,6 +92,18 @@ export function createLogger(options: LoggerOptions): Logger {
     singleLine: true,
     destination,
   }));
+}
+
+/**
+ * Stage line: what each serialised record passes before its destination. A `json` line has DEL, C1
+ * controls, bidi and zero-width characters written as `\uXXXX` (escapeInvisiblesInJson: the same
+ * values, RFC 8259 §7), so a request path or an upstream's text cannot reorder or hide what a
+ * terminal or a CI log shows; then the caller's transformLine. `text` lines are pino-pretty's.
+ */
+function lineWriter(options: LoggerOptions): ((line: string) => string) | undefined {
+  const { transformLine } = options;
+  if (options.format !== 'json') return transformLine;
+  return transformLine ? (line) => transformLine(escapeInvisiblesInJson(line)) : escapeInvisiblesInJson;
 }
 
 /**
@@ -190,8 +204,3 @@ export function flushWithin(logger: Logger, maxWaitMs = LOG_FLUSH_WAIT_MS): Prom
   });
 }
 
-/** A logger that drops everything (library use and `--quiet` request logs). */
-export function silentLogger(): Logger {
-  const logger: Logger = pino({ level: 'silent' });
-  return logger satisfies StubLogger;
-}

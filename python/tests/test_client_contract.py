@@ -77,6 +77,10 @@ def test_set_markets_replaces_and_refuses_invalid_markets_with_findings(client: 
     error = error_of(client.set_markets, [market("c", yes_price="0.3"), market("d")])
     assert (error.code, error.where) == ("MARKETS_INVALID", "stub.set_markets")
     assert [(f["pointer"], f["found"]) for f in error.findings] == [("/0/yes_price", '"0.3"')]
+    assert error.more == 0
+    assert [m["market_id"] for m in client.markets()] == ["a", "b"]
+    many = error_of(client.set_markets, [market(f"bad-{k}", yes_price="x") for k in range(150)])
+    assert (many.code, len(many.findings), many.more) == ("MARKETS_INVALID", 100, 50)
     assert [m["market_id"] for m in client.markets()] == ["a", "b"]
     assert error_of(client.set_markets, "nope").code == "OPTION_INVALID"
 

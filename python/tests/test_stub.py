@@ -172,6 +172,45 @@ def test_sigkill_of_the_python_process_stops_the_stub_within_seconds() -> None:
     assert took < STOP_WITHIN
 
 
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="os.fork is POSIX only")
+def test_a_forked_child_leaves_its_parents_stub_serving_and_holds_no_pipe_of_it() -> None:
+    child = _python_child(
+        """
+        import os, sys, time, urllib.request
+        from market_stub import MarketStub
+        stub = MarketStub.start(count=1)
+        print(stub.pid, flush=True)
+        pid = os.fork()
+        if pid == 0:
+            stub.close()  # the parent's stub: nothing happens here
+            sys.exit(0)  # a normal exit runs atexit, which must not stop it either
+        os.waitpid(pid, 0)
+        time.sleep(0.5)
+        with urllib.request.urlopen(stub.url + "/healthz", timeout=10) as r:
+            print(r.status, flush=True)
+        holder = os.fork()
+        if holder == 0:
+            time.sleep(60)
+            os._exit(0)
+        print(holder, flush=True)
+        stub._process.stdin.close()  # the parent lets go of the pipe; the sleeping child holds no copy
+        time.sleep(60)
+        """
+    )
+    assert child.stdout is not None
+    pid = int(child.stdout.readline())
+    try:
+        assert child.stdout.readline().strip() == "200"
+        holder = int(child.stdout.readline())
+        try:
+            assert wait_gone(pid, STOP_WITHIN) < STOP_WITHIN
+        finally:
+            os.kill(holder, signal.SIGKILL)
+    finally:
+        child.kill()
+        child.wait(timeout=10)
+
+
 def test_close_twice_is_harmless_and_the_process_group_is_gone() -> None:
     stub = MarketStub.start(count=1)
     pid = stub.pid

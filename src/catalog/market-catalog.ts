@@ -33,9 +33,6 @@ export interface MarketCatalog {
   listChunks?(): Iterable<Uint8Array>;
 }
 
-/** The five documented list fields, in response order. */
-export const SUMMARY_FIELDS = ['market_id', 'title', 'status', 'yes_price', 'no_price'] as const;
-
 /**
  * The list view of a market: its five documented list fields (a projection of the same record,
  * so list and item can never disagree). Extra fields of fixture markets stay on the item only.

@@ -51,6 +51,7 @@ describe('createRequestPacer', () => {
     pacer.answered({ quota: 1, windowMs: 1000, remaining: 0, resetMs: 5000, evidence: [] });
     const started = performance.now();
     await Promise.all([0, 1, 2].map(() => pacer.run(async () => undefined, false)));
-    expect(performance.now() - started).toBeLessThan(50);
+    // Kept to, the 1 s spacing would take 2,000 ms and the hold 5,000 ms: 500 leaves room for a loaded machine.
+    expect(performance.now() - started).toBeLessThan(500);
   });
 });

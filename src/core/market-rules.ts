@@ -3,9 +3,6 @@
  * checker's assumption-level warnings share this one definition.
  */
 
-/** Price tick of generated markets, in dollars per contract (prices are probabilities in [0, 1]). */
-export const PRICE_TICK_CENTS = 1;
-
 /** Converts whole cents (1–99) to a price whose shortest JSON text has at most 2 decimals. */
 export function centsToPrice(cents: number): number {
   // Integer division by 100 is correctly rounded, so 57 / 100 prints as 0.57 (no float noise).

@@ -66,10 +66,17 @@ export interface SplitTarget {
 /** The routes the core answers; `other` is left to the adapter (OpenAPI, unknown paths). */
 export type CoreRoute = { kind: 'list' } | { kind: 'item'; marketId: string } | { kind: 'bad' } | { kind: 'health' } | { kind: 'other' };
 
-/** CORS headers on every answer of a stub with CORS on (Fetch standard §3.2.3). */
+/**
+ * CORS headers on every answer of a stub with CORS on (Fetch standard §3.2.3). The expose list names
+ * every response header the market routes send that is not CORS-safelisted, so a browser app reads
+ * them as a server-side client does: paging (`Link`, `X-Total-Count`, `X-Per-Page`), limits
+ * (`Retry-After`, the RateLimit fields of draft-ietf-httpapi-ratelimit-headers, the `X-RateLimit-*`
+ * trio), versioning (`Deprecation`, RFC 9745; `Sunset`, RFC 8594) and `Date` (the stub's clock).
+ * test/http/cors-expose.test.ts holds the list to what every deviation sends.
+ */
 export const CORS_HEADERS: Readonly<Record<string, string>> = Object.freeze({
   'access-control-allow-origin': '*',
-  'access-control-expose-headers': 'Link, Retry-After, X-Total-Count',
+  'access-control-expose-headers': 'Link, Retry-After, X-Total-Count, X-Per-Page, RateLimit, RateLimit-Policy, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Deprecation, Sunset, Date',
 });
 
 const HEALTH_BODY = utf8('{"status":"ok"}');

@@ -62,7 +62,7 @@ describe('route: which paths are market routes', () => {
     const asked = await request(stub).options('/markets').set('Access-Control-Request-Method', 'GET').set('Access-Control-Request-Headers', 'X-Trace').expect(204);
     expect(asked.headers['access-control-allow-headers']).toBe('X-Trace');
     const listed = await request(stub).get('/markets').expect(200);
-    expect(listed.headers['access-control-expose-headers']).toBe('Link, Retry-After, X-Total-Count');
+    expect(listed.headers['access-control-expose-headers']).toBe('Link, Retry-After, X-Total-Count, X-Per-Page, RateLimit, RateLimit-Policy, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Deprecation, Sunset, Date');
     const notFound = await request(stub).get('/nope').expect(404);
     expect(notFound.headers['access-control-allow-origin']).toBe('*');
     const closed = app({ cors: false }).app;

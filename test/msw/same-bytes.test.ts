@@ -40,7 +40,9 @@ async function exchange(url: string, ids: readonly string[]): Promise<Seen[]> {
 async function pair(options: Parameters<typeof startMarketStub>[0] & object): Promise<{ http: MarketStub; msw: MarketStubClient }> {
   const { handlers, stub } = createMarketStubHandlers({ ...options, baseUrl: BASE } as Parameters<typeof createMarketStubHandlers>[0]);
   server.resetHandlers(...handlers);
-  return { http: await startMarketStub(options), msw: stub };
+  // shutdownGraceMs 0: every exchange has been answered before close(), which then closes the idle
+  // keep-alive connections at once instead of after IDLE_CLOSE_DELAY_MS (500 ms, src/http/server.ts).
+  return { http: await startMarketStub({ ...options, shutdownGraceMs: 0 }), msw: stub };
 }
 
 describe.each(Object.entries(PROFILES))('MSW and node:http give the same bytes: %s', (_name, profile) => {

@@ -1,6 +1,7 @@
 // `npm run test:reliability [-- --quick]`: the standing reliability suite against
 // the built CLI: hostile requests, an RSS soak with the journal full, admin abuse latency, the
-// security cases, and hot reload loops. --quick (CI) takes a few minutes: 10,000 hostile requests,
+// security cases, hot reload loops, and generate's flat memory (2,000,000 markets quick,
+// 10,000,000 full, heap capped at 32 MiB). --quick (CI) takes a few minutes: 10,000 hostile requests,
 // a 20 s soak, 10 s of abuse, 10 rounds per save pattern; the full run: 30,000, 60 s, 30 s, 100.
 // Prints the figures, then `N passed, N failed`; exits 0 only when every test passed.
 import { spawnSync } from 'node:child_process';

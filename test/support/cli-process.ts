@@ -90,3 +90,26 @@ export async function getText(url: string): Promise<{ status: number; contentTyp
   const res = await fetch(url);
   return { status: res.status, contentType: res.headers.get('content-type'), text: await res.text() };
 }
+
+/** What a counting sink saw of `generate`'s JSON array: bytes, items and the last 4 characters. */
+export interface GeneratedCount {
+  bytes: number;
+  items: number;
+  tail: string;
+}
+
+/**
+ * Counts what `generate` writes to a stream without keeping it: bytes, and array items (each starts a
+ * line with `  {`, as JSON.stringify(markets, null, 2) writes them), across chunk boundaries. The
+ * returned object fills in as data arrives.
+ */
+export function countItems(stream: NodeJS.ReadableStream): GeneratedCount {
+  const count: GeneratedCount = { bytes: 0, items: 0, tail: '' };
+  stream.on('data', (d: Buffer) => {
+    count.bytes += d.length;
+    const text = count.tail + d.toString('latin1');
+    count.items += text.split('\n  {\n').length - 1;
+    count.tail = text.slice(-4);
+  });
+  return count;
+}

@@ -7,13 +7,13 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * end. A path here that no longer exists is ignored.
  */
 const LONG_FILES: readonly string[] = [
-  'test/cli/generate-stream.test.ts',
-  'test/msw/same-bytes.test.ts',
   'test/docs/examples.test.ts',
   'test/docs/api-reference.test.ts',
   'test/contract/check-cli.test.ts',
   'test/runtime/hot-reload.test.ts',
   'test/runtime/admin-journal.test.ts',
+  'test/msw/same-bytes.test.ts',
+  'test/cli/generate-stream.test.ts',
 ];
 
 /**

@@ -37,7 +37,8 @@ class MarketStubError(Exception):
     ``code`` is one of ERROR_CODES (``MARKETS_INVALID``, ``MARKET_NOT_FOUND``, ``UNAUTHORIZED``…),
     ``where`` the method that failed (``stub.set_markets``), ``message`` the whole sentence, and, when
     the stub sent them, ``option``/``expected``/``found`` (a bad argument), ``market_id`` (an unknown
-    market) and ``findings`` (every problem of refused markets). Never holds the admin token.
+    market), ``findings`` (the problems of refused markets: the stub lists the first 100) and ``more``
+    (how many problems it found past those, 0 when ``findings`` is complete). Never holds the admin token.
     """
 
     def __init__(
@@ -51,6 +52,7 @@ class MarketStubError(Exception):
         found: str | None = None,
         market_id: str | None = None,
         findings: list[Finding] | None = None,
+        more: int = 0,
         status: int | None = None,
     ) -> None:
         super().__init__(message)
@@ -62,6 +64,7 @@ class MarketStubError(Exception):
         self.found = found
         self.market_id = market_id
         self.findings: list[Finding] = list(findings or [])
+        self.more = more
         self.status = status
 
     def __repr__(self) -> str:
@@ -79,8 +82,8 @@ def _text(value: Any) -> str:
 def error_from_admin_body(where: str, request: str, status: int, body: Any, token_sent: bool) -> MarketStubError | None:
     """The MarketStubError of an admin API error body, or None when the body is not one.
 
-    The body is ``{"status","error","message","option"?,"expected"?,"found"?,"findings"?,"market_id"?}``
-    (src/http/admin/admin-error.ts); ``code`` is ``error`` upper-cased and the message's route prefix
+    The body is ``{"status","error","message","option"?,"expected"?,"found"?,"findings"?,"more"?,"market_id"?}``
+    (src/runtime/admin/admin-error.ts); ``code`` is ``error`` upper-cased and the message's route prefix
     (``PUT /__stub/markets: ``) becomes ``where``, as src/client/admin-error-body.ts does. A 401 says
     whether the token was missing or wrong, never the token.
     """
@@ -111,6 +114,7 @@ def error_from_admin_body(where: str, request: str, status: int, body: Any, toke
         value = body.get(key)
         return value if isinstance(value, str) else None
 
+    more = body.get("more")
     return MarketStubError(
         code,
         f"{where}: {message}",
@@ -120,6 +124,7 @@ def error_from_admin_body(where: str, request: str, status: int, body: Any, toke
         found=optional("found"),
         market_id=optional("market_id"),
         findings=findings,
+        more=more if isinstance(more, int) and not isinstance(more, bool) and more > 0 else 0,
         status=status,
     )
 

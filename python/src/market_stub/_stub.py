@@ -69,6 +69,22 @@ def _close_all_at_exit() -> None:
 atexit.register(_close_all_at_exit)
 
 
+def _forget_in_forked_child() -> None:
+    """A child made by ``os.fork`` (``multiprocessing``'s fork start method) leaves its parent's stubs alone.
+
+    It inherited their objects and stdin pipes: it closes its copies of the pipes, so only the parent
+    holds each stub's pipe, and forgets them, so neither its ``atexit`` hook nor a ``close()`` in it
+    stops a stub the parent still serves from. The stub is the parent's to stop.
+    """
+    for stub in list(_open_stubs):
+        stub._forget_after_fork()
+    _open_stubs.clear()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_in_forked_child)
+
+
 def _camel(key: str) -> str:
     head, *rest = key.split("_")
     return head + "".join(part[:1].upper() + part[1:] for part in rest)
@@ -327,8 +343,20 @@ class MarketStub(MarketStubClient):
         """The last lines the stub wrote (ready line, warnings), for diagnostics."""
         return self._output.text()
 
+    def _forget_after_fork(self) -> None:
+        """In a forked child: close this copy of the stdin pipe and mark the stub closed here, without stopping it."""
+        self._closed = True
+        try:
+            if self._process.stdin is not None:
+                os.close(self._process.stdin.fileno())
+        except (OSError, ValueError):
+            pass
+
     def close(self) -> None:
-        """Stops the stub and waits for its process to end (stdin closed, then SIGTERM, then SIGKILL). Safe to call twice."""
+        """Stops the stub and waits for its process to end (stdin closed, then SIGTERM, then SIGKILL). Safe to call twice.
+
+        In a child made by ``os.fork`` after the stub started it does nothing: the stub is the parent's.
+        """
         with self._close_lock:
             if self._closed:
                 return
