@@ -41,7 +41,7 @@ describe('resolveServeConfig', () => {
     [{ clock: '2026-02-30' }, {}, '--clock: expected a YYYY-MM-DD calendar date, found "2026-02-30"'],
     [{}, { MARKET_STUB_LOG_FORMAT: 'xml' }, 'MARKET_STUB_LOG_FORMAT: expected one of auto, text, json'],
     [{ paging: 'pages' }, {}, '--paging: expected one of none, offset, cursor'],
-    [{ 'page-size': '2000' }, {}, '--page-size: expected an integer from 1 to the largest page size (1000, default), found 2000.'],
+    [{ 'page-size': '2000' }, {}, '--page-size: expected an integer from 1 to --max-page-size (1000), found 2000.'],
     [{ envelope: 'a b' }, {}, 'envelope: expected "bare" or a key'],
     [{ 'error-rate': '1.5' }, {}, '--error-rate: expected a number from 0 to 1'],
     [{ fault: 'explode' }, {}, '--fault: expected one of reset, truncate, malformed, slow-body'],

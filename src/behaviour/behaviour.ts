@@ -1,4 +1,4 @@
-import { MarketStubError } from '../core/market-stub-error.js';
+import { locatedProblem, MarketStubError, type ErrorFinding } from '../core/market-stub-error.js';
 import { MAX_HOLD_MS, MAX_STATUS } from '../core/limits.js';
 import { mixSeed } from '../core/seed-mix.js';
 
@@ -243,6 +243,27 @@ function rulesMatching(rules: readonly BehaviourRule[], request: Parameters<Beha
 }
 
 /** Checks a rule and freezes it (match and behaviour copied). @throws BehaviourError naming the field (`rule r1.match.route`). */
+/**
+ * The one check of behaviour rules (startMarketStub's and createApp's `rules`, `serve`'s
+ * `--behaviours` file and the config file's inline `rules`): an array of rules as the engine takes
+ * them (checkRule, the engine's own check). Returns the first problem of each bad rule, located by
+ * pointer (`/1/match/route`). Never throws.
+ */
+export function ruleProblems(value: unknown): ErrorFinding[] {
+  if (!Array.isArray(value)) return [locatedProblem('', 'an array of rules {match, behaviour, times?, id?}', value)];
+  return value.flatMap((rule: unknown, i) => {
+    try {
+      checkRule(rule as BehaviourRuleInput, () => 'r');
+      return [];
+    } catch (error) {
+      if (!(error instanceof BehaviourError)) throw error;
+      // checkRule names a field `rule.match.route` or `rule ID.match.route`: the path after the rule is its pointer.
+      const path = (error.option ?? '').replace(/^rule( [^.]+)?/, '').split('.').filter(Boolean);
+      return [locatedProblem(`/${i}${path.map((key) => `/${key}`).join('')}`, error.expected ?? 'a valid rule', undefined, error.found ?? 'nothing (missing)')];
+    }
+  });
+}
+
 function checkRule(input: BehaviourRuleInput, newId: () => string): BehaviourRule {
   if (input === null || typeof input !== 'object' || Array.isArray(input)) throw new BehaviourError('rule', 'an object {match, behaviour, times?, id?}', input);
   const known = ['id', 'match', 'behaviour', 'times'];

@@ -1,3 +1,5 @@
+import { optionError } from '../core/market-stub-error.js';
+import { choice, int, readTyped } from '../core/option-kind.js';
 import { createTextSlots } from './journal-slots.js';
 import { DEFAULT_JOURNAL_BYTES, MAX_ENTRY_HEADER_BYTES, MAX_JOURNAL_BYTES, MAX_JOURNAL_ENTRIES, MAX_JOURNAL_READ } from '../core/limits.js';
 import { secretNames, type SecretNames } from '../core/secret-names.js';
@@ -163,12 +165,19 @@ function journalColumns(capacity: number) {
 
 type JournalColumns = ReturnType<typeof journalColumns>;
 
-/** The journal's options resolved and checked. @throws RangeError when capacity, maxBytes or headers is out of range. */
+/** The kinds of the journal's bounds: the same rows the library's options (runtime/runtime-options.ts) check first. */
+const JOURNAL_KINDS = { journalSize: int(0, MAX_JOURNAL_ENTRIES), journalBytes: int(1024, MAX_JOURNAL_BYTES), journalHeaders: choice('redacted', 'full') } as const;
+
+/**
+ * The journal's options resolved and checked.
+ * @throws MarketStubError OPTION_INVALID (where `journal`) when capacity, maxBytes or headers is out of range.
+ */
 function checkJournalOptions(options: number | JournalOptions): { capacity: number; maxBytes: number; headerMode: 'redacted' | 'full'; secrets: SecretNames } {
   const { capacity, maxBytes = DEFAULT_JOURNAL_BYTES, headers: headerMode = 'redacted', redactHeaders = [], redactQuery = [] } = typeof options === 'number' ? { capacity: options } : options;
-  if (!Number.isSafeInteger(capacity) || capacity < 0 || capacity > MAX_JOURNAL_ENTRIES) throw new RangeError(`journal size must be an integer from 0 to ${MAX_JOURNAL_ENTRIES}, got ${capacity}`);
-  if (!Number.isSafeInteger(maxBytes) || maxBytes < 1024 || maxBytes > MAX_JOURNAL_BYTES) throw new RangeError(`journal bytes must be an integer from 1024 to ${MAX_JOURNAL_BYTES}, got ${maxBytes}`);
-  if (headerMode !== 'redacted' && headerMode !== 'full') throw new RangeError(`journal headers must be "redacted" or "full", got ${JSON.stringify(headerMode)}`);
+  for (const [option, value] of [['journalSize', capacity], ['journalBytes', maxBytes], ['journalHeaders', headerMode]] as const) {
+    const read = readTyped(JOURNAL_KINDS[option], value);
+    if (!read.ok) throw optionError('journal', option, read.expected, value);
+  }
   return { capacity, maxBytes, headerMode, secrets: secretNames(redactHeaders, redactQuery) };
 }
 

@@ -1,11 +1,11 @@
-import { checkBehaviour, createBehaviourEngine, type BehaviourRuleInput } from '../behaviour/behaviour.js';
+import { checkBehaviour, ruleProblems } from '../behaviour/behaviour.js';
 import { MAX_JOURNAL_BYTES, MAX_JOURNAL_SIZE } from '../core/limits.js';
 import { planDeviations } from '../deviation/deviation-settings.js';
 import { HOST_NAME } from '../core/host-name.js';
-import { MarketStubError, optionError, relocate } from '../core/market-stub-error.js';
+import { MarketStubError, optionError, problemsError, relocate } from '../core/market-stub-error.js';
 import { checkFields, type FieldRule } from '../core/option-fields.js';
-import { BOOLEAN, int, readTyped, TEXT, type OptionKind } from '../core/option-kind.js';
-import { ERROR_SHAPES, PAGING_MODES } from './response-profile.js';
+import { BOOLEAN, int } from '../core/option-kind.js';
+import { profileProblems } from './response-profile.js';
 import { CATALOG_FIELDS } from '../catalog/catalog-options.js';
 
 
@@ -59,31 +59,9 @@ export function checkRuntimeOptions(options: unknown, where = 'createApp'): void
   if ((options as Record<string, unknown>)['catalog'] === undefined) throw optionError(where, 'catalog', 'a catalog from buildCatalog()', undefined);
 }
 
-const PROFILE_FIELDS: Record<string, OptionKind> = {
-  envelope: TEXT,
-  paging: { type: 'choice', choices: PAGING_MODES },
-  pageSize: int(1, 1_000_000),
-  maxPageSize: int(1, 1_000_000),
-  errors: { type: 'choice', choices: ERROR_SHAPES },
-  filterStatus: BOOLEAN,
-};
-
 function checkProfile(value: unknown, where: string, option: string): void {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw optionError(where, option, 'an object such as {"envelope":"markets","paging":"cursor"}', value);
-  const profile = value as Record<string, unknown>;
-  for (const [key, field] of Object.entries(profile)) {
-    const kind = PROFILE_FIELDS[key];
-    if (!kind) throw optionError(where, `${option}.${key}`, `a known field (${Object.keys(PROFILE_FIELDS).join(', ')})`, key);
-    if (field === undefined) continue;
-    const read = readTyped(kind, field);
-    if (!read.ok) throw optionError(where, `${option}.${key}`, read.expected, field);
-  }
-  if (typeof profile['envelope'] === 'string' && !/^[A-Za-z_][A-Za-z0-9_]{0,63}$/.test(profile['envelope'])) {
-    throw optionError(where, `${option}.envelope`, '"bare" or a key such as "markets" (letters, digits, _; at most 64)', profile['envelope']);
-  }
-  const pageSize = (profile['pageSize'] as number | undefined) ?? 100;
-  const maxPageSize = (profile['maxPageSize'] as number | undefined) ?? 1000;
-  if (pageSize > maxPageSize) throw optionError(where, `${option}.pageSize`, `an integer from 1 to ${option}.maxPageSize (${maxPageSize})`, pageSize);
+  const problems = profileProblems(value, (field) => `${option}.${field}`);
+  if (problems.length > 0) throw problemsError(where, option, problems);
 }
 
 /** allowedHosts: at most 100 host names (`market-stub`), `.domain` entries or `*`. */
@@ -95,19 +73,8 @@ function checkAllowedHosts(value: unknown, where: string, option: string): void 
 }
 
 function checkRules(value: unknown, where: string, option: string): void {
-  if (!Array.isArray(value)) throw optionError(where, option, 'an array of rules {match, behaviour, times?, id?}', value);
-  value.forEach((rule: unknown, i) => {
-    if (rule === null || typeof rule !== 'object' || Array.isArray(rule)) throw optionError(where, `${option}[${i}]`, 'a rule {match, behaviour, times?, id?}', rule);
-    // The engine's own checks, on a scratch engine: one definition of what a valid rule is. The
-    // engine names a rule `rule` or `rule ID`; here it is `rules[i]`.
-    try {
-      createBehaviourEngine({ seed: 1, rules: [rule as BehaviourRuleInput] });
-    } catch (error) {
-      if (!(error instanceof MarketStubError) || error.option === undefined) throw error;
-      const init = { code: error.code, where, option: error.option.replace(/^rule( [^.]+)?/, `${option}[${i}]`), expected: error.expected ?? 'a valid rule' };
-      throw new MarketStubError(error.found === undefined ? init : { ...init, foundText: error.found });
-    }
-  });
+  const problems = ruleProblems(value);
+  if (problems.length > 0) throw problemsError(where, option, problems);
 }
 
 

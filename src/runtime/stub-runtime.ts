@@ -106,8 +106,8 @@ export interface Exchange {
  * Builds a runtime (its options already checked by checkRuntimeOptions or checkStubOptions);
  * `where` names the caller in errors. Platform-neutral: adapters (src/http, src/msw) turn requests
  * into StubRequests, ask answerRequest for the Reply, deliver it and call recordExchange.
- * @throws RangeError for a bad profile or journal bound; BehaviourError for a bad behaviour or rule;
- *   MarketStubError for bad deviations (MARKET_NOT_FOUND for a `marketIds` entry outside the catalog).
+ * @throws MarketStubError OPTION_INVALID for a bad profile or journal bound (BehaviourError for a bad behaviour or rule),
+ *   OPTION_INVALID or MARKET_NOT_FOUND for bad deviations (a `marketIds` entry outside the catalog).
  */
 export function createStubRuntime(options: RuntimeOptions, where = 'createStubRuntime'): StubRuntime {
   const seed = options.seed ?? 1;

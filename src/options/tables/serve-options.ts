@@ -1,6 +1,6 @@
 import { TRANSPORT_FAULTS, type Behaviour } from '../../behaviour/behaviour.js';
 import { DEFAULT_GRACE_MS, DEFAULT_JOURNAL_BYTES, MAX_COUNT, MAX_DELAY_MS, MAX_GRACE_MS, MAX_JOURNAL_BYTES, MAX_JOURNAL_SIZE } from '../../core/limits.js';
-import { ERROR_SHAPES, PAGING_MODES } from '../../runtime/response-profile.js';
+import { PROFILE_FIELDS } from '../../runtime/response-profile.js';
 import { optionTable, type TableValues } from '../option-values.js';
 import { BOOLEAN, choice, int, LIST } from '../../core/option-kind.js';
 
@@ -51,10 +51,10 @@ export const SERVE_OPTIONS = optionTable([
   COUNT_OPTION,
   CLOCK_OPTION,
   { flag: 'envelope', env: env('ENVELOPE'), kind: { type: 'string' }, default: 'bare', describe: 'List shape: "bare" array, or the key of an envelope object ("markets", "data")', group: PROFILE },
-  { flag: 'paging', env: env('PAGING'), kind: choice(...PAGING_MODES), default: 'none', describe: 'List paging: none, offset (limit+offset), cursor (limit+cursor, next_cursor / Link)', group: PROFILE },
-  { flag: 'page-size', env: env('PAGE_SIZE'), kind: int(1, 1_000_000), default: 100, describe: 'Page size when no limit is sent', group: PROFILE },
-  { flag: 'max-page-size', env: env('MAX_PAGE_SIZE'), kind: int(1, 1_000_000), default: 1000, describe: 'Largest limit (larger ones are clamped)', group: PROFILE },
-  { flag: 'errors', env: env('ERRORS'), kind: choice(...ERROR_SHAPES), default: 'default', describe: 'Error body: default, problem (RFC 9457), error-object ({"error":{code,message}})', group: PROFILE },
+  { flag: 'paging', env: env('PAGING'), kind: PROFILE_FIELDS.paging, default: 'none', describe: 'List paging: none, offset (limit+offset), cursor (limit+cursor, next_cursor / Link)', group: PROFILE },
+  { flag: 'page-size', env: env('PAGE_SIZE'), kind: PROFILE_FIELDS.pageSize, default: 100, describe: 'Page size when no limit is sent', group: PROFILE },
+  { flag: 'max-page-size', env: env('MAX_PAGE_SIZE'), kind: PROFILE_FIELDS.maxPageSize, default: 1000, describe: 'Largest limit (larger ones are clamped)', group: PROFILE },
+  { flag: 'errors', env: env('ERRORS'), kind: PROFILE_FIELDS.errors, default: 'default', describe: 'Error body: default, problem (RFC 9457), error-object ({"error":{code,message}})', group: PROFILE },
   { flag: 'filter-status', env: env('FILTER_STATUS'), kind: BOOLEAN, default: false, describe: 'Filter GET /markets by ?status=', group: PROFILE },
   { flag: 'delay', env: env('DELAY'), kind: int(0, MAX_DELAY_MS), defaultText: '0', describe: 'Fixed delay before every market response, ms', group: BEHAVIOUR },
   { flag: 'jitter', env: env('JITTER'), kind: int(0, MAX_DELAY_MS), defaultText: '0', describe: 'Extra seeded random delay in [0, N) ms', group: BEHAVIOUR },
