@@ -5,8 +5,9 @@ const NOW = new Date('2026-11-21T10:00:00Z');
 
 describe('resolveServeConfig', () => {
   it('has documented defaults', () => {
-    const { origins, ...config } = resolveServeConfig({}, {}, NOW);
+    const { origins, values, ...config } = resolveServeConfig({}, {}, NOW);
     expect(Object.values(origins).every((o) => o === 'default')).toBe(true);
+    expect(values).toMatchObject({ port: 4010, clock: '2026-11-21', shutdownGrace: 5000, admin: 'on' });
     expect(config).toEqual({
       port: 4010, host: '127.0.0.1', fixtures: undefined, watch: false, seed: 1, count: 100, clock: '2026-11-21', quiet: false, logFormat: 'auto',
       profile: { envelope: 'bare', paging: 'none', pageSize: 100, maxPageSize: 1000, errors: 'default', filterStatus: false },

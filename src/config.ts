@@ -41,6 +41,8 @@ export interface ServeConfig {
   readonly allowedHosts: readonly string[];
   readonly shutdownGraceMs: number;
   readonly cors: boolean;
+  /** Every option's resolved value by key, the clock's computed default filled in: what the rows that feed a library option pass on (options/launch-options.ts). */
+  readonly values: ServeValues;
   /** Where each option's value came from: `--port`, `MARKET_STUB_PORT`, `default`; `rules` too. */
   readonly origins: { readonly [K in keyof ServeValues | 'rules']?: string };
 }
@@ -71,6 +73,7 @@ export function composeServeConfig(resolved: ResolvedOptions<ServeValues>, now: 
   const behaviour = checkBehaviour(Object.fromEntries(Object.entries(BEHAVIOUR_OPTIONS).map(([field, key]) => [field, v[key]]).filter(([, value]) => value !== undefined)));
   const rules = serveRules(resolved);
   if (v.watch && v.fixtures === undefined) throw new ConfigError(`${origins.watch} needs --fixtures PATH (there is nothing to watch for generated markets).`);
+  const clock = v.clock ?? todayUtc(now);
   return Object.freeze({
     port: v.port,
     host: v.host,
@@ -78,7 +81,7 @@ export function composeServeConfig(resolved: ResolvedOptions<ServeValues>, now: 
     watch: v.watch,
     seed: v.seed,
     count: v.count,
-    clock: v.clock ?? todayUtc(now),
+    clock,
     quiet: v.quiet,
     logFormat: v.logFormat,
     profile,
@@ -95,6 +98,7 @@ export function composeServeConfig(resolved: ResolvedOptions<ServeValues>, now: 
     allowedHosts: parseHostList(given(resolved, 'allowedHosts')),
     shutdownGraceMs: v.shutdownGrace,
     cors: v.cors !== 'off',
+    values: Object.freeze({ ...v, clock }),
     origins: { ...origins, rules: rules.origin },
   });
 }

@@ -29,6 +29,12 @@ export interface OptionSpec {
   secret?: boolean;
   /** Given by flag or environment only, never in a config file (`--config` itself, `--print-config`). */
   cliOnly?: boolean;
+  /**
+   * The library option this row's value is passed as (for `serve`: a key of startMarketStub's
+   * MarketStubOptions, such as `journalSize`). The command → library mapping is this field, read by
+   * one loop (options/launch-options.ts libraryOptionsOf); a choice of `on`/`off` feeds a boolean.
+   */
+  feeds?: string;
 }
 
 declare const VALUES: unique symbol;

@@ -2,11 +2,16 @@
 // http(s) base URL" whose wording every surface shows, one definition of each option kind helper.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, expectTypeOf, it } from 'vitest';
 import { connectMarketStub, crawlDeployment, MarketStubError } from '../../src/index.js';
 import { createMarketStubHandlers } from '../../src/msw.js';
 import { httpUrlExpected } from '../../src/core/http-url.js';
-import { resolveOptions } from '../../src/options/resolve-options.js';
+import { optionKey, resolveOptions } from '../../src/options/resolve-options.js';
+import { libraryOptionsOf } from '../../src/options/launch-options.js';
+import { optionTable } from '../../src/options/option-values.js';
+import { SERVE_OPTIONS } from '../../src/options/tables/serve-options.js';
+import { checkStubOptions } from '../../src/stub-options.js';
+import { int } from '../../src/core/option-kind.js';
 
 const SRC = path.resolve(import.meta.dirname, '../../src');
 
@@ -76,5 +81,41 @@ describe('one reader of an http(s) base URL, one wording', () => {
     expect(httpUrlExpected({ query: true })).toBe('an absolute http:// or https:// URL without a user name or password');
     expect(thrown(() => createMarketStubHandlers({ baseUrl: 'https://api.example.test/v1?x=1' })).option).toBe('baseUrl');
     expect(thrown(() => connectMarketStub('http://127.0.0.1:4010/?x=1')).option).toBe('url');
+  });
+});
+
+describe('a CLI row names the library option it feeds: CLI → library is a loop', () => {
+  const fed = SERVE_OPTIONS.filter((row) => row.feeds !== undefined);
+
+  it('every serve row that feeds startMarketStub is bounded as the library bounds it (same limits, same words)', () => {
+    expect(fed.map((row) => row.feeds)).toEqual(expect.arrayContaining(['port', 'journalSize', 'shutdownGraceMs', 'adminToken', 'allowedHosts']));
+    for (const row of fed) {
+      const key = row.feeds as string;
+      const kind = row.kind;
+      if (kind.type === 'integer') {
+        const { min, max } = kind;
+        expect(() => checkStubOptions({ [key]: max }), key).not.toThrow();
+        expect(thrown(() => checkStubOptions({ [key]: max + 1 })).expected, key).toBe(`an integer from ${min} to ${max}`);
+      }
+      if (kind.type === 'choice' && !kind.choices.includes('off')) {
+        for (const choice of kind.choices) expect(() => checkStubOptions({ [key]: choice }), `${key}=${choice}`).not.toThrow();
+      }
+    }
+  });
+
+  it('the resolved defaults of serve, fed through the loop, pass the library\'s own check', () => {
+    const values = resolveOptions(SERVE_OPTIONS, { flags: {}, env: {} }).values;
+    const options = libraryOptionsOf(SERVE_OPTIONS, values);
+    expect(options).toMatchObject({ port: 4010, journalSize: 1000, shutdownGraceMs: 5000, cors: true, admin: true });
+    expect(() => checkStubOptions(options)).not.toThrow();
+  });
+
+  it('a new row is checked, typed and fed with nothing else written: the row is the whole mapping', () => {
+    const table = optionTable([{ flag: 'journal-limit', feeds: 'journalSize', env: ['MARKET_STUB_JOURNAL_LIMIT'], kind: int(0, 5), default: 2, describe: 'a row added by this test', group: 'Test:' }]);
+    const resolved = resolveOptions(table, { flags: {}, env: { MARKET_STUB_JOURNAL_LIMIT: '4' } });
+    expectTypeOf(resolved.values.journalLimit).toEqualTypeOf<number>();
+    expect(libraryOptionsOf(table, resolved.values)).toEqual({ journalSize: 4 });
+    expect(() => resolveOptions(table, { flags: { 'journal-limit': '6' }, env: {} })).toThrow('--journal-limit: expected an integer from 0 to 5, found "6".');
+    expect(table.map(optionKey)).toEqual(['journalLimit']);
   });
 });
