@@ -16,6 +16,11 @@ const RUNTIME = '^src/runtime/';
 const ADAPTERS = '^src/(http|msw|fetch|fixtures)/';
 const ASSEMBLY = '^src/(stub|stub-options)\\.ts$';
 const EDGES = '^src/(contract|proxy|client|options|config-file|cli)/|^src/(config|serve-environment|logger)\\.ts$';
+// The contract room's sub-rooms (docs/architecture.md): each has an index.ts, its only door.
+// From the bottom up: http-client, paging, checks, reports, crawl; fixture-sets beside them.
+// The recording proxy sees these (crawl only for parseBaseUrl, until one URL parser lives on the floor):
+const PROXY_SEES = 'http-client|paging|checks|fixture-sets|crawl';
+const SUB_ROOM_ENTRY = '^src/contract/[^/]+/index\\.ts$';
 const ENTRIES = '^src/(index|cli|msw|fetch|testcontainers)\\.ts$';
 
 const upward = (name, from, to) => ({ name, severity: 'error', comment: 'imports point down the layers only (see the top of this file)', from: { path: from, pathNot: '\\.test\\.ts$' }, to: { path: to } });
@@ -46,8 +51,23 @@ module.exports = {
     },
     {
       name: 'contract-through-its-door', severity: 'error',
-      comment: 'other rooms use the contract room (crawl, checks, reports, fixture sets) through src/contract/index.ts only',
-      from: { path: '^src/', pathNot: '^src/contract/' }, to: { path: '^src/contract/', pathNot: '^src/contract/index\\.ts$' },
+      comment: 'other rooms use the contract room (crawl, checks, reports, fixture sets) through src/contract/index.ts only; the recording proxy through the entries of the sub-rooms it observes',
+      from: { path: '^src/', pathNot: '^src/(contract|proxy)/' }, to: { path: '^src/contract/', pathNot: '^src/contract/index\\.ts$' },
+    },
+    {
+      name: 'proxy-through-sub-room-entries', severity: 'error',
+      comment: 'the recording proxy observes HTTP, paging and checks (and records into fixture sets): it imports those sub-rooms\' index.ts only, never the outer door, reports or a sub-room\'s file',
+      from: { path: '^src/proxy/' }, to: { path: '^src/contract/', pathNot: `^src/contract/(${PROXY_SEES})/index\\.ts$` },
+    },
+    {
+      name: 'contract-sub-room-through-its-entry', severity: 'error',
+      comment: 'a sub-room of src/contract is imported from another sub-room only through its index.ts',
+      from: { path: '^src/contract/([^/]+)/' }, to: { path: '^src/contract/[^/]+/', pathNot: ['^src/contract/$1/', SUB_ROOM_ENTRY] },
+    },
+    {
+      name: 'contract-door-through-sub-room-entries', severity: 'error',
+      comment: 'the outer door src/contract/index.ts re-exports the sub-rooms\' index.ts only',
+      from: { path: '^src/contract/[^/]+$' }, to: { path: '^src/contract/[^/]+/', pathNot: SUB_ROOM_ENTRY },
     },
     { name: 'no-orphans', severity: 'error', comment: 'a module nothing imports is dead or an entry knip should know', from: { orphan: true, pathNot: ['\\.test\\.ts$', '\\.d\\.ts$', ENTRIES, '^src/schema/generated/'] }, to: {} },
   ],

@@ -1,7 +1,7 @@
 // Mutation testing (StrykerJS, docs/mutation-testing.md): `npm run test:mutation` mutates the areas
 // below and runs the in-process tests of vitest.mutation.config.ts against each mutant. Scope a run to
 // one area: `MUTATION_AREA=contract npm run test:mutation`, or one file or lines of it:
-// `npm run test:mutation -- --mutate src/contract/market-checks.ts:120-140`. Not run by CI (minutes of
+// `npm run test:mutation -- --mutate src/contract/checks/market-checks.ts:120-140`. Not run by CI (minutes of
 // CPU per area).
 import { MUTATION_AREAS, selectedArea } from './scripts/mutation-areas.mjs';
 

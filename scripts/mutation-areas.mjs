@@ -10,7 +10,7 @@
 export const MUTATION_AREAS = {
   contract: {
     // market-checks.ts and the two modules split out of it (body descriptions, list-item identity).
-    mutate: ['src/contract/market-checks.ts', 'src/contract/body-description.ts', 'src/contract/market-identity.ts'],
+    mutate: ['src/contract/checks/market-checks.ts', 'src/contract/checks/body-description.ts', 'src/contract/checks/market-identity.ts'],
     tests: ['src/contract/**/*.test.ts', 'test/contract/market-checks-*.test.ts', 'test/contract/check-library.test.ts'],
   },
   behaviour: {

@@ -1,6 +1,6 @@
 // What both in-process handler entries (market-stub/msw, market-stub/fetch) export besides their
 // factory: the controls' interface, the error class and the types their options and calls use.
-export type { MarketStubClient } from './runtime/market-stub-client.js';
+export type { MarketStubClient } from './runtime/control-table.js';
 export { MarketStubError, type MarketStubErrorCode } from './core/market-stub-error.js';
 export type { Behaviour, BehaviourRuleInput, TransportFault } from './behaviour/behaviour.js';
 export type { DeviationSetting } from './deviation/deviation-settings.js';

@@ -6,7 +6,7 @@ import { formatWatchRefusal } from './fixtures/load-fixtures.js';
 import { watchFixtures, type FixtureWatch } from './fixtures/watch-fixtures.js';
 import { createStubRuntime, type RuntimeOptions, type StubRuntime } from './runtime/stub-runtime.js';
 import { checkStubOptions } from './stub-options.js';
-import type { MarketStubClient } from './runtime/market-stub-client.js';
+import type { MarketStubClient } from './runtime/control-table.js';
 import { createStubControls } from './runtime/stub-controls.js';
 import { createHandle } from './runtime/stub-handle.js';
 import { createRequestHandler, listen } from './http/server.js';

@@ -97,7 +97,7 @@ export async function runCheck(options: ResolvedOptions<CheckValues>, cliIo: Con
 
 /**
  * The could-not-run report of a deployment that refused to be judged (access refused, an announced
- * outage: contract/could-not-run-report.ts), written like any report (every --format and --report)
+ * outage: contract/reports/could-not-run-report.ts), written like any report (every --format and --report)
  * before the one sentence on stderr; nothing for any other error. A report that cannot be written
  * is said on stderr: the exit code stays 2 either way.
  */

@@ -50,8 +50,10 @@ export async function runProxy(options: ResolvedOptions<ProxyValues>, io: Contra
       onSpoolError: (error) => logger.error(`cannot keep a market for --record: ${(error as Error).message}`),
     });
     started.proxy = proxy;
-    const ready = `market-stub proxy listening on ${proxy.url} forwarding to ${displayBase(upstream)}`;
-    if (logFormat === 'json') logger.info({ url: proxy.url, upstream: displayBase(upstream) }, ready);
+    // A key in --upstream's query (redacted by value: the proxy pins it) never reaches the terminal.
+    const shownUpstream = proxy.redactor().redact(displayBase(upstream));
+    const ready = `market-stub proxy listening on ${proxy.url} forwarding to ${shownUpstream}`;
+    if (logFormat === 'json') logger.info({ url: proxy.url, upstream: shownUpstream }, ready);
     else io.stdout(`${ready}\n`);
     await new Promise<void>((resolve) => {
       if (io.signal.aborted) resolve();

@@ -11,7 +11,7 @@ import { couldNotRun, emitRefusalReport, emitReport, progressLine, redactingIo, 
  * `market-stub record`: crawls like `check`, then writes every valid single-market answer, as
  * received and in list order, to `--out DIR` as a fixture set `serve --fixtures DIR` reads. DIR is
  * checked before the crawl starts; markets are spooled to disk as they come and the set is
- * switched in one atomic step (contract/fixture-set.ts). Invalid answers are reported and left
+ * switched in one atomic step (contract/fixture-sets/fixture-set.ts). Invalid answers are reported and left
  * out (or written apart with --keep-invalid). When no market is valid, DIR is left unchanged.
  * @returns the exit code of `check` (0, 1), or 2 when the crawl or the write could not run.
  */
@@ -53,7 +53,7 @@ export async function runRecord(options: ResolvedOptions<RecordValues>, cliIo: C
 
 /**
  * Where the recorded set really is: `DIR/markets.json` is a symlink through DIR's pointer into
- * `DIR/.market-stub-sets/<version>/` (contract/fixture-set.ts), which a copy without `-L` or a
+ * `DIR/.market-stub-sets/<version>/` (contract/fixture-sets/fixture-set.ts), which a copy without `-L` or a
  * commit of the link alone would lose (docs/record-layout.md).
  */
 async function setLocation(file: string): Promise<string> {

@@ -1,4 +1,5 @@
 import { MarketStubError, optionError, showValue } from '../core/market-stub-error.js';
+import type { ControlAnswer as AdminAnswer, ControlRequest as AdminRequest } from '../runtime/control-table.js';
 import { errorFromAdminBody, unauthorized, type AdminCall } from './admin-error-body.js';
 
 /** Where and how the remote client talks to one stub's admin API. */
@@ -10,28 +11,6 @@ export interface AdminTransportOptions {
   timeoutMs: number;
   /** Largest response body read, bytes; larger ones are refused while reading. */
   maxResponseBytes: number;
-}
-
-/** One admin call: the route under `/__stub`, an optional query and JSON body. */
-export interface AdminRequest {
-  method: 'GET' | 'PUT' | 'POST' | 'PATCH' | 'DELETE';
-  /** Path under `/__stub`, segments already percent-encoded: `/markets/abc%2F1`. */
-  path: string;
-  query?: URLSearchParams;
-  /** A JSON value to send; `undefined` sends no body. */
-  body?: unknown;
-  /** Which argument the body came from, for the message when it is not JSON (`markets`, `patch`). */
-  bodyOption?: string;
-  /** That argument as given, when the body wraps it (`{"n": n}`): what the message shows. */
-  argument?: unknown;
-  /** `application/merge-patch+json` for RFC 7396 patches; `application/json` otherwise. */
-  contentType?: string;
-}
-
-/** What the stub answered: the status and the parsed JSON body (undefined when empty). */
-export interface AdminAnswer {
-  status: number;
-  body: unknown;
 }
 
 export type AdminTransport = (where: string, request: AdminRequest) => Promise<AdminAnswer>;

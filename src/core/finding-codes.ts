@@ -83,6 +83,36 @@ export const FINDING_KINDS = [
 /** A finding code the checker emits (the type every observation's code has). */
 export type FindingCode = (typeof FINDING_KINDS)[number]['code'];
 
+/** A named check of the contract and the finding codes it produces, per endpoint (JUnit testcases). */
+export interface ContractCheck {
+  name: string;
+  endpoints: readonly ContractEndpoint[];
+  codes: readonly FindingCode[];
+}
+
+/**
+ * The checks, for JUnit testcases and docs/contract-check.md. Schema codes are ajv keywords; a
+ * code not listed here (another ajv keyword) belongs to `schema`.
+ */
+export const CONTRACT_CHECKS: readonly ContractCheck[] = [
+  { name: 'answers', endpoints: BOTH, codes: ['http-status', 'not-found', 'request-failed', 'retry-exhausted', 'body-too-large', 'slow-answer', 'could-not-run'] },
+  { name: 'json-body', endpoints: BOTH, codes: ['not-json', 'json-rule', 'undecodable-body', 'content-type', 'bom', 'charset', 'duplicate-member', 'unsafe-number'] },
+  { name: 'list-shape', endpoints: [LIST_ENDPOINT], codes: ['list-shape'] },
+  { name: 'paging', endpoints: [LIST_ENDPOINT], codes: ['cursor-loop', 'page-limit', 'paging-unfollowed', 'list-partial'] },
+  { name: 'same-origin', endpoints: BOTH, codes: ['cross-origin'] },
+  { name: 'schema', endpoints: BOTH, codes: ['required', 'type', 'format', 'forbidden', 'minLength', 'dot-segment-id', 'single-envelope'] },
+  { name: 'unique-ids', endpoints: [LIST_ENDPOINT], codes: ['duplicate-id'] },
+  { name: 'list-consistency', endpoints: [SINGLE_ENDPOINT], codes: ['id-mismatch', 'list-single-mismatch', 'price-moved'] },
+  { name: 'assumptions', endpoints: BOTH, codes: ['const', 'minimum', 'maximum', 'float-noise', 'price-sum', 'past-resolution-date'] },
+  { name: 'no-header-echo', endpoints: [SINGLE_ENDPOINT], codes: ['header-echo'] },
+  { name: 'versioning', endpoints: BOTH, codes: ['deprecation', 'sunset'] },
+];
+
+/** The check a finding code belongs to. */
+export function checkOfCode(code: string): string {
+  return CONTRACT_CHECKS.find((c) => (c.codes as readonly string[]).includes(code))?.name ?? 'schema';
+}
+
 /** Schema codes: the keywords of the schema's $defs that can fail, as findings name them. */
 const SCHEMA_CODES: ReadonlySet<string> = new Set(['required', 'type', 'format', 'minLength', 'dot-segment-id', 'forbidden', 'const', 'minimum', 'maximum']);
 

@@ -1,10 +1,10 @@
 /**
  * Every documented limit and default of market-stub, on the floor: option tables, checks and
  * adapters read their bounds here (none imports another room to learn one). Grouped by the room
- * that enforces each; test/options/one-home.test.ts keeps every exported MAX_/DEFAULT_ here.
+ * that enforces each (the file named above each group); test/library/one-home.test.ts keeps every exported MAX_/DEFAULT_ here.
  */
 
-// behaviour/behaviour.ts
+// Enforced in behaviour/behaviour.ts
 /**
  * Longest a response is held, ms: delay + jitter (after every layer is merged), plus the dribble of
  * a slow body. Each knob is capped on its own too; this caps what they add up to.
@@ -13,19 +13,19 @@ export const MAX_HOLD_MS = 600_000;
 /** Largest status a behaviour may answer with (RFC 9110 §15: 599 is the last final status; MIN_STATUS in behaviour.ts is 200). */
 export const MAX_STATUS = 599;
 
-// catalog/catalog-options.ts
+// Enforced in catalog/catalog-options.ts
 /** Largest generated catalog (markets are made on demand, so a large count costs nothing at start). */
 export const MAX_COUNT = 100_000_000;
 
-// catalog/generate-markets.ts
+// Enforced in catalog/generate-markets.ts
 /** Largest resolution horizon in days: within two calendar years of the clock date. */
 export const MAX_HORIZON_DAYS = 730;
 
-// catalog/market-problems.ts
+// Enforced in catalog/market-problems.ts
 /** Most problems a message lists one per line; the rest are counted in a closing line. */
 export const MAX_LISTED_PROBLEMS = 100;
 
-// catalog/store-limits.ts
+// Enforced in catalog/store-limits.ts
 /**
  * Largest catalog whose order can be rebuilt at run time: removing a market visits the whole
  * catalog once, so it is refused above this size (LIMIT_EXCEEDED; ticking has its own, lower
@@ -43,25 +43,25 @@ export const MAX_ADDED_MARKETS = 100_000;
  */
 export const MAX_TICK_WORK = 25_000;
 
-// cli/network-flags.ts
+// Enforced in cli/network-flags.ts
 /** Largest certificate, key or CA bundle file read, in bytes (a CA bundle of a few hundred certificates is about 250 KiB). */
 export const MAX_TLS_FILE_BYTES = 1_048_576;
 
-// client/connect-market-stub.ts
+// Enforced in client/connect-market-stub.ts
 /** Default time limit of one remote call, ms. */
 export const DEFAULT_CLIENT_TIMEOUT_MS = 10_000;
 /** Default largest answer the remote client reads, bytes (256 MiB). */
 export const DEFAULT_MAX_RESPONSE_BYTES = 256 * 1024 * 1024;
 
-// config-file/load-config-file.ts
+// Enforced in config-file/load-config-file.ts
 /** Largest config file read, bytes (1 MiB); a larger one is refused before parsing. */
 export const MAX_CONFIG_FILE_BYTES = 1024 * 1024;
 
-// contract/finding-aggregator.ts
+// Enforced in contract/checks/finding-aggregator.ts
 /** How many concrete occurrences an aggregated finding keeps. */
 export const MAX_EXAMPLES = 3;
 
-// core/bounded-json.ts
+// Enforced in core/bounded-json.ts
 /**
  * Deepest nesting of any JSON document market-stub reads (the outermost array or object is level
  * 1). 64 is far above any real market (a market is 1 level, its documented fields 2) and far below
@@ -77,7 +77,7 @@ export const MAX_JSON_DEPTH = 64;
  */
 export const MAX_MARKET_DEPTH = MAX_JSON_DEPTH - 2;
 
-// core/secret-names.ts
+// Enforced in core/secret-names.ts
 /**
  * Request header fields that carry credentials: RFC 9110 §11.6.2 `Authorization`, §11.7.2
  * `Proxy-Authorization`, RFC 6265 §5.4 `Cookie`, and the API-key and token fields APIs commonly
@@ -97,29 +97,29 @@ export const DEFAULT_SECRET_QUERY: readonly string[] = [
   'signature', 'sig', 'x-amz-signature', 'x-amz-credential', 'x-amz-security-token', 'auth', 'subscription-key',
 ];
 
-// deviation/deviation-settings.ts
+// Enforced in deviation/deviation-settings.ts
 /** Most settings one call takes. */
 export const MAX_DEVIATION_SETTINGS = 200;
 /** Most market ids the settings of one call name in total. */
 export const MAX_DEVIATED_MARKET_IDS = 10_000;
 
-// fixtures/load-fixtures.ts
+// Enforced in fixtures/load-fixtures.ts
 /** Most `*.json` files a fixture directory may hold. */
 export const MAX_FIXTURE_FILES = 10_000;
 /** Largest fixture file, bytes. */
 export const MAX_FIXTURE_FILE_BYTES = 64 * 1024 * 1024;
 
-// http/admin/console-assets.ts
+// Enforced in http/admin/console-assets.ts
 /** Largest console asset served, bytes; a bigger file in dist/console is refused, never read whole. */
 export const MAX_CONSOLE_ASSET_BYTES = 256 * 1024;
 
-// http/server.ts
+// Enforced in http/server.ts
 /** Default time close() gives requests already received (delayed ones included) before answering them 503, ms. */
 export const DEFAULT_GRACE_MS = 5_000;
 /** Longest grace a caller may ask for, ms. */
 export const MAX_GRACE_MS = 600_000;
 
-// journal/request-journal.ts
+// Enforced in journal/request-journal.ts
 /** Largest journal, in entries. */
 export const MAX_JOURNAL_ENTRIES = 100_000;
 /** Default and largest bound of the bytes a journal holds (entries are dropped oldest first past it). */
@@ -130,15 +130,15 @@ export const MAX_ENTRY_HEADER_BYTES = 8 * 1024;
 /** Most entries one read returns (`limit` defaults to it and may not exceed it). */
 export const MAX_JOURNAL_READ = 1_000;
 
-// options/tables/serve-options.ts
+// Enforced in options/tables/serve-options.ts
 /** Largest delay or jitter, ms (10 minutes). */
 export const MAX_DELAY_MS = 600_000;
 
-// runtime/admin/admin-api.ts
+// Enforced in runtime/admin/admin-api.ts
 /** Admin requests being read or waiting for their turn at once; more are answered 503 at once. */
 export const MAX_ADMIN_IN_FLIGHT = 8;
 
-// runtime/admin/admin-body.ts
+// Enforced in runtime/admin/admin-body.ts
 /**
  * Largest admin request body, bytes (about 1,400 markets); refused with 413 while it is read. Kept
  * small so that parsing and validating one body stays a few milliseconds: the market routes and
@@ -146,24 +146,22 @@ export const MAX_ADMIN_IN_FLIGHT = 8;
  */
 export const MAX_ADMIN_BODY_BYTES = 256 * 1024;
 
-// runtime/response-profile.ts
-
-// runtime/runtime-options.ts
+// Enforced in runtime/runtime-options.ts
 /** Largest request journal, in entries (a full scan of it stays a few milliseconds: reads never stall the server). */
 export const MAX_JOURNAL_SIZE = MAX_JOURNAL_ENTRIES;
 
-// runtime/stub-controls.ts
+// Enforced in runtime/stub-controls.ts
 /** Most markets one setMarkets call (or `PUT /__stub/markets`) takes: it is validated and swapped in at once. */
 export const MAX_MARKETS_PER_CALL = 10_000;
 /** Largest `n` of one tick call (each tick visits every market; see also MAX_TICK_WORK). */
 export const MAX_TICKS_PER_CALL = 10_000;
 
-// testcontainers.ts
+// Enforced in testcontainers.ts
 /** The image started when none is given: what `docker build -f docker/Dockerfile -t market-stub .` tags. */
 export const DEFAULT_MARKET_STUB_IMAGE = 'market-stub:latest';
 /** Default time for the container to answer GET /healthz, ms. */
 export const DEFAULT_STARTUP_TIMEOUT_MS = 60_000;
 
-// cli/write-generated-catalog.ts
+// Enforced in cli/write-generated-catalog.ts
 /** The fixture-file limit generate keeps to (validate and serve --fixtures read no larger file). */
 export const MAX_OUTPUT_FILE_BYTES = MAX_FIXTURE_FILE_BYTES;

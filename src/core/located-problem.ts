@@ -2,7 +2,7 @@
  * One located problem: the shape every surface reports a problem in. A fixture problem
  * (catalog/market-problems.ts FixtureProblem), a schema finding (schema/finding.ts Finding), the
  * findings a MarketStubError and an admin API error body carry (ErrorFinding) and a contract
- * finding (contract/contract-finding.ts ContractFinding) and an option problem
+ * finding (contract/checks/contract-finding.ts ContractFinding) and an option problem
  * (options/resolve-options.ts OptionProblem: the pointer into a config file, and the option as the
  * user gave it: `--port`, `market-stub.config.json /serve/port`) all are one, with their own fields added.
  */

@@ -2,7 +2,7 @@ import { buildDataCatalog } from '../catalog/data-catalog.js';
 import { todayUtc } from '../core/market-rules.js';
 import { splitTarget, type StubAnswer } from '../runtime/answer-request.js';
 import { internalError } from '../runtime/error-reply.js';
-import type { MarketStubClient } from '../runtime/market-stub-client.js';
+import type { MarketStubClient } from '../runtime/control-table.js';
 import { createStubControls } from '../runtime/stub-controls.js';
 import { createStubCore, type StubCore } from '../runtime/stub-core.js';
 import { createHandle } from '../runtime/stub-handle.js';

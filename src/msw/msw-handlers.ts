@@ -2,7 +2,7 @@ import { http, type HttpHandler } from 'msw';
 import { buildDataCatalog } from '../catalog/data-catalog.js';
 import { todayUtc } from '../core/market-rules.js';
 import { createFetchAnswerer } from '../fetch/fetch-handler.js';
-import type { MarketStubClient } from '../runtime/market-stub-client.js';
+import type { MarketStubClient } from '../runtime/control-table.js';
 import { createStubControls } from '../runtime/stub-controls.js';
 import { createStubCore } from '../runtime/stub-core.js';
 import { createHandle } from '../runtime/stub-handle.js';

@@ -1,14 +1,14 @@
 import type { Transform } from 'node:stream';
 import type { Redactor } from '../core/redact-secrets.js';
 import type { Market } from '../schema/generated/market-types.js';
-import { BodyText } from '../contract/index.js';
-import { LIST_ENDPOINT, SINGLE_ENDPOINT } from '../contract/index.js';
-import { contentDecoders, decodeFailureReason, unsupportedCodingReason } from '../contract/index.js';
-import { formatBytes } from '../contract/index.js';
-import { createJsonReader, type JsonReader } from '../contract/index.js';
-import type { ListedMarkets } from '../contract/index.js';
-import { checkEncoding, checkSingleBody, checkStatus, createListPageChecker, type CheckContext, type ListPage, type ListPageChecker, type ResponseFacts } from '../contract/index.js';
-import { checkUtf8 } from '../contract/index.js';
+import { BodyText } from '../contract/http-client/index.js';
+import { LIST_ENDPOINT, SINGLE_ENDPOINT } from '../contract/checks/index.js';
+import { contentDecoders, decodeFailureReason, unsupportedCodingReason } from '../contract/http-client/index.js';
+import { formatBytes } from '../contract/http-client/index.js';
+import { createJsonReader, type JsonReader } from '../contract/http-client/index.js';
+import type { ListedMarkets } from '../contract/checks/index.js';
+import { checkEncoding, checkSingleBody, checkStatus, createListPageChecker, type CheckContext, type ListPage, type ListPageChecker, type ResponseFacts } from '../contract/checks/index.js';
+import { checkUtf8 } from '../contract/checks/index.js';
 
 /** One upstream answer to check, as the proxy passes it on. */
 export interface CheckedAnswer {

@@ -4,9 +4,9 @@ import type * as UndiciModule from 'undici';
 import type { SecretNames } from '../core/secret-names.js';
 import { errorReply } from '../runtime/error-reply.js';
 import { writeReply } from '../http/write-reply.js';
-import { LIST_ENDPOINT, SINGLE_ENDPOINT, type ContractEndpoint } from '../contract/index.js';
-import { displayUrl } from '../contract/index.js';
-import type { ChosenProxy } from '../contract/index.js';
+import { LIST_ENDPOINT, SINGLE_ENDPOINT, type ContractEndpoint } from '../contract/checks/index.js';
+import { displayUrl, withBaseQuery, type BaseQuery } from '../contract/http-client/index.js';
+import type { ChosenProxy } from '../contract/http-client/index.js';
 import { createExchangeCheck } from './exchange-checker.js';
 import { credentialValues } from './proxy-secrets.js';
 import { directCall, ProxiedUpstreamRequest, proxiedCall, type UpstreamAnswer, type UpstreamCall } from './proxied-upstream.js';
@@ -25,6 +25,8 @@ export interface ExchangeContext {
   options: RecordingProxyOptions;
   state: ProxyState;
   upstream: URL;
+  /** The upstream URL's own query, sent on every forwarded request (the client's value of a parameter wins). */
+  baseQuery: BaseQuery;
   basePath: string;
   names: SecretNames;
   timeoutMs: number;
@@ -71,7 +73,8 @@ export function forwardExchange(ctx: ExchangeContext, req: IncomingMessage, res:
     upstreamFailed(ctx.state, sink, method, rawUrl, endpoint, reason);
   };
   const exchange: Exchange = { req, res, rawUrl, path, method, checked: method === 'GET' && isMarketsPath(path), started, sink, failed };
-  const outgoing = openUpstreamCall(ctx, req, method, new URL(`${ctx.basePath}${path}${q === -1 ? '' : rawUrl.slice(q)}`, ctx.upstream.origin));
+  const target = withBaseQuery(new URL(`${ctx.basePath}${path}${q === -1 ? '' : rawUrl.slice(q)}`, ctx.upstream.origin), ctx.baseQuery);
+  const outgoing = openUpstreamCall(ctx, req, method, target);
   res.once('close', () => {
     if (!res.writableFinished) outgoing.destroy();
   });

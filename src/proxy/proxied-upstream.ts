@@ -3,7 +3,7 @@ import { STATUS_CODES, type ClientRequest, type IncomingHttpHeaders } from 'node
 import { PassThrough, type Readable } from 'node:stream';
 import type * as UndiciModule from 'undici';
 import type { Dispatcher } from 'undici';
-import { proxyCause, type ChosenProxy } from '../contract/index.js';
+import { proxyCause, type ChosenProxy } from '../contract/http-client/index.js';
 
 /** What the recording proxy reads of an upstream answer (the fields of node:http's IncomingMessage it uses). */
 export interface UpstreamAnswer extends Readable {

@@ -22,14 +22,19 @@ export function credentialValues(rawHeaders: readonly string[], target = '', nam
 
 /**
  * The credentials the proxy has seen, for redaction at its sinks (report, log lines, recorded
- * fixtures). Bounded: the latest MAX_SECRETS distinct values are kept. Each exchange is also
- * redacted with its own request's credentials before anything of it is kept, so a value that fell
- * out of the book is still never written for the exchange that carried it.
+ * fixtures). Bounded: the latest MAX_SECRETS distinct values are kept, besides the `pinned` ones
+ * (the secret values of the upstream URL's own query), which are never let go. Each exchange is
+ * also redacted with its own request's credentials before anything of it is kept, so a value that
+ * fell out of the book is still never written for the exchange that carried it.
  */
 export class SecretBook {
   static readonly MAX_SECRETS = 256;
   private readonly values = new Set<string>();
-  private current: Redactor = createRedactor([]);
+  private current: Redactor;
+
+  constructor(private readonly pinned: readonly string[] = []) {
+    this.current = createRedactor([...pinned]);
+  }
 
   /** Adds values (moving known ones to the newest place); returns true when the book changed. */
   add(values: readonly string[]): boolean {
@@ -40,7 +45,7 @@ export class SecretBook {
       if (this.values.size > SecretBook.MAX_SECRETS) this.values.delete(this.values.values().next().value as string);
       changed = true;
     }
-    if (changed) this.current = createRedactor([...this.values]);
+    if (changed) this.current = createRedactor([...this.pinned, ...this.values]);
     return changed;
   }
 

@@ -1,13 +1,13 @@
 import { todayUtc } from '../core/market-rules.js';
 import { createRedactor, type Redactor } from '../core/redact-secrets.js';
-import { LIST_ENDPOINT, SINGLE_ENDPOINT, type ContractEndpoint, type Observation } from '../contract/index.js';
-import { buildContractReport, type ContractReport, type ListSummary } from '../contract/index.js';
-import { displayBase } from '../contract/index.js';
-import { createFindingAggregator, type FindingAggregator } from '../contract/index.js';
+import { LIST_ENDPOINT, SINGLE_ENDPOINT, type ContractEndpoint, type Observation } from '../contract/checks/index.js';
+import { buildContractReport, type ContractReport, type ListSummary } from '../contract/checks/index.js';
+import { displayBase } from '../contract/http-client/index.js';
+import { createFindingAggregator, type FindingAggregator } from '../contract/checks/index.js';
 import { fixtureText } from '../catalog/fixture-text.js';
-import { findNextPage } from '../contract/index.js';
-import { ListedMarkets } from '../contract/index.js';
-import { buildDistributions, ResponseTimeRecorder } from '../contract/index.js';
+import { findNextPage } from '../contract/paging/index.js';
+import { ListedMarkets } from '../contract/checks/index.js';
+import { buildDistributions, ResponseTimeRecorder } from '../contract/checks/index.js';
 import type { CheckOutcome } from './exchange-checker.js';
 import { SecretBook } from './proxy-secrets.js';
 import type { RecordingProxyOptions } from './recording-proxy-options.js';
@@ -32,10 +32,10 @@ export interface ProxyState {
   spoolWrites: Promise<void>;
 }
 
-/** A fresh state: nothing seen yet, the clock started. */
-export function createProxyState(options: RecordingProxyOptions): ProxyState {
+/** A fresh state: nothing seen yet, the clock started; `pinned` are secrets redacted from the start (the upstream query's). */
+export function createProxyState(options: RecordingProxyOptions, pinned: readonly string[] = []): ProxyState {
   return {
-    options, today: options.today ?? todayUtc(), sink: createFindingAggregator(), listed: new ListedMarkets(), book: new SecretBook(), loggedInfo: new Set(),
+    options, today: options.today ?? todayUtc(), sink: createFindingAggregator(), listed: new ListedMarkets(), book: new SecretBook(pinned), loggedInfo: new Set(),
     list: { shape: 'unavailable', pages: 0, paging: 'none', complete: true }, singles: 0, responses: 0, listMs: 0, marketsMs: 0, times: new ResponseTimeRecorder(),
     startedAt: new Date(), start: performance.now(), spoolWrites: Promise.resolve(),
   };

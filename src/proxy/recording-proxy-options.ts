@@ -1,6 +1,6 @@
-import type { ContractFinding } from '../contract/index.js';
-import type { MarketSpool } from '../contract/index.js';
-import type { OutgoingNetwork } from '../contract/index.js';
+import type { ContractFinding } from '../contract/checks/index.js';
+import type { MarketSpool } from '../contract/fixture-sets/index.js';
+import type { OutgoingNetwork } from '../contract/http-client/index.js';
 
 /** Options of the recording proxy; only `upstream` is required. */
 export interface RecordingProxyOptions {

@@ -3,10 +3,10 @@ import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { Redactor } from '../core/redact-secrets.js';
 import { listen, type RunningServer } from '../http/server.js';
 import { listenFailed } from '../http/listen-failed.js';
-import type { ContractReport } from '../contract/index.js';
-import { ContractRunError } from '../contract/index.js';
-import { parseBaseUrl } from '../contract/index.js';
-import { createOutgoingAgent, type OutgoingAgent } from '../contract/index.js';
+import type { ContractReport } from '../contract/checks/index.js';
+import { ContractRunError } from '../contract/http-client/index.js';
+import { parseBaseUrl } from '../contract/crawl/index.js';
+import { createOutgoingAgent, readBaseQuery, type OutgoingAgent } from '../contract/http-client/index.js';
 import { secretNames } from '../core/secret-names.js';
 import { buildReport, createProxyState } from './proxy-state.js';
 import { forwardExchange, type ForwardProxy } from './forward-exchange.js';
@@ -48,13 +48,15 @@ export async function startRecordingProxy(options: RecordingProxyOptions): Promi
   const timeoutMs = integerOption(options.timeoutMs, 30_000, 1, 600_000, 'timeoutMs (--timeout-ms)');
   const graceMs = integerOption(options.graceMs, 10_000, 0, 600_000, 'graceMs (--grace-ms)');
   const maxBodyBytes = integerOption(options.maxBodyMb, 64, 1, 4096, 'maxBodyMb (--max-body-mb)') * 1_048_576;
-  const state = createProxyState(options);
+  // A key in the upstream URL (`?api_key=K`) goes on every forwarded request, and is redacted everywhere from the start.
+  const baseQuery = readBaseQuery(upstream, options.redactQuery);
+  const state = createProxyState(options, baseQuery.secretValues);
   const network = createOutgoingAgent(options.network);
   const agent = upstream.protocol === 'https:' ? new HttpsAgent({ keepAlive: true, ...network.tls }) : new HttpAgent({ keepAlive: true });
   const via = await forwardProxyFor(network, upstream, timeoutMs);
   let closing = false;
   const ctx = {
-    options, state, upstream, basePath: upstream.pathname.replace(/\/+$/, ''), names: secretNames(options.redactHeaders, options.redactQuery),
+    options, state, upstream, baseQuery, basePath: upstream.pathname.replace(/\/+$/, ''), names: secretNames(options.redactHeaders, options.redactQuery),
     timeoutMs, maxBodyBytes, via, send: upstream.protocol === 'https:' ? httpsRequest : httpRequest, agent, closing: () => closing,
   };
   const port = options.port ?? 0;
@@ -88,7 +90,7 @@ async function forwardProxyFor(network: OutgoingAgent, upstream: URL, timeoutMs:
   const proxy = network.proxyFor(upstream);
   if (!proxy) return undefined;
   const module = await import('undici');
-  // CommonJS: the exports are the default export in the CLI bundle (as in contract/deployment-client.ts).
+  // CommonJS: the exports are the default export in the CLI bundle (as in contract/http-client/deployment-client.ts).
   const undici = (module.default ?? module) as unknown as ForwardProxy['undici'];
   return { proxy, undici, dispatcher: network.dispatcher(undici, { connectTimeoutMs: timeoutMs }) };
 }

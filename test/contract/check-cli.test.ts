@@ -6,7 +6,7 @@ import path from 'node:path';
 import { XMLValidator } from 'fast-xml-parser';
 import { create } from 'xmlbuilder2';
 import { describe, expect, it } from 'vitest';
-import type { ContractReport } from '../../src/contract/contract-report.js';
+import type { ContractReport } from '../../src/contract/checks/contract-report.js';
 import { runCliProcess, startServeProcess } from '../support/cli-process.js';
 import { closedPort, conformingMarket, conformingMarkets, json, summaryOf, withServer } from './deviant-server.js';
 import { problemKeys, runCheckJson, runCliInProcess } from './contract-report-helpers.js';

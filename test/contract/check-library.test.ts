@@ -3,7 +3,7 @@
 import { MockAgent } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { checkDeployment } from '../../src/index.js';
-import { ContractRunError } from '../../src/contract/contract-run-error.js';
+import { ContractRunError } from '../../src/contract/http-client/contract-run-error.js';
 import { MarketStubError } from '../../src/core/market-stub-error.js';
 import { closedPort, conformingMarkets, json, summaryOf, withServer } from './deviant-server.js';
 

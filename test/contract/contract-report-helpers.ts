@@ -1,6 +1,6 @@
 // Helpers shared by the contract tests: run `market-stub check` as a real process and read its JSON report.
-import type { ContractFinding } from '../../src/contract/contract-finding.js';
-import type { ContractReport } from '../../src/contract/contract-report.js';
+import type { ContractFinding } from '../../src/contract/checks/contract-finding.js';
+import type { ContractReport } from '../../src/contract/checks/contract-report.js';
 import { readFile, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Writable } from 'node:stream';

@@ -10,12 +10,12 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFixtures } from '../../src/fixtures/load-fixtures.js';
-import { FIXTURE_SET_STEPS, SET_POINTER, SETS_DIR, stageFixtureSet, writeFixtureSet, type FixtureSetStep } from '../../src/contract/fixture-set.js';
+import { FIXTURE_SET_STEPS, SET_POINTER, SETS_DIR, stageFixtureSet, writeFixtureSet, type FixtureSetStep } from '../../src/contract/fixture-sets/fixture-set.js';
 import type { Market } from '../../src/index.js';
 import { conformingMarket } from './deviant-server.js';
 
 // The child runs the source through tsx: the published dist/ is bundled and has no module per file.
-const FIXTURE_SET_MODULE = pathToFileURL(path.resolve('src/contract/fixture-set.ts')).href;
+const FIXTURE_SET_MODULE = pathToFileURL(path.resolve('src/contract/fixture-sets/fixture-set.ts')).href;
 const setA = [1, 2, 3].map((i) => conformingMarket(i)) as unknown as Market[];
 const setB = [10, 11, 12, 13].map((i) => conformingMarket(i)) as unknown as Market[];
 const setC = [20].map((i) => conformingMarket(i)) as unknown as Market[];

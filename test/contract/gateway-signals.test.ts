@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCliProcess } from '../support/cli-process.js';
 import { conformingMarkets, json, summaryOf, withServer } from './deviant-server.js';
-import type { ContractReport } from '../../src/contract/contract-report.js';
+import type { ContractReport } from '../../src/contract/checks/contract-report.js';
 import { checkDeployment, DeploymentRefusal } from '../../src/contract/index.js';
 import { filesUnder, findingOf, problemKeys, runCheckJson, runCliInProcess } from './contract-report-helpers.js';
 import { sarifValidator } from './sarif-schema.js';
@@ -119,6 +119,11 @@ describe('could not run: the deployment refused or announced it is away (exit 2,
         expect(run.stderr, format).toMatch(new RegExp(`^market-stub check: COULD NOT RUN; ${format} report written to .*\\nmarket-stub check: the deployment refused access: 403 \\(Forbidden\\) to GET /markets \\(a JSON object with keys message\\), and the check sent no credential\\. Give the one it expects with --header`));
         const written = await readFile(output, 'utf8');
         for (const text of ['could-not-run', 'refused access', 'Forbidden', 'sent no credential']) expect(written, `${format}: ${text}`).toContain(text);
+        // For people the headline is no verdict on the contract: COULD NOT RUN, never FAIL.
+        if (['text', 'markdown', 'html'].includes(format)) {
+          expect(written, format).toMatch(/COULD NOT RUN against http\S+: the deployment refused access/);
+          expect(written, format).not.toMatch(/\bFAIL\b/);
+        }
         if (format === 'sarif') {
           const log = JSON.parse(written) as { runs: Array<{ invocations: Array<{ executionSuccessful: boolean; exitCode: number }> }> };
           expect(sarifValidator()(log)).toBe(true);

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { createFindingAggregator } from '../../src/contract/finding-aggregator.js';
-import { createJsonReader, StreamedArray } from '../../src/contract/json-body-reader.js';
-import { ListedMarkets } from '../../src/contract/listed-markets.js';
-import { addAnomaly, checkEncoding, checkSingleBody, checkStatus, createListPageChecker, type CheckContext, type ResponseFacts } from '../../src/contract/market-checks.js';
-import { charsetOf, describeBody, describeValue, isJsonMediaType, parseJsonBody } from '../../src/contract/body-description.js';
-import { listedId } from '../../src/contract/market-identity.js';
+import { createFindingAggregator } from '../../src/contract/checks/finding-aggregator.js';
+import { createJsonReader, StreamedArray } from '../../src/contract/http-client/json-body-reader.js';
+import { ListedMarkets } from '../../src/contract/checks/listed-markets.js';
+import { addAnomaly, checkEncoding, checkSingleBody, checkStatus, createListPageChecker, type CheckContext, type ResponseFacts } from '../../src/contract/checks/market-checks.js';
+import { charsetOf, describeBody, describeValue, isJsonMediaType, parseJsonBody } from '../../src/contract/checks/body-description.js';
+import { listedId } from '../../src/contract/checks/market-identity.js';
 
 // The contract checks one answer at a time, as `check`, `record` and the proxy call them: which
 // finding each problem gives (severity, code, pointer, expected, found), where each rule's boundary

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ContractReport } from '../../src/contract/contract-report.js';
+import type { ContractReport } from '../../src/contract/checks/contract-report.js';
 import { startRecordingProxy } from '../../src/proxy/recording-proxy.js';
 import { CLI } from '../support/cli-process.js';
 import { conformingMarket, conformingMarkets, json, summaryOf, withServer } from './deviant-server.js';

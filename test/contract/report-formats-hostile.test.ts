@@ -11,7 +11,7 @@ import { marked } from 'marked';
 import type { Log as SarifLog } from 'sarif';
 import { SaxesParser } from 'saxes';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ContractReport } from '../../src/contract/contract-report.js';
+import type { ContractReport } from '../../src/contract/checks/contract-report.js';
 import { MARKDOWN_MAX_CHARS } from '../../src/index.js';
 import { runCliInProcess } from './contract-report-helpers.js';
 import { startDeviantServer, type DeviantServer } from './deviant-server.js';

@@ -5,7 +5,7 @@ import type { Log as SarifLog } from 'sarif';
 import { describe, expect, it } from 'vitest';
 import { checkDeployment, formatContractReport, MARKDOWN_MAX_CHARS, SARIF_CONTRACT_URI, type ContractFinding, type ContractReport } from '../../src/index.js';
 import { parseHeaderFlags } from '../../src/cli/run-check.js';
-import { contractLine } from '../../src/contract/format-sarif-report.js';
+import { contractLine } from '../../src/contract/reports/format-sarif-report.js';
 import { conformingMarkets, withServer } from './deviant-server.js';
 import { HOSTILE_ID, SECRET_HEADER, SECRET_VALUE, startHostileDeployment } from './hostile-deployment.js';
 import { sarifValidator } from './sarif-schema.js';

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMarketStub, type MarketStub } from '../../src/index.js';
-import type { ContractReport } from '../../src/contract/contract-report.js';
+import type { ContractReport } from '../../src/contract/checks/contract-report.js';
 import { todayUtc } from '../../src/core/market-rules.js';
 import { fnv1a } from '../../src/core/text-hash.js';
 import { DEVIATIONS } from '../../src/deviation/deviation-catalogue.js';

@@ -2,7 +2,7 @@
 // compose with another deviation's Link header instead of replacing it.
 import { describe, expect, it } from 'vitest';
 import { startMarketStub } from '../../src/index.js';
-import { findLinkTarget } from '../../src/contract/link-header.js';
+import { findLinkTarget } from '../../src/contract/paging/link-header.js';
 
 describe('deprecation-headers and item-deprecated', () => {
   it('the list carries Deprecation, Sunset and both links, joined with the paging-loop deviation\'s rel="next"', async () => {

@@ -2,8 +2,8 @@
 // the order they are tried, and a row for every paging finding it can emit.
 import { readFileSync } from 'node:fs';
 import { expect, it } from 'vitest';
-import { PAGING_DIALECTS } from '../../src/contract/paging-dialects.js';
-import { CONTRACT_CHECKS } from '../../src/contract/format-junit-report.js';
+import { PAGING_DIALECTS } from '../../src/contract/paging/paging-dialects.js';
+import { CONTRACT_CHECKS } from '../../src/core/finding-codes.js';
 
 const doc = readFileSync(new URL('../../docs/paging.md', import.meta.url), 'utf8');
 /** The first-column codes of the table rows under `heading`. */

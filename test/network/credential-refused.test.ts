@@ -4,7 +4,7 @@
 // and never as contract findings on the markets (exit 1).
 import { describe, expect, it } from 'vitest';
 import { checkDeployment } from '../../src/index.js';
-import type { ContractReport } from '../../src/contract/contract-report.js';
+import type { ContractReport } from '../../src/contract/checks/contract-report.js';
 import { runCliInProcess } from '../contract/contract-report-helpers.js';
 import { conformingMarkets, json, withServer, type Deviations } from '../contract/deviant-server.js';
 import { recordInto } from './record-into.js';

@@ -3,7 +3,7 @@
 // deployments, CONNECT tunnels for https:// ones; the proxy's credentials go only to the proxy,
 // the --header values only to the deployment; a proxy that refuses is named as the cause.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ContractReport } from '../../src/contract/contract-report.js';
+import type { ContractReport } from '../../src/contract/checks/contract-report.js';
 import { startRecordingProxy } from '../../src/index.js';
 import { runCliInProcess } from '../contract/contract-report-helpers.js';
 import { closedPort, conformingMarkets, withServer, type DeviantServer } from '../contract/deviant-server.js';

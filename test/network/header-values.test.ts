@@ -3,7 +3,7 @@
 // not be able to add a header of its own.
 import { describe, expect, it } from 'vitest';
 import { checkDeployment } from '../../src/index.js';
-import { ContractRunError } from '../../src/contract/contract-run-error.js';
+import { ContractRunError } from '../../src/contract/http-client/contract-run-error.js';
 import { runCliInProcess } from '../contract/contract-report-helpers.js';
 import { conformingMarkets, withServer } from '../contract/deviant-server.js';
 

@@ -5,7 +5,7 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import type { ContractReport } from '../../src/contract/contract-report.js';
+import type { ContractReport } from '../../src/contract/checks/contract-report.js';
 import { runCliInProcess } from '../contract/contract-report-helpers.js';
 import { conformingMarket, summaryOf } from '../contract/deviant-server.js';
 import { recordInto } from './record-into.js';

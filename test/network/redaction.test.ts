@@ -5,7 +5,7 @@
 // file and the library options.
 import { afterEach, describe, expect, it } from 'vitest';
 import { startMarketStub, startRecordingProxy, type MarketStub } from '../../src/index.js';
-import type { ContractFinding } from '../../src/contract/contract-finding.js';
+import type { ContractFinding } from '../../src/contract/checks/contract-finding.js';
 import { runCliInProcess } from '../contract/contract-report-helpers.js';
 import { conformingMarket, conformingMarkets, json, summaryOf, withServer } from '../contract/deviant-server.js';
 import { startServeProcess } from '../support/cli-process.js';

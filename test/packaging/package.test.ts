@@ -226,7 +226,7 @@ describe('the CLI', () => {
     for (const text of [cli, main, crawl]) expect(text).not.toContain('import.meta');
     // serve never compiles the crawl: its modules are in cli-crawl.cjs only, imported when check, record or proxy runs.
     for (const run of ['runCheck', 'runRecord', 'runProxy']) expect(main).toContain(`(await import("./cli-crawl.cjs")).${run}`);
-    for (const module of ['src/contract/crawl-deployment.ts', 'src/proxy/recording-proxy.ts', 'src/contract/format-html-report.ts']) {
+    for (const module of ['src/contract/crawl/crawl-deployment.ts', 'src/proxy/recording-proxy.ts', 'src/contract/reports/format-html-report.ts']) {
       expect(main, module).not.toContain(`// ${module}\n`);
       expect(crawl, module).toContain(`// ${module}\n`);
     }

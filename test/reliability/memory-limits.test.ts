@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import autocannon, { type AutocannonResult } from 'autocannon';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import type { ContractReport } from '../../src/contract/contract-report.js';
+import type { ContractReport } from '../../src/contract/checks/contract-report.js';
 import { CLI, startServeProcess } from '../support/cli-process.js';
 import { figure, QUICK, rssOf } from './reliability-support.js';
 

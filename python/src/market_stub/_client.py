@@ -1,6 +1,6 @@
 """MarketStubClient: every control of a running stub over its admin API (``/__stub``), with http.client.
 
-The same operations as the TypeScript ``MarketStubClient`` (src/runtime/market-stub-client.ts) and
+The same operations as the TypeScript ``MarketStubClient`` (src/runtime/control-table.ts) and
 ``connectMarketStub`` (src/client/connect-market-stub.ts), in snake_case; a started ``MarketStub``
 and ``connect(url)`` share this one class.
 """

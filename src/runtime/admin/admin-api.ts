@@ -11,11 +11,8 @@ import { repeatedSingleton } from './singleton-headers.js';
 import { parseAdminBody, readAdminBody } from './admin-body.js';
 import { AdminFailure, adminErrorReply, adminFailure } from './admin-error.js';
 import type { AdminAnswer, AdminRoute } from './admin-route.js';
-import { BEHAVIOUR_ROUTES } from './behaviour-routes.js';
+import { CONTROLS } from '../control-table.js';
 import { CONSOLE_PATH, createConsoleFiles, isConsolePath, type ConsoleAssetSource } from './console-routes.js';
-import { DEVIATION_ROUTES } from './deviation-routes.js';
-import { JOURNAL_ROUTES } from './journal-routes.js';
-import { MARKET_ROUTES } from './market-routes.js';
 import { nextTurn } from '../../core/next-turn.js';
 
 
@@ -39,7 +36,8 @@ const INDEX_ROUTE: AdminRoute = {
   method: 'GET', path: '/', describe: 'this index: routes and limits',
   run: () => ({ status: 200, body: { name: 'market-stub admin API', version: packageVersion(), routes: ROUTES.map((r) => ({ method: r.method, path: `/__stub${r.path === '/' ? '' : r.path}`, describe: r.describe })), console: { method: 'GET', path: '/__stub/ui', describe: 'the web console: catalog, live journal, deviations and behaviours (docs/console.md)' }, limits: ADMIN_LIMITS } }),
 };
-const ROUTES: readonly AdminRoute[] = [INDEX_ROUTE, ...MARKET_ROUTES, ...DEVIATION_ROUTES, ...BEHAVIOUR_ROUTES, ...JOURNAL_ROUTES];
+/** The index, then one route per row of the control table (control-table.ts), in its order. */
+const ROUTES: readonly AdminRoute[] = [INDEX_ROUTE, ...CONTROLS.map((row) => ({ method: row.method, path: row.path, describe: row.doc, ...(row.body ? { body: true } : {}), run: row.serve }))];
 
 /**
  * The admin API under `/__stub` (WireMock's `/__admin` idea), over web-standard values: a function

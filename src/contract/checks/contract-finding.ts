@@ -1,0 +1,58 @@
+import type { FindingCode } from '../../core/finding-codes.js';
+import type { ContractEndpoint, Severity } from '../../core/vocabulary.js';
+import type { LocatedProblem } from '../../core/located-problem.js';
+
+// The vocabulary lives on the floor (src/core/vocabulary.ts), where the deviation catalogue reads it too.
+export { LIST_ENDPOINT, SEVERITY_ORDER, SINGLE_ENDPOINT, type ContractEndpoint, type Severity } from '../../core/vocabulary.js';
+
+/** One concrete occurrence kept as an example of an aggregated finding. */
+export interface FindingExample {
+  /** The market the occurrence is about, when known (a listed or requested market_id). */
+  marketId?: string;
+  /** Concrete RFC 6901 pointer into the response body, e.g. `/17/yes_price`. */
+  pointer: string;
+  /** What was found at this occurrence (compact JSON text or a short description). */
+  found: string;
+  /** Path and query of the request that returned it (no host, never any header), e.g. `/markets?cursor=p2`. */
+  request?: string;
+}
+
+/**
+ * One thing the check observed, before aggregation: a `Finding` placed on an endpoint, with the
+ * pointer template that groups it (array indices replaced by `*`).
+ */
+export interface Observation {
+  severity: Severity;
+  /** Stable code: an ajv keyword for schema findings (`type`, `required`, `format`, …) or a kebab-case check name; every one is in FINDING_KINDS. */
+  code: FindingCode;
+  endpoint: ContractEndpoint;
+  /** Pointer with array indices replaced by `*` (for `/markets/17/yes_price`, the template is `/markets/` + `*` + `/yes_price`); the aggregation key. */
+  pointerTemplate: string;
+  /** What the contract or assumption expects, in words. */
+  expected: string;
+  example: FindingExample;
+  /** The sentence for people; by default `<pointer>: expected <expected>, found <found>`. Information findings say what was seen. */
+  message?: string;
+}
+
+/**
+ * An aggregated finding of a contract check: every observation with the same (severity, code,
+ * endpoint, pointer template) counted once, with up to three examples. A LocatedProblem
+ * (core/located-problem.ts) whose pointer is a template.
+ */
+export interface ContractFinding extends LocatedProblem {
+  severity: Severity;
+  code: string;
+  endpoint: ContractEndpoint;
+  /** Pointer template: the concrete pointer with each array index replaced by `*`; `''` is the whole body. */
+  pointer: string;
+  expected: string;
+  /** What the first occurrence showed. */
+  found: string;
+  /** One sentence for people. */
+  message: string;
+  /** How many occurrences share this finding (markets, responses or fields). */
+  count: number;
+  /** Up to three occurrences, in the order seen. */
+  examples: FindingExample[];
+}

@@ -1,0 +1,131 @@
+import type { Dispatcher } from 'undici';
+import { displayUrl, requestTarget, createDeploymentClient, RequestFailure, type DeploymentClient, type DeploymentResponse, type ExchangeEvent } from '../http-client/index.js';
+import { collectBodyText } from '../http-client/index.js';
+import type { ContractEndpoint, Observation } from '../checks/index.js';
+import type { FindingCode } from '../../core/finding-codes.js';
+import { packageVersion } from '../../core/package-info.js';
+import { ContractRunError } from '../http-client/index.js';
+import type { CrawlOptions, CrawlSettings } from './crawl-settings.js';
+import { watchCredentials } from './credential-refusal.js';
+import { stopOnAnnouncedOutage } from './announced-outage.js';
+import { versioningObservations } from './versioning-signals.js';
+import { createFindingAggregator, type FindingAggregator } from '../checks/index.js';
+import { ListedMarkets } from '../checks/index.js';
+import type { CheckContext } from '../checks/index.js';
+import { ResponseTimeRecorder } from '../checks/index.js';
+
+/** What the stages of a crawl share. */
+export interface CrawlState {
+  settings: CrawlSettings;
+  client: DeploymentClient;
+  sink: FindingAggregator;
+  ctx: CheckContext;
+  listed: ListedMarkets;
+  requests: number;
+  /** Answer times per endpoint, for the report's distributions. */
+  times: ResponseTimeRecorder;
+  signal: AbortSignal | undefined;
+  onProgress: CrawlOptions['onProgress'];
+  /** GETs a URL (throwing INTERRUPTED once aborted), with `headers` besides the usual ones (a list page's `Range`), and reports its redirects and retries. */
+  get(url: URL, endpoint: ContractEndpoint, marketId?: string, headers?: Readonly<Record<string, string>>): Promise<DeploymentResponse>;
+  info(observation: Omit<Observation, 'severity' | 'expected'> & { message: string }): void;
+}
+
+/** The shared state of one crawl's stages, with a client for its settings. */
+export function createCrawlState(options: CrawlOptions, settings: CrawlSettings): CrawlState {
+  const sink = createFindingAggregator();
+  const signal = options.signal;
+  const client = createDeploymentClient({
+    origin: settings.base.origin,
+    headers: options.headers ?? [],
+    baseQuery: settings.baseQuery,
+    timeoutMs: settings.timeoutMs,
+    maxBodyBytes: settings.maxBodyBytes,
+    retries: settings.retries,
+    retryAfterMaxMs: settings.retryAfterMaxMs,
+    sameOriginOnly: settings.sameOriginOnly,
+    connections: settings.concurrency,
+    userAgent: `market-stub/${packageVersion()} (contract check)`,
+    network: settings.network,
+    ...(signal ? { signal } : {}),
+    // Any undici Dispatcher fits CrawlDispatcher; the client needs undici's own type.
+    ...(options.dispatcher ? { dispatcher: options.dispatcher as Dispatcher } : {}),
+  });
+  const credentials = watchCredentials(settings.base.origin, options.headers ?? [], settings.baseQuery);
+  const info: CrawlState['info'] = (observation) => sink.add({ severity: 'info', expected: 'nothing in particular (information)', ...observation });
+  const state: CrawlState = {
+    settings, client, sink, ctx: { sink, today: settings.today }, listed: new ListedMarkets(), requests: 0, times: new ResponseTimeRecorder(), signal, onProgress: options.onProgress, info,
+    async get(url, endpoint, marketId, headers) {
+      if (signal?.aborted) throw interrupted();
+      try {
+        const response = await client.get(url, headers);
+        if (response.status === 429 && response.retriesExhausted !== undefined) {
+          await response.discard();
+          throw rateLimitStop(url, response.retriesExhausted);
+        }
+        await credentials.observe(response, endpoint);
+        await stopOnAnnouncedOutage(response, endpoint, settings.retryAfterMaxMs);
+        reportEvents(state, response.events, endpoint, marketId);
+        for (const observation of versioningObservations(response, marketId)) sink.add({ ...observation, endpoint });
+        return response;
+      } catch (error) {
+        if (signal?.aborted) throw interrupted();
+        // The proxy is ours, not the deployment's: no request can succeed past it.
+        if (error instanceof RequestFailure && error.kind === 'proxy') throw new ContractRunError('DEPLOYMENT_UNREACHABLE', `cannot reach ${displayUrl(url)}: ${error.reason}. Check --proxy or the HTTP_PROXY/HTTPS_PROXY/NO_PROXY variables.`);
+        throw error;
+      }
+    },
+  };
+  return state;
+}
+
+/** Redirects (information; a cross-origin one a warning naming the origin) and retries (information) as findings. */
+export function reportEvents(state: CrawlState, events: readonly ExchangeEvent[], endpoint: ContractEndpoint, marketId?: string): void {
+  for (const event of events) {
+    const id = marketId === undefined ? {} : { marketId };
+    if (event.kind === 'retry') {
+      state.info({ code: 'retry', endpoint, pointerTemplate: '', example: { ...id, pointer: '', found: event.reason, request: requestTarget(event.url) }, message: `${requestTarget(event.url)}: ${event.reason}` });
+    } else if (event.crossOrigin) {
+      state.sink.add({
+        severity: 'warning', code: 'cross-origin', endpoint, pointerTemplate: '', expected: `redirects and paging links on ${state.settings.base.origin} (the --header values are not sent elsewhere)`,
+        example: { ...id, pointer: '', found: `${event.status} redirect to another origin, ${event.to.origin}; followed without the --header values`, request: requestTarget(event.from) },
+      });
+    } else {
+      state.info({ code: 'redirect', endpoint, pointerTemplate: '', example: { ...id, pointer: '', found: `${event.status} to ${requestTarget(event.to)}`, request: requestTarget(event.from) }, message: `${requestTarget(event.from)} was redirected (${event.status}) to ${requestTarget(event.to)} (followed)` });
+    }
+  }
+}
+
+/** The description of a non-2xx or unreadable body for a finding (the first 64 KiB at most). */
+export async function previewBody(response: DeploymentResponse): Promise<{ text: string; bytes: number }> {
+  try {
+    return await collectBodyText(response.body, 65_536);
+  } catch (error) {
+    if (error instanceof RequestFailure) return { text: `(${error.reason})`, bytes: 0 };
+    throw error;
+  }
+}
+
+/**
+ * A deployment that still answers 429 after the pace was lowered as far as it goes: the checker
+ * could not run at the deployment's pace within its bounds (exit 2, LIMIT_EXCEEDED), never a
+ * contract finding.
+ */
+function rateLimitStop(url: URL, why: string): ContractRunError {
+  return new ContractRunError('LIMIT_EXCEEDED', `GET ${displayUrl(url)}: the deployment rate-limits the checker: ${why}. Raise --retries or --retry-after-max-ms, lower --concurrency, or run when the quota has reset.`);
+}
+
+export function interrupted(): ContractRunError {
+  return new ContractRunError('INTERRUPTED', 'interrupted before the crawl finished; no report was written.');
+}
+
+
+/** The finding code of a request that got no complete answer: `body-too-large`, `undecodable-body`, `cross-origin` or `request-failed`. */
+export function failureCode(failure: RequestFailure): FindingCode {
+  switch (failure.kind) {
+    case 'limit': return 'body-too-large';
+    case 'decode': return 'undecodable-body';
+    case 'cross-origin': return 'cross-origin';
+    default: return 'request-failed';
+  }
+}
