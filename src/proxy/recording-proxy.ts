@@ -1,6 +1,8 @@
 import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { Redactor } from '../core/redact-secrets.js';
+import { showValue } from '../core/market-stub-error.js';
+import { int, readTyped } from '../core/option-kind.js';
 import { listen, type RunningServer } from '../http/server.js';
 import { listenFailed } from '../http/listen-failed.js';
 import type { ContractReport } from '../contract/checks/index.js';
@@ -97,6 +99,7 @@ async function forwardProxyFor(network: OutgoingAgent, upstream: URL, timeoutMs:
 
 function integerOption(value: number | undefined, fallback: number, min: number, max: number, name: string): number {
   if (value === undefined) return fallback;
-  if (!Number.isSafeInteger(value) || value < min || value > max) throw new ContractRunError('OPTION_INVALID', `${name} must be an integer from ${min} to ${max}, found ${JSON.stringify(value)}.`, 'startRecordingProxy');
+  const read = readTyped(int(min, max), value);
+  if (!read.ok) throw new ContractRunError('OPTION_INVALID', `${name}: expected ${read.expected}, found ${showValue(value)}.`, 'startRecordingProxy');
   return value;
 }

@@ -1,5 +1,7 @@
 import { todayUtc, isCalendarDate } from '../../core/market-rules.js';
 import { readHttpUrl } from '../../core/http-url.js';
+import { showValue } from '../../core/market-stub-error.js';
+import { expectedText, int, readTyped } from '../../core/option-kind.js';
 import { CRAWL_DEFAULTS, CRAWL_LIMITS, IN_FLIGHT_MARKET_BYTES } from '../../core/crawl-limits.js';
 
 export { CRAWL_DEFAULTS, CRAWL_LIMITS } from '../../core/crawl-limits.js';
@@ -130,7 +132,8 @@ export function resolveCrawlSettings(options: CrawlOptions): CrawlSettings {
     const value = options[name];
     const [min, max] = CRAWL_LIMITS[name];
     if (value === undefined) return CRAWL_DEFAULTS[name];
-    if (!Number.isSafeInteger(value) || value < min || value > max) throw new ContractRunError('OPTION_INVALID', `${name} (${flag}) must be an integer from ${min} to ${max}, found ${JSON.stringify(value)}.`, 'crawlDeployment');
+    const read = readTyped(int(min, max), value);
+    if (!read.ok) throw new ContractRunError('OPTION_INVALID', `${name} (${flag}): expected ${read.expected}, found ${showValue(value)}.`, 'crawlDeployment');
     return value;
   };
   checkHeaderFields(options.headers ?? [], 'headers (--header)', 'crawlDeployment');
@@ -138,7 +141,7 @@ export function resolveCrawlSettings(options: CrawlOptions): CrawlSettings {
   const concurrency = number('concurrency', '--concurrency');
   const maxMarketBytes = number('maxMarketBytes', '--max-market-bytes');
   const today = options.today ?? todayUtc();
-  if (!isCalendarDate(today)) throw new ContractRunError('OPTION_INVALID', `today must be a YYYY-MM-DD calendar date, found ${JSON.stringify(today)}.`, 'crawlDeployment');
+  if (!isCalendarDate(today)) throw new ContractRunError('OPTION_INVALID', `today: expected ${expectedText({ type: 'date' })}, found ${showValue(today)}.`, 'crawlDeployment');
   return {
     base,
     timeoutMs: number('timeoutMs', '--timeout-ms'),
