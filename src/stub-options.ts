@@ -4,8 +4,9 @@ import { checkFields, type FieldRule } from './core/option-fields.js';
 import { BOOLEAN, int, TEXT } from './core/option-kind.js';
 import { MAX_GRACE_MS } from './core/limits.js';
 import { RUNTIME_FIELDS } from './runtime/runtime-options.js';
+import type { MarketStubOptions } from './stub.js';
 
-/** startMarketStub's fields: the runtime's and the catalog's, plus where to listen. */
+/** startMarketStub's fields: the runtime's and the catalog's, plus where to listen; one check per MarketStubOptions field, held to the interface both ways (`satisfies`). */
 const STUB_FIELDS: Record<string, FieldRule> = {
   ...RUNTIME_FIELDS,
   ...CATALOG_FIELDS,
@@ -13,7 +14,7 @@ const STUB_FIELDS: Record<string, FieldRule> = {
   host: TEXT,
   watch: BOOLEAN,
   shutdownGraceMs: int(0, MAX_GRACE_MS),
-};
+} satisfies Record<keyof MarketStubOptions, FieldRule>;
 
 /**
  * Checks the options of `startMarketStub` before anything starts: every field's type and range,

@@ -16,7 +16,7 @@ export interface CatalogOptions {
 }
 
 /** What `buildCatalog` takes (fixtures, markets given in code, or the generator's seed, count and clock). */
-export const CATALOG_FIELDS: Record<string, FieldRule> = {
+export const CATALOG_FIELDS = {
   seed: int(0, Number.MAX_SAFE_INTEGER),
   count: int(0, MAX_COUNT),
   clock: { type: 'date' },
@@ -24,7 +24,7 @@ export const CATALOG_FIELDS: Record<string, FieldRule> = {
   markets: (value, where, option) => {
     if (!Array.isArray(value)) throw optionError(where, option, 'an array of markets', value);
   },
-};
+} satisfies Record<string, FieldRule>;
 
 /**
  * Checks the options of `buildCatalog`.

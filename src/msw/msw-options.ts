@@ -32,7 +32,7 @@ const MSW_FIELDS: Record<string, FieldRule> = {
   baseUrl: (value, where, option) => {
     handlerBase(value, where, option);
   },
-};
+} satisfies Record<keyof MarketStubHandlersOptions, FieldRule>;
 
 /**
  * Checks the options of createMarketStubHandlers before anything is built.

@@ -6,11 +6,16 @@ import { MarketStubError, optionError, problemsError, relocate } from '../core/m
 import { checkFields, type FieldRule } from '../core/option-fields.js';
 import { BOOLEAN, int } from '../core/option-kind.js';
 import { profileProblems } from './response-profile.js';
+import type { RuntimeOptions } from './stub-runtime.js';
 import { CATALOG_FIELDS } from '../catalog/catalog-options.js';
 
 
-/** Scalar and structured fields every stub surface takes (startMarketStub, createApp's runtime options). */
-export const RUNTIME_FIELDS: Record<string, FieldRule> = {
+/**
+ * Scalar and structured fields every stub surface takes (startMarketStub, createApp's runtime options):
+ * one check per RuntimeOptions field, held to the interface both ways (`satisfies`: a field without
+ * its check, or a check without its field, does not compile).
+ */
+export const RUNTIME_FIELDS = {
   seed: int(0, Number.MAX_SAFE_INTEGER),
   profile: checkProfile,
   behaviour: (value, where, option) => relocateBehaviour(() => checkBehaviour(value, option), where),
@@ -32,18 +37,18 @@ export const RUNTIME_FIELDS: Record<string, FieldRule> = {
   errorLog: (value, where, option) => {
     if (typeof value !== 'function') throw optionError(where, option, 'a function (line: string) => void', value);
   },
-};
+} satisfies Record<Exclude<keyof RuntimeOptions, 'catalog'>, FieldRule>;
 
 /**
  * The fields of a stub built from data, with no file system or socket (createFetchHandler,
  * createMarketStubHandlers): the runtime fields, and the catalog's count, clock and markets.
  */
-export const DATA_STUB_FIELDS: Record<string, FieldRule> = {
+export const DATA_STUB_FIELDS = {
   ...RUNTIME_FIELDS,
-  count: CATALOG_FIELDS['count'] as FieldRule,
-  clock: CATALOG_FIELDS['clock'] as FieldRule,
-  markets: CATALOG_FIELDS['markets'] as FieldRule,
-};
+  count: CATALOG_FIELDS.count,
+  clock: CATALOG_FIELDS.clock,
+  markets: CATALOG_FIELDS.markets,
+} satisfies Record<string, FieldRule>;
 
 /** redactHeaders / redactQuery: an array (empty allowed) of non-empty names. */
 function checkNameList(value: unknown, where: string, option: string): void {
