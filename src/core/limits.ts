@@ -134,6 +134,14 @@ export const MAX_JOURNAL_READ = 1_000;
 /** Largest delay or jitter, ms (10 minutes). */
 export const MAX_DELAY_MS = 600_000;
 
+// Enforced in proxy/recording-proxy.ts
+/** The recording proxy's numeric options: default and inclusive bounds of each (startRecordingProxy and `market-stub proxy`'s rows read them here). */
+export const PROXY_OPTION_BOUNDS = {
+  timeoutMs: { default: 30_000, min: 1, max: 600_000 },
+  graceMs: { default: 10_000, min: 0, max: 600_000 },
+  maxBodyMb: { default: 64, min: 1, max: 4096 },
+} as const;
+
 // Enforced in runtime/admin/admin-api.ts
 /** Admin requests being read or waiting for their turn at once; more are answered 503 at once. */
 export const MAX_ADMIN_IN_FLIGHT = 8;

@@ -3,7 +3,8 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import { connectMarketStub, crawlDeployment, MarketStubError } from '../../src/index.js';
+import { connectMarketStub, crawlDeployment, MarketStubError, startRecordingProxy } from '../../src/index.js';
+import { PROXY_OPTIONS } from '../../src/options/tables/proxy-options.js';
 import { createMarketStubHandlers } from '../../src/msw.js';
 import { httpUrlExpected } from '../../src/core/http-url.js';
 import { optionKey, resolveOptions } from '../../src/options/resolve-options.js';
@@ -117,5 +118,22 @@ describe('a CLI row names the library option it feeds: CLI → library is a loop
     expect(libraryOptionsOf(table, resolved.values)).toEqual({ journalSize: 4 });
     expect(() => resolveOptions(table, { flags: { 'journal-limit': '6' }, env: {} })).toThrow('--journal-limit: expected an integer from 0 to 5, found "6".');
     expect(table.map(optionKey)).toEqual(['journalLimit']);
+  });
+});
+
+describe('the crawl and the proxy word a bad number as every surface does, from the same bounds as their CLI rows', () => {
+  it('startRecordingProxy and market-stub proxy share each bound, and the library says "expected …, found …"', async () => {
+    for (const [flag, key] of [['timeout-ms', 'timeoutMs'], ['grace-ms', 'graceMs'], ['max-body-mb', 'maxBodyMb']] as const) {
+      const row = PROXY_OPTIONS.find((r) => r.flag === flag);
+      if (row?.kind.type !== 'integer') throw new Error(`${flag}: an integer row`);
+      const error = await startRecordingProxy({ upstream: 'http://127.0.0.1:1', [key]: row.kind.max + 1 }).then(() => undefined, (e: unknown) => e as MarketStubError);
+      expect(error).toMatchObject({ code: 'OPTION_INVALID', message: `${key} (--${flag}): expected an integer from ${row.kind.min} to ${row.kind.max}, found ${row.kind.max + 1}.` });
+    }
+  });
+
+  it('crawlDeployment says the same of its numbers and its date', async () => {
+    const refusal = (options: Parameters<typeof crawlDeployment>[0]) => crawlDeployment(options).then(() => undefined, (e: unknown) => e as MarketStubError);
+    expect((await refusal({ baseUrl: 'http://127.0.0.1:1', concurrency: 0 }))?.message).toBe('concurrency (--concurrency): expected an integer from 1 to 256, found 0.');
+    expect((await refusal({ baseUrl: 'http://127.0.0.1:1', today: '2026-13-01' }))?.message).toBe('today: expected a YYYY-MM-DD calendar date, found "2026-13-01".');
   });
 });
