@@ -30,12 +30,12 @@ export async function runGenerate(options: ResolvedOptions<GenerateValues>, io: 
   const { seed, count, out } = options.values;
   const clock = options.values.clock ?? todayUtc();
   const where = options.origins.out ?? '--out';
-  const [{ streamCatalog, writeCatalogFile, writeCatalogDirectory, namesDirectory }, { MarketStubError }, { MAX_OUTPUT_FILE_BYTES }] = await Promise.all([import('./write-generated-catalog.js'), import('../core/market-stub-error.js'), import('../core/limits.js')]);
+  const [{ streamCatalog, writeCatalogFile, writeCatalogDirectory, namesDirectory }, { MarketStubError }, { MAX_FIXTURE_FILE_BYTES }] = await Promise.all([import('./write-generated-catalog.js'), import('../core/market-stub-error.js'), import('../core/limits.js')]);
   const spec = { count, seed, clock, signal: io.signal };
   try {
     if (out === undefined) {
       const { bytes, closed } = await streamCatalog(spec, io.stdoutStream);
-      if (!closed && bytes > MAX_OUTPUT_FILE_BYTES) io.stderr(`market-stub generate: note: ${bytes} bytes written, over the ${MAX_OUTPUT_FILE_BYTES / 2 ** 20} MiB limit of one fixture file; as one file, validate and serve --fixtures refuse it. Use --out DIR/ to split the markets into files within the limit.\n`);
+      if (!closed && bytes > MAX_FIXTURE_FILE_BYTES) io.stderr(`market-stub generate: note: ${bytes} bytes written, over the ${MAX_FIXTURE_FILE_BYTES / 2 ** 20} MiB limit of one fixture file; as one file, validate and serve --fixtures refuse it. Use --out DIR/ to split the markets into files within the limit.\n`);
       return EXIT.ok;
     }
     if (await namesDirectory(out)) {

@@ -106,7 +106,7 @@ export const MAX_DEVIATED_MARKET_IDS = 10_000;
 // Enforced in fixtures/load-fixtures.ts
 /** Most `*.json` files a fixture directory may hold. */
 export const MAX_FIXTURE_FILES = 10_000;
-/** Largest fixture file, bytes. */
+/** Largest fixture file, bytes; `generate` keeps to it too (validate and serve --fixtures read no larger file). */
 export const MAX_FIXTURE_FILE_BYTES = 64 * 1024 * 1024;
 
 // Enforced in http/admin/console-assets.ts
@@ -120,7 +120,7 @@ export const DEFAULT_GRACE_MS = 5_000;
 export const MAX_GRACE_MS = 600_000;
 
 // Enforced in journal/request-journal.ts
-/** Largest journal, in entries. */
+/** Largest journal, in entries (`journalSize`, `--journal-size`): a full scan of it stays a few milliseconds, so reads never stall the server. */
 export const MAX_JOURNAL_ENTRIES = 100_000;
 /** Default and largest bound of the bytes a journal holds (entries are dropped oldest first past it). */
 export const DEFAULT_JOURNAL_BYTES = 32 * 1024 * 1024;
@@ -154,10 +154,6 @@ export const MAX_ADMIN_IN_FLIGHT = 8;
  */
 export const MAX_ADMIN_BODY_BYTES = 256 * 1024;
 
-// Enforced in runtime/runtime-options.ts
-/** Largest request journal, in entries (a full scan of it stays a few milliseconds: reads never stall the server). */
-export const MAX_JOURNAL_SIZE = MAX_JOURNAL_ENTRIES;
-
 // Enforced in runtime/stub-controls.ts
 /** Most markets one setMarkets call (or `PUT /__stub/markets`) takes: it is validated and swapped in at once. */
 export const MAX_MARKETS_PER_CALL = 10_000;
@@ -169,7 +165,3 @@ export const MAX_TICKS_PER_CALL = 10_000;
 export const DEFAULT_MARKET_STUB_IMAGE = 'market-stub:latest';
 /** Default time for the container to answer GET /healthz, ms. */
 export const DEFAULT_STARTUP_TIMEOUT_MS = 60_000;
-
-// Enforced in cli/write-generated-catalog.ts
-/** The fixture-file limit generate keeps to (validate and serve --fixtures read no larger file). */
-export const MAX_OUTPUT_FILE_BYTES = MAX_FIXTURE_FILE_BYTES;

@@ -1,5 +1,5 @@
 import { checkBehaviour, ruleProblems } from '../behaviour/behaviour.js';
-import { MAX_JOURNAL_BYTES, MAX_JOURNAL_SIZE } from '../core/limits.js';
+import { MAX_JOURNAL_BYTES, MAX_JOURNAL_ENTRIES } from '../core/limits.js';
 import { planDeviations } from '../deviation/deviation-settings.js';
 import { HOST_NAME } from '../core/host-name.js';
 import { MarketStubError, optionError, problemsError, relocate } from '../core/market-stub-error.js';
@@ -23,7 +23,7 @@ export const RUNTIME_FIELDS = {
   deviations: (value, where, option) => {
     planDeviations(value, where, option);
   },
-  journalSize: int(0, MAX_JOURNAL_SIZE),
+  journalSize: int(0, MAX_JOURNAL_ENTRIES),
   journalBytes: int(1024, MAX_JOURNAL_BYTES),
   journalHeaders: { type: 'choice', choices: ['redacted', 'full'] },
   redactHeaders: checkNameList,

@@ -1,5 +1,5 @@
 import { TRANSPORT_FAULTS, type Behaviour } from '../../behaviour/behaviour.js';
-import { DEFAULT_GRACE_MS, DEFAULT_JOURNAL_BYTES, MAX_COUNT, MAX_DELAY_MS, MAX_GRACE_MS, MAX_JOURNAL_BYTES, MAX_JOURNAL_SIZE } from '../../core/limits.js';
+import { DEFAULT_GRACE_MS, DEFAULT_JOURNAL_BYTES, MAX_COUNT, MAX_DELAY_MS, MAX_GRACE_MS, MAX_JOURNAL_BYTES, MAX_JOURNAL_ENTRIES } from '../../core/limits.js';
 import { PROFILE_FIELDS } from '../../runtime/response-profile.js';
 import { optionTable, type TableValues } from '../option-values.js';
 import type { OptionSpec } from '../resolve-options.js';
@@ -67,7 +67,7 @@ const SERVE_ROWS = [
   { flag: 'behaviours', env: env('BEHAVIOURS'), kind: { type: 'path' }, defaultText: 'none', describe: 'JSON file: an array of rules {match:{route?,marketId?,method?}, behaviour:{…}, times?}', group: BEHAVIOUR },
   { flag: 'admin', feeds: 'admin', env: env('ADMIN'), kind: choice('on', 'off'), default: 'on', describe: 'The admin API under /__stub', group: CONTROL },
   { flag: 'admin-token', feeds: 'adminToken', env: env('ADMIN_TOKEN'), kind: { type: 'token' }, secret: true, defaultText: 'none', describe: 'Require Authorization: Bearer TOKEN on the admin API (printable ASCII, no space at either end)', group: CONTROL },
-  { flag: 'journal-size', feeds: 'journalSize', env: env('JOURNAL_SIZE'), kind: int(0, MAX_JOURNAL_SIZE), default: 1000, describe: 'Requests kept in the journal (ring buffer)', group: CONTROL },
+  { flag: 'journal-size', feeds: 'journalSize', env: env('JOURNAL_SIZE'), kind: int(0, MAX_JOURNAL_ENTRIES), default: 1000, describe: 'Requests kept in the journal (ring buffer)', group: CONTROL },
   { flag: 'journal-bytes', feeds: 'journalBytes', env: env('JOURNAL_BYTES'), kind: int(1024, MAX_JOURNAL_BYTES), default: DEFAULT_JOURNAL_BYTES, describe: 'Bytes the journal holds at most (oldest entries dropped first)', group: CONTROL },
   { flag: 'journal-headers', feeds: 'journalHeaders', env: env('JOURNAL_HEADERS'), kind: choice('redacted', 'full'), default: 'redacted', describe: 'Journal secret header and query values (Authorization, Cookie, X-Api-Key, token=…: docs/networks.md) as [redacted], or in full', group: CONTROL },
   { flag: 'redact-header', feeds: 'redactHeaders', key: 'redactHeaders', env: env('REDACT_HEADER'), kind: LIST, defaultText: 'the default list', describe: 'Also redact this request header\'s values in the journal (repeat or comma-separate); adds to Authorization, Cookie, X-Api-Key, X-Auth-Token… (docs/networks.md)', group: CONTROL },
