@@ -21,7 +21,7 @@ WHEEL="$(ls "$HERE"/dist/market_stub-*.whl)"
 "$VENV/bin/python" - "$WHEEL" <<'PY'
 import sys, zipfile
 names = zipfile.ZipFile(sys.argv[1]).namelist()
-needed = ["market_stub/_bundled/cli.cjs", "market_stub/_bundled/cli-main.cjs", "market_stub/_bundled/deps/yargs.cjs", "market_stub/_launcher.cjs", "market_stub/py.typed"]
+needed = ["market_stub/_bundled/cli.cjs", "market_stub/_bundled/cli-main.cjs", "market_stub/_bundled/cli-crawl.cjs", "market_stub/_launcher.cjs", "market_stub/py.typed"]
 missing = [n for n in needed if n not in names]
 if missing:
     sys.exit(f"build-wheel: {sys.argv[1]} lacks {', '.join(missing)}")

@@ -3,12 +3,11 @@
 //   python/src/market_stub/_bundled/cli.cjs                   the CLI, one CommonJS file with EVERY
 //                                                             dependency inline (no node_modules)
 //   python/src/market_stub/_bundled/fixture-reader-worker.cjs the worker `serve --watch` starts
-//   python/src/market_stub/_bundled/help-pages.json           `--help` pages (from dist/)
 //   python/src/market_stub/_bundled/console/                  the admin console's files (from dist/)
 //   python/src/market_stub/_bundled/manifest.json             version and the Node floor (engines)
 //   python/src/market_stub/_bundled/THIRD-PARTY-LICENSES.md   licences of the packages inlined
 //
-// dist/ loads yargs, chokidar and undici with import() and ajv, express, pino-pretty and
+// dist/ loads chokidar and undici with import() and ajv, express, pino-pretty and
 // xmlbuilder2 with createRequire from node_modules (scripts/build.mjs). Here every one of them is
 // inlined: the createRequire calls of src/ become plain require() calls esbuild can follow (a
 // source file whose createRequire is left unrewritten fails the build), and import() is bundled.
@@ -83,7 +82,7 @@ function assertSelfContained(result) {
  * that the CLI requires when first needed (scripts/build.mjs loads the same ones lazily from
  * node_modules): a `serve` start parses none of them.
  */
-const LAZY_PACKAGES = ['yargs', 'chokidar', 'undici', 'ajv', 'ajv-formats', 'express', 'pino-pretty', 'xmlbuilder2', 'raw-body'];
+const LAZY_PACKAGES = ['chokidar', 'undici', 'ajv', 'ajv-formats', 'express', 'pino-pretty', 'xmlbuilder2', 'raw-body'];
 
 /**
  * Which imports become a require of another output file instead of being inlined: the lazy
@@ -106,29 +105,19 @@ function splitPlugin() {
   };
 }
 
-/**
- * Lazy packages read through their default export only (`const { default: yargs } = await
- * import('yargs')`): their file exports that default itself, because an ES module of a
- * `"type": "module"` package gets a required file's module.exports as its default (Node's interop,
- * which esbuild follows), not its `default` member.
- */
-const DEFAULT_EXPORT_ONLY = ['yargs'];
-
-/** A split output may require another output file of _bundled/ (`./deps/yargs.cjs`), which must exist once all are built. */
+/** A split output may require another output file of _bundled/ (`./deps/undici.cjs`), which must exist once all are built. */
 const isOwnOutput = (name) => name.startsWith('./');
 
 /** One output file; `split` (the CLI's files) requires the other outputs instead of inlining them, a lazy package's file inlines everything. */
 async function bundle(entry, name, split) {
   const result = await build({
-    ...(DEFAULT_EXPORT_ONLY.includes(entry)
-      ? { stdin: { contents: `module.exports = require(${JSON.stringify(entry)}).default;`, resolveDir: ROOT, loader: 'js', sourcefile: `${entry}-default.cjs` } }
-      : { entryPoints: [entry] }),
+    entryPoints: [entry],
     bundle: true,
     platform: 'node',
     target: `node${NODE_FLOOR}`,
     format: 'cjs',
     outfile: path.join(OUT, `${name}.cjs`),
-    // import() of the commands and of yargs, chokidar, undici becomes require().
+    // import() of the commands and of chokidar, undici becomes require().
     supported: { 'dynamic-import': false },
     define: { 'import.meta.url': '__marketStubModuleUrl' },
     inject: [path.join(ROOT, 'scripts/cjs-module-url.js')],
@@ -190,13 +179,12 @@ async function proveFromEmptyFolder() {
 
 async function main() {
   const started = performance.now();
-  if (!existsSync(path.join(DIST, 'help-pages.json')) || !existsSync(path.join(DIST, 'console'))) {
+  if (!existsSync(path.join(DIST, 'console'))) {
     execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' });
   }
   rmSync(OUT, { recursive: true, force: true });
   mkdirSync(OUT, { recursive: true });
   const results = await bundleAll();
-  cpSync(path.join(DIST, 'help-pages.json'), path.join(OUT, 'help-pages.json'));
   cpSync(path.join(DIST, 'console'), path.join(OUT, 'console'), { recursive: true });
   writeFileSync(path.join(OUT, 'manifest.json'), `${JSON.stringify({ name: pkg.name, version: pkg.version, nodeFloor: NODE_FLOOR }, null, 2)}\n`);
   const inlined = writeThirdPartyLicenses(ROOT, results, OUT);

@@ -1,11 +1,11 @@
 // Builds dist/ with esbuild's API (tsup 9 and tsdown need Node 22; engines say >=20.19):
 //
-//   dist/cli.cjs                        the CLI's entry: CommonJS with a shebang; prints `--help`
-//                                       and `--version` from dist/help-pages.json, else requires
-//   dist/cli-main.cjs                   the commands (CommonJS; each command's modules run only
-//                                       when that command runs)
-//   dist/cli-crawl.cjs                  check, record and proxy (CommonJS, imported by cli-main.cjs
-//                                       when one of them runs), so `serve` never compiles them
+//   dist/cli.cjs                        the CLI's entry: CommonJS with a shebang; turns on Node's
+//                                       compile cache, then requires dist/cli-main.cjs
+//   dist/cli-main.cjs                   the command-line reader, the help pages and the commands
+//                                       (CommonJS; a command's code runs only when it runs)
+//   dist/cli-crawl.cjs                  check, record and proxy (CommonJS): their one lazy load,
+//                                       so `serve` never compiles them
 //   dist/index.js, dist/index.cjs       the library, ESM and CommonJS
 //   dist/index.d.ts, dist/index.d.cts   its declarations, bundled into one file each
 //   dist/*.map                          source maps (original file:line under --enable-source-maps)
@@ -15,28 +15,24 @@
 //   node scripts/build.mjs --cli-external-deps  the CLI loads pino, json-schema-faker… from
 //                                               node_modules instead (to measure the difference)
 //
-// Layout (measured; bench/README.md "What moved the figures"): the CLI is CommonJS,
-// because on Node 20 a start through the ESM loader cost ~10 ms (`serve --fixtures`) to 17–19 ms
-// (generated `serve`) more to the ready line, 1,000 markets: the loader's own work per chunk (15
-// files on the serve path), and the ESM facade of every built-in, which evaluates all of its lazy
-// exports (node:net loads its BlockList, node:module its SourceMap…). It bundles the dependencies
-// every `serve` needs (pino, json-schema-faker) and those its commands import statically; the ones
-// only some lines need load from node_modules when first needed: yargs (help for narrow
-// terminals, refusals), chokidar (--watch) and undici (check, record, proxy) by import(), ajv,
-// express, pino-pretty and xmlbuilder2 by createRequire (src/**/load-*.ts). The library builds
-// keep the other dependencies external, except that the CommonJS build carries the ESM-only ones
-// (Jest's CommonJS module system cannot require ESM) and the ESM build the small ones
-// (ESM_INLINE_DEPENDENCIES: each package the ESM loader resolves costs milliseconds of import).
+// Why this layout (the figures: bench/README.md "What moved the figures"): the CLI is CommonJS,
+// because the ESM loader's work per chunk and the ESM facade of every built-in (which evaluates all
+// of its lazy exports) delay the ready line. It bundles the dependencies every `serve` needs (pino,
+// json-schema-faker) and those its commands import statically; the ones only some lines need load
+// from node_modules when first needed: chokidar (--watch) and undici (check, record, proxy) by
+// import(), ajv, express, pino-pretty and xmlbuilder2 by createRequire (src/**/load-*.ts). The
+// library builds keep the other dependencies external, except that the CommonJS build carries the
+// ESM-only ones (Jest's CommonJS module system cannot require ESM) and the ESM build the small ones
+// (ESM_INLINE_DEPENDENCIES: the ESM loader resolves and reads each package an import names).
 //
 // Where a bundle carries json-schema-faker (dist/cli-main.cjs, dist/index.cjs), its regex parse is
-// memoised per pattern (scripts/jsf-pattern-memo.mjs): same values, the generated `serve` ~9–10 ms
-// sooner to its first 200.
+// memoised per pattern (scripts/jsf-pattern-memo.mjs): same values, a generated `serve` answers sooner.
 //
 // Entries are data: a new subpath export (e.g. `market-stub/testcontainers`) is one line in
 // scripts/build-entries.json plus its entry in package.json "exports" (test/packaging checks
 // that both agree).
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -106,9 +102,9 @@ function esmOnlyDependencies() {
 }
 
 /**
- * What every CommonJS output (the library's index.cjs, the CLI's two files) needs: its
- * `import.meta.url` (the lazy createRequire calls for ajv, express, pino-pretty, xmlbuilder2, and
- * the CLI's help pages) becomes the file URL of the output file, from scripts/cjs-module-url.js.
+ * What every CommonJS output (the library's index.cjs, the CLI's files) needs: its
+ * `import.meta.url` (the lazy createRequire calls for ajv, express, pino-pretty, xmlbuilder2)
+ * becomes the file URL of the output file, from scripts/cjs-module-url.js.
  */
 const CJS_MODULE_URL = {
   define: { 'import.meta.url': '__marketStubModuleUrl' },
@@ -125,10 +121,9 @@ function assertNoImportMeta(file) {
 /**
  * Dependencies the CLI loads from node_modules when a line needs them instead of bundling them:
  * each is reached only through a dynamic import() (which CommonJS output keeps), and each is a
- * runtime dependency of the package anyway. yargs, chokidar and undici together are ~300 KB that
- * every start would otherwise parse.
+ * runtime dependency of the package anyway: code that every start would otherwise compile.
  */
-const LAZY_CLI_DEPENDENCIES = ['undici', 'yargs', 'chokidar'];
+const LAZY_CLI_DEPENDENCIES = ['undici', 'chokidar'];
 
 /** What both CLI files share: CommonJS, import.meta.url as the file URL of the output file (CJS_MODULE_URL). */
 function cliOptions(externalDeps) {
@@ -144,7 +139,8 @@ function cliOptions(externalDeps) {
 
 /**
  * The entry's import of the commands (src/cli.ts → ./cli/run-cli.js) becomes a require of the
- * other output file, dist/<name>-main.cjs, so `--help` never parses the commands.
+ * other output file, dist/<name>-main.cjs, so that Node's compile cache (Node 22.1+), which the
+ * entry turns on first, can serve the commands' compiled code.
  */
 function cliMainPlugin(entry) {
   const main = path.resolve(ROOT, entry.main);
@@ -161,11 +157,11 @@ function cliMainPlugin(entry) {
 
 /**
  * The commands' import of the crawl commands (src/cli/*-command.ts → ./crawl-commands.js) becomes
- * an import() of dist/<name>-crawl.cjs: V8 compiles a file whole before any of it runs (about
- * 1.3 ms per 100 KB here, measured with vm.Script on Node 20), and check, record and proxy with the
- * crawl, the report formats and the recording proxy are a quarter of the commands' code, which
- * every `serve` start paid for. Modules both files use are bundled into each; nothing crosses
- * between them but the resolved options (data), the CLI's io functions and an exit code.
+ * an import() of dist/<name>-crawl.cjs: V8 compiles a file whole before any of it runs, and check,
+ * record and proxy with the crawl, the report formats and the recording proxy are a quarter of the
+ * commands' code, which every `serve` start would compile. Modules both files use are bundled into
+ * each; nothing crosses between them but the resolved options (data), the CLI's io functions and
+ * an exit code.
  */
 function cliCrawlPlugin(entry) {
   const crawl = path.resolve(ROOT, entry.crawl);
@@ -212,11 +208,10 @@ function sharedIndexPlugin(entry) {
 
 /**
  * Small dependencies the ESM library builds carry inline. Node's ESM loader resolves, reads and (for
- * CommonJS) lexes with cjs-module-lexer every file an ES module imports from a package: 3.5–5.5 ms a
- * package here for these (measured in fresh processes after a first CommonJS import), so the five the
- * request core, the validators and the reports started importing made `import('market-stub')`
- * 31 → 45 ms against the previous release's build. Inline, esbuild wraps each once: 32 ms against
- * that build's 34 ms (21 interleaved fresh processes each). Each stays a dependency (its licence in
+ * CommonJS) lexes with cjs-module-lexer every file an ES module imports from a package, which made
+ * `import('market-stub')` slower than the previous release's when the request core, the validators
+ * and the reports started importing these; inline, esbuild wraps each once (the figures:
+ * bench/README.md "What moved the figures"). Each stays a dependency (its licence in
  * THIRD-PARTY-LICENSES.md); of `ajv` and `ajv-formats` only the runtime helpers the generated
  * validators import are inlined (the full packages still load lazily through createRequire), and
  * `fast-deep-equal` comes inline with json-merge-patch. json-schema-faker stays external: large,
@@ -270,16 +265,6 @@ async function buildDeclarations(entries) {
 }
 
 /**
- * dist/help-pages.json: every `--help` page as yargs renders it, so `market-stub --help` prints
- * without loading yargs (src/cli/help-pages.ts). Rendered from the sources through tsx, the same
- * code the CLI bundle runs when a page is missing.
- */
-function writeHelpPages() {
-  const json = execFileSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts/render-help-pages.ts')], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, COLUMNS: '' } });
-  writeFileSync(path.join(DIST, 'help-pages.json'), json);
-}
-
-/**
  * dist/fixture-reader-worker.cjs: the worker thread that reads a watched fixture set off the
  * serving thread (src/fixtures/read-fixtures-off-thread.ts starts it from the file beside its bundle).
  */
@@ -301,7 +286,6 @@ async function main() {
   }
   results.push(await buildFixtureReaderWorker());
   await buildDeclarations(ENTRIES.filter((e) => e.kind === 'library'));
-  writeHelpPages();
   const consoleFiles = await buildConsole(ROOT);
   const bundled = writeThirdPartyLicenses(ROOT, results, DIST);
   if (!existsSync(path.join(DIST, 'cli.cjs'))) throw new Error('dist/cli.cjs was not written');

@@ -1,7 +1,8 @@
 // Writes src/schema/generated/compiled-validators.ts: ajv's standalone code for the three validated layers of
 // schemas/market.schema.json ($defs/Market, MarketSummary, MarketAssumptions), once with
 // allErrors (fixtures, findings) and once without (the checker's fast pass), so no process
-// compiles the schema at start-up (ajv's compile was ~70 ms of `serve --fixtures`).
+// compiles the schema at start-up (ajv's compile was a large share of `serve --fixtures`' start:
+// bench/README.md "Figures behind the code's comments").
 // The options are the ones src/schema/market-validator.ts documents (multipleOfPrecision 9, the
 // `date` format of ajv-formats).
 //   npm run gen:validators            rewrite the file

@@ -6,8 +6,8 @@
 // and the walk only reads the tree, so one tree per pattern string gives the very same strings in
 // the very same random order. Market titles are drawn from a ~700-character pattern: the parse is
 // most of each draw, and the value pools of a fresh 1,000-market catalog draw ~55 titles and ~50
-// ids. Measured (scratch cold-start script, median of 9, `serve` with default options): ~9–10 ms
-// sooner to the first 200 on /markets.
+// ids. A generated `serve` answers its first 200 on /markets sooner (bench/README.md, "What moved
+// the figures").
 //
 // The bundles (dist/cli-main.cjs, dist/index.cjs) carry json-schema-faker inline; this plugin
 // rewrites that one function as they are built. The ESM library (dist/index.js) imports the

@@ -19,7 +19,7 @@ const ROOT = path.resolve(fileURLToPath(new URL('..', import.meta.url)));
 export const RUNTIMES_DIR = path.join(ROOT, '.cache/runtimes');
 /** The majors CI tests beside the machine's own Node (docs/support.md). */
 export const DEFAULT_MAJORS = [22, 24];
-/** One `npm install` of a runtime package (about 45 MB; 25 s seen on a warm registry). */
+/** One `npm install` of a runtime package (tens of MB; bench/README.md "Figures behind the code's comments"). */
 const INSTALL_LIMIT_MS = 300_000;
 const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 

@@ -19,9 +19,9 @@ import { fileURLToPath } from 'node:url';
 const ROOT = path.resolve(fileURLToPath(new URL('..', import.meta.url)));
 
 /** What scripts/build.mjs reads: a newer file here makes dist/ out of date. */
-const BUILD_INPUTS = ['src', 'schemas', 'scripts/build.mjs', 'scripts/build-entries.json', 'scripts/cjs-module-url.js', 'scripts/jsf-pattern-memo.mjs', 'scripts/render-help-pages.ts', 'package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json'];
+const BUILD_INPUTS = ['src', 'schemas', 'scripts/build.mjs', 'scripts/build-entries.json', 'scripts/cjs-module-url.js', 'scripts/jsf-pattern-memo.mjs', 'package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json'];
 /** What scripts/build.mjs writes that `serve` runs; a missing one makes dist/ out of date. */
-const BUILD_OUTPUTS = ['dist/cli.cjs', 'dist/cli-main.cjs', 'dist/cli-crawl.cjs', 'dist/help-pages.json'];
+const BUILD_OUTPUTS = ['dist/cli.cjs', 'dist/cli-main.cjs', 'dist/cli-crawl.cjs'];
 
 /** Newest modification time (ms) of a file or of any file under a folder; 0 when absent. */
 function newestMtime(file) {

@@ -1,27 +1,16 @@
 #!/usr/bin/env node
 // The process edge: the only module that reads process.argv/env, installs signal handlers and sets the exit code.
-// Built to dist/cli.cjs, a small CommonJS file (scripts/build.mjs): `--help` and `--version` print
-// from dist/help-pages.json without loading the rest; any other line requires dist/cli-main.cjs.
+// Built to dist/cli.cjs (scripts/build.mjs).
 import * as nodeModule from 'node:module';
-import { helpWidth, prerenderedOutput } from './cli/help-pages.js';
-import { packageVersion } from './core/package-info.js';
 
 // Node 22.1+ keeps V8's compiled code on disk (NODE_COMPILE_CACHE, or the system's temp folder),
-// so a later start skips compiling dist/cli-main.cjs; Node 20 has no compile cache and skips this.
+// so a later start skips compiling the CLI's code; Node 20 has no compile cache and skips this.
 // The CLI's code is required after it, so all of it can be served from the cache.
 (nodeModule as { enableCompileCache?: () => unknown }).enableCompileCache?.();
 
-const argv = process.argv.slice(2);
-// `--help` and `--version` print what yargs rendered when the package was built
-// (dist/help-pages.json) without loading the CLI; any other line goes through runCli.
-const prerendered = prerenderedOutput(argv, helpWidth(process.stdout.columns), new URL('./help-pages.json', import.meta.url), packageVersion());
-if (prerendered === undefined) {
-  void run().then((code) => {
-    process.exitCode = code;
-  });
-} else {
-  process.stdout.write(prerendered);
-}
+void run().then((code) => {
+  process.exitCode = code;
+});
 
 /** Runs the command line; resolves to the exit code. A served stub has closed by then. */
 async function run(): Promise<number> {
@@ -35,12 +24,15 @@ async function run(): Promise<number> {
   };
   for (const signal of signals) process.on(signal, stop);
   try {
+    // The commands load after the compile cache is on: the build makes this import a require of
+    // dist/cli-main.cjs (scripts/build.mjs).
     const { runCli } = await import('./cli/run-cli.js');
-    return await runCli(argv, {
+    return await runCli(process.argv.slice(2), {
       stdout: (text) => process.stdout.write(text),
       stderr: (text) => process.stderr.write(text),
       env: process.env,
       cwd: process.cwd(),
+      ...(process.stdout.isTTY ? { columns: process.stdout.columns } : {}),
       isTTY: Boolean(process.stdout.isTTY),
       stderrIsTTY: Boolean(process.stderr.isTTY),
       signal: controller.signal,

@@ -69,7 +69,7 @@ export const LOG_BUFFER_MAX_BYTES = 16 * 1024 * 1024;
  * Creates the stub's pino logger (one line per record). `json` writes pino's NDJSON through an
  * asynchronous destination, in batches (LOG_BATCH_BYTES, at most LOG_FLUSH_MS late; call
  * `logger.flush()` after a line that must show at once, such as the ready line). `text` renders with pino-pretty synchronously
- * (`12:00:00.123 INFO: GET /markets 200 0.4 ms`), which costs about 15 µs a line: meant for a
+ * (`12:00:00.123 INFO: GET /markets 200 0.4 ms`), which costs far more a line than JSON: meant for a
  * terminal, where a person reads the lines. Call `logger.flush()` before exiting.
  */
 export function createLogger(options: LoggerOptions): Logger {

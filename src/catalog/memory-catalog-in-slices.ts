@@ -7,7 +7,7 @@ const SLICE = 5_000;
 
 /**
  * createMemoryCatalog for a large set without stalling the server: the id index (a Map of every
- * market_id, about 0.5 s for a million markets in one go) is built in slices of SLICE markets,
+ * market_id, a visible stall for a million markets in one go) is built in slices of SLICE markets,
  * yielding to the event loop (nextTurn) before each, so requests are answered meanwhile.
  * @throws Error on a duplicate market_id, as createMemoryCatalog.
  */

@@ -8,10 +8,11 @@ export type PooledField = 'market_id' | 'title' | 'status' | 'yes_price';
 /**
  * How large each field's pool grows: market k may draw from the first
  * `min(max, base + floor(k / growth))` values. The expensive field (titles: jsf's regex generator,
- * ~16–65 µs a value from node_modules, less from the bundles, which parse each pattern once:
+ * tens of µs a value from node_modules, less from the bundles, which parse each pattern once:
  * scripts/jsf-pattern-memo.mjs) starts small and grows with the catalog; prices are cheap and have 99
  * possible values, so their pool starts larger. A catalog of 100 markets so costs about 150 jsf
- * draws, one of 1,000 about 230 (~10–15 ms in a fresh process: too slow for a cold start), any catalog at most
+ * draws, one of 1,000 about 230 (too slow for a cold start if every title were drawn: bench/README.md
+ * "Figures behind the code's comments"), any catalog at most
  * 4,612. In 1,000 markets about 55 titles and 65 prices show up; in 100,000, about 1,180 titles.
  */
 export const POOL_SIZES: Readonly<Record<PooledField, { base: number; growth: number; max: number }>> = {

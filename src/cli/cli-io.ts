@@ -5,6 +5,8 @@ export interface CliIo {
   env: Readonly<Record<string, string | undefined>>;
   /** Working directory, where `serve` looks for market-stub.config.json; the process's when absent. */
   cwd?: string;
+  /** Columns of the terminal stdout is, when it is one: `--help` wraps to it (at most 110; 100 when absent). */
+  columns?: number;
   /** Whether stdout is a terminal (colours, text logs). */
   isTTY: boolean;
   /** Whether stderr is a terminal (progress lines). */

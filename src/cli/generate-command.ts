@@ -1,10 +1,7 @@
-import { todayUtc } from '../core/market-rules.js';
-import type { ResolvedOptions } from '../options/resolve-options.js';
 import { GENERATE_OPTIONS, type GenerateValues } from '../options/tables/generate-options.js';
-import { EXIT, type CliIo } from './cli-io.js';
 import type { CommandSpec } from './command-spec.js';
 
-/** `market-stub generate`: options as data (GENERATE_OPTIONS). */
+/** `market-stub generate`: options as data (GENERATE_OPTIONS); its run loads on use (run-generate.ts). */
 export const generateCommand: CommandSpec<GenerateValues> = {
   name: 'generate',
   describe: 'Write a generated catalog as a fixtures file (stdout unless --out)',
@@ -14,41 +11,5 @@ export const generateCommand: CommandSpec<GenerateValues> = {
     ['$0 generate --count 3', 'three markets on stdout'],
     ['$0 generate --count 1000000 --out fixtures/large/', 'a million markets in files of at most 64 MiB each, for serve --fixtures fixtures/large'],
   ],
-  load: async () => ({ run: runGenerate }),
+  load: async () => ({ run: (await import('./run-generate.js')).runGenerate }),
 };
-
-/**
- * `market-stub generate`: writes the generated catalog for (seed, count, clock) as fixtures that
- * `serve --fixtures` reads back unchanged (a JSON array, 2-space indented), streamed one market at
- * a time, so every count runs in the same memory (write-generated-catalog.ts). Without --out it
- * goes to stdout and stops quietly, exit 0, when the reader hangs up (`| head`). `--out FILE` is
- * written atomically and refused (LIMIT_EXCEEDED, nothing written) beyond the 64 MiB limit of one
- * fixture file; `--out DIR/` (or an existing directory) splits the catalog into files within it.
- * @returns 0 on success; 2 on an unwritable output, a refused size or an interruption.
- */
-export async function runGenerate(options: ResolvedOptions<GenerateValues>, io: CliIo): Promise<number> {
-  const { seed, count, out } = options.values;
-  const clock = options.values.clock ?? todayUtc();
-  const where = options.origins.out ?? '--out';
-  const [{ streamCatalog, writeCatalogFile, writeCatalogDirectory, namesDirectory }, { MarketStubError }, { MAX_FIXTURE_FILE_BYTES }] = await Promise.all([import('./write-generated-catalog.js'), import('../core/market-stub-error.js'), import('../core/limits.js')]);
-  const spec = { count, seed, clock, signal: io.signal };
-  try {
-    if (out === undefined) {
-      const { bytes, closed } = await streamCatalog(spec, io.stdoutStream);
-      if (!closed && bytes > MAX_FIXTURE_FILE_BYTES) io.stderr(`market-stub generate: note: ${bytes} bytes written, over the ${MAX_FIXTURE_FILE_BYTES / 2 ** 20} MiB limit of one fixture file; as one file, validate and serve --fixtures refuse it. Use --out DIR/ to split the markets into files within the limit.\n`);
-      return EXIT.ok;
-    }
-    if (await namesDirectory(out)) {
-      const files = await writeCatalogDirectory(spec, out, where);
-      io.stderr(`market-stub generate: wrote ${count} markets (seed ${seed}, clock ${clock}) to ${out} in ${files} file${files === 1 ? '' : 's'}\n`);
-      return EXIT.ok;
-    }
-    await writeCatalogFile(spec, out, where);
-  } catch (error) {
-    if (!(error instanceof MarketStubError)) throw error;
-    io.stderr(`market-stub generate: ${error.message}\n`);
-    return EXIT.couldNotRun;
-  }
-  io.stderr(`market-stub generate: wrote ${count} markets (seed ${seed}, clock ${clock}) to ${out}\n`);
-  return EXIT.ok;
-}

@@ -1,24 +1,28 @@
 import { closest, distance } from 'fastest-levenshtein';
 import { ConfigError, resolveOptions, type ResolvedOptions } from '../options/resolve-options.js';
 import { EXIT, type CliIo } from './cli-io.js';
-import { flagNames, unknownFlags, type CommandSpec } from './command-spec.js';
+import { flagNames, type CommandSpec } from './command-spec.js';
 import { COMMANDS } from './commands.js';
-import { readSimpleCommandLine } from './simple-command-line.js';
+import { readCommandLine } from './read-command-line.js';
+import { helpWidth, renderHelp } from './render-help.js';
+import { packageVersion } from '../core/package-info.js';
 import { CONFIG_SECTIONS } from '../config-file/config-schema.js';
+import { loadConfigSection, locateConfigFile } from '../config-file/load-config-file.js';
 import { CLI_HINT } from '../core/cli-hint.js';
 import { bareArgumentHint, synonymFlag } from './argument-hints.js';
 
 /** What the command line asks for, before anything runs. */
-type Parsed =
+export type Parsed =
   | { kind: 'output'; text: string }
   | { kind: 'refused'; message: string }
   | { kind: 'run'; command: CommandSpec; options: ResolvedOptions };
 
 /**
  * Runs the market-stub command line and resolves to its exit code (0 ok, 1 failed check, 2 could
- * not run). Stages: parse (plain lines with util.parseArgs; help, version and the rest with
- * yargs) → refuse unknown commands, flags and extra arguments → resolve and validate every
- * option (flag > environment > config file > default) → load and run the command. A refusal
+ * not run). Stages: read the line over the commands' option rows (readCommandLine; help pages are
+ * rendered from the same rows, `io.columns` wide at most) → refuse unknown commands, flags and
+ * extra arguments → resolve and validate every option (flag > environment > config file >
+ * default) → load and run the command (its one lazy load). A refusal
  * prints one message on stderr, nothing on stdout, and returns 2 before any port is bound, file
  * written or request made. Never exits the process; `src/cli.ts` does
  * that with the returned code.
@@ -39,24 +43,19 @@ export async function runCli(argv: readonly string[], io: CliIo, commands: reado
   }
 }
 
-async function parseCommandLine(argv: readonly string[], io: CliIo, commands: readonly CommandSpec[]): Promise<Parsed> {
-  let args = readSimpleCommandLine(argv, commands);
-  if (!args) {
-    // yargs (help, version, every refusal's wording) loads only for the lines the simple reader leaves to it.
-    const { readWithYargs } = await import('./yargs-command-line.js');
-    const read = await readWithYargs(argv, commands);
-    if (read.kind !== 'args') return read;
-    args = read.args;
-  }
-
-  const [name, ...extra] = args._.map(String);
+/** What the command line asks for (exported for the reader's tests): output, a refusal, or a command to run with its resolved options. */
+export async function parseCommandLine(argv: readonly string[], io: CliIo, commands: readonly CommandSpec[]): Promise<Parsed> {
+  const read = readCommandLine(argv, commands);
+  if (read.kind === 'help') return { kind: 'output', text: renderHelp(commands, read.command, helpWidth(io.columns)) };
+  if (read.kind === 'version') return { kind: 'output', text: `${packageVersion()}\n` };
+  const { flags: args, unknown } = read;
+  const [name, ...extra] = read.words;
   const names = commands.map((c) => c.name);
   if (name === undefined) return { kind: 'refused', message: `market-stub: name a command: ${names.join(', ')}. Run '${CLI_HINT} --help' for what each does.` };
   const command = commands.find((c) => c.name === name);
   if (!command) return { kind: 'refused', message: `market-stub: unknown command ${JSON.stringify(name)}${suggest(name, names)} The commands are ${names.join(', ')}.` };
   const prefix = `market-stub ${command.name}:`;
   const help = `Run '${CLI_HINT} ${command.name} --help' for the options.`;
-  const unknown = unknownFlags(command, args);
   if (unknown.length > 0) {
     const known = flagNames(command);
     const lines = unknown.map((flag) => {
@@ -81,8 +80,6 @@ async function parseCommandLine(argv: readonly string[], io: CliIo, commands: re
  */
 async function resolveWithConfigFile(command: CommandSpec, args: Readonly<Record<string, unknown>>, io: CliIo): Promise<ResolvedOptions> {
   if (!Object.hasOwn(CONFIG_SECTIONS, command.name)) return resolveOptions(command.options, { flags: args, env: io.env });
-  // Loaded only for a command that reads a config file: other commands and --help never pay for it.
-  const { loadConfigSection, locateConfigFile } = await import('../config-file/load-config-file.js');
   const location = locateConfigFile(args['config'], io.env, io.cwd ?? '.');
   if (!location) return resolveOptions(command.options, { flags: args, env: io.env });
   const resolved = resolveOptions(command.options, { flags: args, env: io.env, config: loadConfigSection(location, command.name) });

@@ -1,9 +1,7 @@
-import type { ResolvedOptions } from '../options/resolve-options.js';
 import { VALIDATE_OPTIONS, type ValidateValues } from '../options/tables/validate-options.js';
-import { EXIT, type CliIo } from './cli-io.js';
 import type { CommandSpec } from './command-spec.js';
 
-/** `market-stub validate`: options as data (VALIDATE_OPTIONS). */
+/** `market-stub validate`: options as data (VALIDATE_OPTIONS); its run loads on use (run-validate.ts). */
 export const validateCommand: CommandSpec<ValidateValues> = {
   name: 'validate',
   describe: 'Check a fixture file or directory offline (exit 0 valid, 1 invalid, 2 unreadable)',
@@ -12,26 +10,5 @@ export const validateCommand: CommandSpec<ValidateValues> = {
     ['$0 validate fixtures', 'every *.json file in fixtures/, each an array of markets'],
     ['$0 validate fixtures/recorded/markets.json', 'one file'],
   ],
-  load: async () => ({ run: runValidate }),
+  load: async () => ({ run: (await import('./run-validate.js')).runValidate }),
 };
-
-/**
- * `market-stub validate PATH`: checks a fixture file or directory offline and reports every
- * problem at once, with the lines `serve` prints.
- * @returns 0 all valid; 1 any invalid market, duplicate id or bad JSON; 2 unreadable path.
- */
-export async function runValidate(options: ResolvedOptions<ValidateValues>, io: CliIo): Promise<number> {
-  const location = options.values.path;
-  const { readFixtures, describeFixtureProblems } = await import('../fixtures/load-fixtures.js');
-  const load = await readFixtures(location);
-  if (load.problems.length === 0) {
-    io.stdout(`${location}: ${load.markets.length} markets in ${load.files.length} file(s) are valid against $defs/Market.\n`);
-    return EXIT.ok;
-  }
-  const unreadable = load.problems.some((p) => p.code === 'unreadable');
-  const advice = unreadable
-    ? 'Check the path: validate takes a JSON file or a directory of *.json files.'
-    : 'Fix the markets listed: each line names the file, the market\'s index and a JSON pointer; the rules are $defs/Market in schemas/market.schema.json.';
-  io.stderr(`market-stub validate: ${describeFixtureProblems(load.problems, location)}\n${advice}\n`);
-  return unreadable ? EXIT.couldNotRun : EXIT.failed;
-}

@@ -37,9 +37,9 @@ export const MAX_EDITABLE = 250_000;
 export const MAX_ADDED_MARKETS = 100_000;
 /**
  * Largest `n × catalog size` of one tick call: a tick visits every market synchronously, so this
- * bounds how long one call holds the server (other requests wait). 25,000 markets take about
- * 15–20 ms on a quiet core (58 ms median on 2 cores under a load average of 11); 100,000 took
- * ~200 ms quiet (636 ms loaded), so catalogs above 25,000 markets do not tick (LIMIT_EXCEEDED).
+ * bounds how long one call holds the server (other requests wait): 25,000 markets hold it for tens
+ * of milliseconds, 100,000 for hundreds (bench/README.md "Figures behind the code's comments"), so
+ * catalogs above 25,000 markets do not tick (LIMIT_EXCEEDED).
  */
 export const MAX_TICK_WORK = 25_000;
 

@@ -4,9 +4,8 @@
  *
  * Why not a `Set`: a long-lived Set that gains and loses an entry on every request rehashes its
  * table again and again, and V8 allocates each new table where the Set lives, in the old
- * generation. Under load that was about 7.5 MB/s of old-generation garbage at 100k req/s, a
- * mark-compact every 0.7 s and the stub's p99 above 2× bare node:http (measured with
- * `--trace-gc-object-stats`: ORDERED_HASH_SET 27.7 MB dead at one mark-compact). A node is one small
+ * generation: under load, old-generation garbage, frequent mark-compacts and a p99 well above bare
+ * node:http (the figures: bench/README.md "What moved the figures"). A node is one small
  * young object that dies with its request.
  */
 export interface PendingResponses<T> extends Iterable<T> {

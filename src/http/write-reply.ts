@@ -57,7 +57,7 @@ export function writeReplyHead(res: ServerResponse, reply: Reply): void {
 /**
  * `res.writeHead(status, headers)`: every header of an answer, the stub clock's `Date` included
  * (the core puts it there), in the one object handed to `writeHead`; a `res.setHeader` on this path
- * sends Node down its slower header merge, about 1–2 µs a request (bench/README.md). Headers set
+ * sends Node down its slower header merge (its cost: bench/README.md). Headers set
  * earlier with `setHeader` (`Connection: close` while draining) still go out: Node merges them.
  */
 export function writeHead(res: ServerResponse, status: number, headers: Record<string, string>): void {

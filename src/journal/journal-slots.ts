@@ -57,9 +57,8 @@ const NodeBuffer = (globalThis as { Buffer?: typeof Buffer }).Buffer;
  * slot holds one string (encodeSlot): each text is preceded by its length in two UTF-16 code
  * units, each header value by its kind (KIND_*), an array by its item count. Under Node the string
  * goes into a byte buffer with a single `Buffer#write`: one write per request instead of one per
- * text and length, 630 → 220 ns for a request with three headers (with one write per text,
- * journaling was ~1.2 of the ~3.0 µs a quiet stub spent per request beyond bare node:http,
- * `--cpu-prof` under wrk). Elsewhere (a browser) the slot keeps the string itself.
+ * text and length (one write per text made journaling a large share of what a quiet stub spends
+ * per request beyond bare node:http: bench/README.md "What moved the figures"). Elsewhere (a browser) the slot keeps the string itself.
  */
 export function createTextSlots(capacity: number): TextSlots {
   return NodeBuffer ? bufferSlots(capacity, NodeBuffer) : stringSlots(capacity);

@@ -129,7 +129,7 @@ export function matchMarketRoute(path: string): { kind: 'list' } | { kind: 'item
   if (rest === '' || rest === '/') return { kind: 'list' };
   if (!rest.startsWith('/') || rest.indexOf('/', 1) !== -1) return undefined;
   const segment = rest.slice(1);
-  // Without a `%` there is nothing to decode: the segment is the id (saves ~65 ns a request).
+  // Without a `%` there is nothing to decode: the segment is the id (no decode on the hot path).
   if (!segment.includes('%')) return { kind: 'item', marketId: segment };
   try {
     return { kind: 'item', marketId: decodeURIComponent(segment) };

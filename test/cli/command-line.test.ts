@@ -1,80 +1,73 @@
+import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { unknownFlags, type CommandSpec } from '../../src/cli/command-spec.js';
+import type { CliIo } from '../../src/cli/cli-io.js';
 import { COMMANDS } from '../../src/cli/commands.js';
-import { readSimpleCommandLine, type CommandLineArgs } from '../../src/cli/simple-command-line.js';
-import { readWithYargs } from '../../src/cli/yargs-command-line.js';
-import { ConfigError, resolveOptions } from '../../src/options/resolve-options.js';
+import { readCommandLine } from '../../src/cli/read-command-line.js';
+import { parseCommandLine, type Parsed } from '../../src/cli/run-cli.js';
 
-// Plain command lines are read with util.parseArgs so that running a command never
-// loads yargs. The two readers must never disagree: wherever the simple one reads a line, yargs
-// reads it to the same options, the same positional words and the same unknown flags.
+// One reader (util.parseArgs over the option rows) reads every command line. command-lines.json
+// holds 600 lines as the 0.3 CLI (util.parseArgs for plain lines, yargs for the rest, at 3bb1b4a)
+// read them: a help page, the version, a refusal's exact wording, or the command with the values
+// its flags gave. Lines whose reading changed on purpose are below, each with the reason.
 
-/** What run-cli does with parsed arguments, as a comparable value. */
-function outcome(command: CommandSpec, args: CommandLineArgs): unknown {
-  const words = args._.map(String);
-  let resolved: unknown;
-  try {
-    resolved = resolveOptions(command.options, { flags: args, env: {} });
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    resolved = error.message;
-  }
-  return { words, unknown: unknownFlags(command, args), resolved };
+const io: CliIo = { stdout: () => undefined, stderr: () => undefined, env: {}, cwd: '/nonexistent', isTTY: false, signal: new AbortController().signal, stdoutStream: process.stdout };
+type Recorded = { help: string } | { version: true } | { refused: string } | { run: string; given: Record<string, unknown> };
+const recorded = JSON.parse(readFileSync(new URL('./command-lines.json', import.meta.url), 'utf8')) as [string[], Recorded][];
+
+/** A reading as command-lines.json records it: the help page's first line, the values flags gave (not defaults). */
+function compact(parsed: Parsed): Recorded {
+  if (parsed.kind === 'output') return parsed.text.startsWith('market-stub ') ? { help: parsed.text.split('\n')[0] ?? '' } : { version: true };
+  if (parsed.kind === 'refused') return { refused: parsed.message };
+  const values = parsed.options.values as Record<string, unknown>;
+  const origins = parsed.options.origins as Record<string, string | undefined>;
+  return { run: parsed.command.name, given: Object.fromEntries(Object.entries(values).filter(([key]) => origins[key] !== 'default')) };
 }
 
-async function yargsOutcome(command: CommandSpec, argv: string[]): Promise<unknown> {
-  const read = await readWithYargs(argv, COMMANDS);
-  return read.kind === 'args' ? outcome(command, read.args) : read;
-}
+const read = async (argv: string[]) => compact(await parseCommandLine(argv, io, COMMANDS));
 
-const byName = (name: string) => COMMANDS.find((c) => c.name === name) as CommandSpec;
-
-describe('the simple command-line reader', () => {
-  it.each([
-    ['serve'],
-    ['serve', '--port', '0', '--count', '1000', '--seed', '1', '--clock', '2026-01-01'],
-    ['serve', '--port=0', '--fixtures', 'fixtures', '--quiet'],
-    ['serve', '--quiet', '--watch', '--fixtures', 'fixtures'],
-    ['generate', '--count', '3', '--out', 'out.json'],
-    ['validate', 'fixtures'],
-    ['check', '--base-url', 'http://127.0.0.1:4010', '--all', '--format', 'junit'],
-  ])('reads %j as yargs does, without yargs', async (...argv) => {
-    const command = byName(argv[0] as string);
-    const args = readSimpleCommandLine(argv, COMMANDS);
-    expect(args).toBeDefined();
-    expect(outcome(command, args as CommandLineArgs)).toEqual(await yargsOutcome(command, argv));
+describe('the command-line reader', () => {
+  it(`reads ${recorded.length} recorded lines as the 0.3 CLI did`, async () => {
+    expect(recorded.length).toBe(600);
+    for (const [argv, expected] of recorded) expect(await read(argv), JSON.stringify(argv)).toEqual(expected);
   });
 
   it.each([
-    [['--help']], [['serve', '--help']], [['--version']], [['serve', '-h']], [[]], [['serve', '--prot', '1']],
-    [['serve', '--port', '1', '--port', '2']], [['serve', '--no-cors']], [['serve', '--quiet', 'true']], [['serve', '--clock', '-1']],
-    [['serve', '--', '--port']], [['serve', 'extra']], [['check', '--header', 'A: 1', '--header', 'B: 2']], [['serv']], [['serve', '--port']],
-  ])('leaves %j to yargs', (argv) => {
-    expect(readSimpleCommandLine(argv, COMMANDS)).toBeUndefined();
+    // yargs turned number-like words into numbers: a refusal quoted "1000" for 1e3, "16" for 0x10.
+    [['serve', '1e3'], { refused: `market-stub serve: unexpected argument "1e3"; options are given as --name value. Run 'npx market-stub serve --help' for the options.` }],
+    [['serve', '0x10'], { refused: `market-stub serve: unexpected argument "0x10"; options are given as --name value. Run 'npx market-stub serve --help' for the options.` }],
+    // yargs also listed a camelCase copy: `---x` was refused as ---x and -x.
+    [['serve', '---x'], { refused: "market-stub serve: ---x: unknown option.\nRun 'npx market-stub serve --help' for the options." }],
+    // yargs made any text of a boolean flag true or false; it is read by the row's kind like every other value.
+    [['serve', '--watch=-'], { refused: `market-stub serve: --watch: expected true or false, found "-".\nRun 'npx market-stub serve --help' for the options.` }],
+    // After `--` every word is an argument: yargs still read a flag there.
+    [['generate', '--', '--port='], { refused: `market-stub generate: unexpected argument "--port="; options are given as --name value. Run 'npx market-stub generate --help' for the options.` }],
+    [['validate', '--', 'x'], { refused: `market-stub validate: unexpected argument "x"; options are given as --name value. Run 'npx market-stub validate --help' for the options.` }],
+  ] as const)('%j: read on purpose differently from 0.3', async (argv, expected) => {
+    expect(await read([...argv])).toEqual(expected);
   });
 
-  it('agrees with yargs on every line it reads (generated lines over every command\'s options)', async () => {
-    const values = ['0', '1', '4010', '-1', '1.5', 'true', 'false', 'yes', 'abc', 'a b', 'x=y', '2026-01-01', 'http://127.0.0.1:1', '--', '', 'fixtures', '1e3', '0x10'];
-    const line = fc.constantFrom(...COMMANDS).chain((command) => {
-      const flags = [...command.options.filter((o) => !o.positional).map((o) => o.flag), 'nope'];
-      const token = fc.oneof(
-        fc.constantFrom(...flags).map((f) => `--${f}`),
-        fc.tuple(fc.constantFrom(...flags), fc.constantFrom(...values)).map(([f, v]) => `--${f}=${v}`),
-        fc.constantFrom(...values),
-        fc.constantFrom('--nope', '-p', '--no-quiet', '--help', '--maxMarkets', '-1'),
-      );
-      return fc.array(token, { maxLength: 6 }).map((tokens) => ({ command, argv: [command.name, ...tokens] }));
+  it('gives each flag its value as text, repeated flags as lists, positional words as typed', () => {
+    expect(readCommandLine(['check', '--header', 'A: 1', '--header=B: 2', '--all', '--max-markets', '-1', 'extra'], COMMANDS)).toEqual({
+      kind: 'command', words: ['check', 'extra'], flags: { header: ['A: 1', 'B: 2'], all: true, 'max-markets': '-1' }, unknown: [],
     });
-    let read = 0;
-    await fc.assert(fc.asyncProperty(line, async ({ command, argv }) => {
-      const args = readSimpleCommandLine(argv, COMMANDS);
-      if (!args) return;
-      read += 1;
-      expect(outcome(command, args)).toEqual(await yargsOutcome(command, argv));
-    }), { numRuns: 600 });
-    // The property means something only if the simple reader reads a fair share of the lines.
-    expect(read).toBeGreaterThan(50);
-    // 600 yargs parses are CPU-bound: room for a machine shared with other test files running in parallel.
-  }, 120_000);
+    expect(readCommandLine(['serve', '--quiet', 'false', '--no-watch', '--maxPageSize', '5', '--port', '--prot', 'x', '-p'], COMMANDS)).toEqual({
+      kind: 'command', words: ['serve'], flags: { quiet: false, watch: false, 'max-page-size': '5', port: '' }, unknown: ['--prot', '-p'],
+    });
+    expect(readCommandLine(['validate', 'fixtures', 'more'], COMMANDS)).toMatchObject({ words: ['validate', 'more'], flags: { path: 'fixtures' } });
+    expect(readCommandLine(['--help', 'check'], COMMANDS)).toEqual({ kind: 'help', command: COMMANDS.find((c) => c.name === 'check') });
+  });
+
+  it('never throws, and every refusal says what to run next (generated lines over every command\'s flags)', async () => {
+    const values = ['0', '-1', '1.5', 'true', 'a b', 'x=y', '--', '', '-', 'serve', '\u0000', '--=', '-abc', '--no-', '--__proto__', '--constructor=1'];
+    const line = fc.array(fc.oneof(
+      fc.constantFrom(...COMMANDS.flatMap((c) => c.options.map((o) => `--${o.flag}`)), ...COMMANDS.map((c) => c.name)),
+      fc.constantFrom(...values),
+      fc.string({ maxLength: 8 }),
+    ), { maxLength: 8 });
+    await fc.assert(fc.asyncProperty(line, async (argv) => {
+      const parsed = await parseCommandLine(argv, io, COMMANDS);
+      if (parsed.kind === 'refused') expect(parsed.message).toMatch(/--help' for (the options|what each does)\.$|The commands are .*\.$|--name value\. Run '.*' for the options\.$/);
+    }), { numRuns: 400 });
+  });
 });

@@ -5,8 +5,8 @@ import { CONTRACT_CHECKS, checkOfCode } from '../../core/finding-codes.js';
 import type { ContractReport } from '../checks/index.js';
 import { quoted, xmlValue } from './report-display.js';
 
-// xmlbuilder2 (CommonJS, ~100 ms to load) is required only when a JUnit report is written, so
-// `serve` and text/json checks never load it.
+// xmlbuilder2 (CommonJS, slow to load: bench/README.md "Figures behind the code's comments") is
+// required only when a JUnit report is written, so `serve` and text/json checks never load it.
 let xmlCreate: typeof Create | undefined;
 /** An XML 1.0 document whose builder replaces any character XML 1.0 forbids (C0 but TAB, LF, CR; U+FFFE, U+FFFF; lone surrogates) with U+FFFD. */
 function create() {

@@ -1,0 +1,93 @@
+import { composeServeConfig, ConfigError, type ServeConfig } from '../config.js';
+import { MarketStubError } from '../core/market-stub-error.js';
+import { FixtureError, formatFixtureProblems } from '../fixtures/load-fixtures.js';
+import { createLogger, logDropNotice, resolveLogFormat } from '../logger.js';
+import { launchOptionsOf } from '../options/launch-options.js';
+import type { ResolvedOptions } from '../options/resolve-options.js';
+import type { ServeValues } from '../options/tables/serve-options.js';
+import { launchStub, type LaunchedStub, type MarketStubOptions } from '../stub.js';
+import { EXIT, type CliIo } from './cli-io.js';
+import { formatServeConfig } from './format-serve-config.js';
+import { CLI_HINT } from '../core/cli-hint.js';
+import { ignoredOptionWarning, ignoredServeOptions } from '../options/ignored-options.js';
+
+// `serve`'s one lazy load (serveCommand.load): the stub, the logger and the fixture reader load
+// with it, when `serve` runs, never for another command or `--help`.
+
+/**
+ * `market-stub serve`: composes the config (profile, behaviours, rules file: all checked before
+ * anything starts), builds the catalog (validating fixtures: nothing is bound when they are
+ * bad), listens, prints the ready line and serves until `io.signal` aborts.
+ * @returns 0 after a graceful stop; 2 when options or fixtures are bad or the port cannot be bound.
+ */
+export async function runServe(options: ResolvedOptions<ServeValues>, io: CliIo): Promise<number> {
+  const config = composeOrRefuse(options, io);
+  if (typeof config === 'number') return config;
+  if (options.values.printConfig) {
+    io.stdout(formatServeConfig(config, options));
+    return EXIT.ok;
+  }
+  for (const ignored of ignoredServeOptions(options)) io.stderr(`${ignoredOptionWarning(ignored)}\n`);
+  const logFormat = resolveLogFormat(config.logFormat, io.isTTY);
+  const logger = createLogger({
+    format: logFormat, destination: io.stdoutStream === process.stdout ? 1 : io.stdoutStream, colorize: io.isTTY,
+    onDrop: logDropNotice({ command: 'serve', log: 'request log', remedy: 'Read or redirect the stub\'s stdout (> file), or pass --quiet.' }, io.stderr),
+  });
+  // One line per warning, in one stream: the request log when there is one (a JSON line, or a
+  // pretty one on a terminal), stderr with --quiet; never both (`podman logs` shows both streams).
+  const launched = await launchOrRefuse(config, config.quiet ? undefined : logger, io);
+  if (typeof launched === 'number') return launched;
+  const { stub, runtime } = launched;
+  const catalog = runtime.store.current();
+  const ready = `market-stub listening on ${stub.url} serving ${catalog.description}`;
+  if (logFormat === 'json') {
+    logger.info({ url: stub.url, source: catalog.source, count: catalog.size, seed: config.fixtures ? undefined : config.seed, clock: config.clock }, ready);
+    // Request lines are written in batches; the ready line goes out now (scripts wait for it).
+    logger.flush();
+  } else io.stdout(`${ready}\n`);
+  await new Promise<void>((resolve) => {
+    if (io.signal.aborted) resolve();
+    else io.signal.addEventListener('abort', () => resolve(), { once: true });
+  });
+  await stub.close();
+  logger.flush();
+  return EXIT.ok;
+}
+
+/** The serve config, or exit code 2 after printing why the options do not compose (ConfigError, MarketStubError). */
+function composeOrRefuse(options: ResolvedOptions<ServeValues>, io: CliIo): ServeConfig | number {
+  try {
+    return composeServeConfig(options);
+  } catch (error) {
+    if (error instanceof ConfigError || error instanceof MarketStubError) {
+      io.stderr(`market-stub serve: ${error.message} Run '${CLI_HINT} serve --help' for the options.\n`);
+      return EXIT.couldNotRun;
+    }
+    throw error;
+  }
+}
+
+/**
+ * Launches the stub with launchOptionsOf(config), or returns exit code 2 after printing why it
+ * could not start: bad fixtures (every problem), a port or host that cannot be bound, a refused option.
+ */
+async function launchOrRefuse(config: ServeConfig, logger: MarketStubOptions['logger'], io: CliIo): Promise<LaunchedStub | number> {
+  try {
+    return await launchStub(launchOptionsOf(config, logger), 'market-stub serve');
+  } catch (error) {
+    if (error instanceof FixtureError) {
+      io.stderr(`market-stub serve: ${formatFixtureProblems(error.problems, error.location)}\n`);
+      return EXIT.couldNotRun;
+    }
+    if (error instanceof MarketStubError && error.code === 'LISTEN_FAILED') {
+      const code = (error.cause as NodeJS.ErrnoException | undefined)?.code ?? 'error';
+      io.stderr(`market-stub serve: cannot listen on ${config.host}:${config.port} (${code}). Choose another --port (0 picks a free one) or --host.\n`);
+      return EXIT.couldNotRun;
+    }
+    if (error instanceof MarketStubError) {
+      io.stderr(`${error.message}. Run '${CLI_HINT} serve --help' for the options.\n`);
+      return EXIT.couldNotRun;
+    }
+    throw error;
+  }
+}
