@@ -1,5 +1,8 @@
 import { TRANSPORT_FAULTS, type Behaviour } from '../../behaviour/behaviour.js';
-import { DEFAULT_GRACE_MS, DEFAULT_JOURNAL_BYTES, MAX_COUNT, MAX_DELAY_MS, MAX_GRACE_MS, MAX_JOURNAL_BYTES, MAX_JOURNAL_ENTRIES } from '../../core/limits.js';
+import { DEFAULT_GRACE_MS, DEFAULT_JOURNAL_BYTES, MAX_DELAY_MS, MAX_GRACE_MS } from '../../core/limits.js';
+// A row that feeds a library option takes that option's kind from the library's table: one home for its bounds.
+import { CATALOG_FIELDS } from '../../catalog/catalog-options.js';
+import { RUNTIME_FIELDS } from '../../runtime/runtime-options.js';
 import { PROFILE_FIELDS } from '../../runtime/response-profile.js';
 import { optionTable, type TableValues } from '../option-values.js';
 import type { OptionSpec } from '../resolve-options.js';
@@ -31,8 +34,8 @@ const CONTROL = 'Runtime control:';
 const DEVIATIONS = 'Deviations (contract drift on demand):';
 
 /** The catalog options `serve` and `generate` share (same flags and variables): seed, count and clock. */
-const SEED_OPTION = { flag: 'seed', feeds: 'seed', env: env('SEED'), kind: int(0, Number.MAX_SAFE_INTEGER), default: 1, describe: 'Seed of the generated catalog, ticks, jitter and error rates', group: DATA } as const;
-const COUNT_OPTION = { flag: 'count', feeds: 'count', env: env('COUNT'), kind: int(0, MAX_COUNT), default: 100, describe: 'Number of generated markets', group: DATA } as const;
+const SEED_OPTION = { flag: 'seed', feeds: 'seed', env: env('SEED'), kind: CATALOG_FIELDS.seed, default: 1, describe: 'Seed of the generated catalog, ticks, jitter and error rates', group: DATA } as const;
+const COUNT_OPTION = { flag: 'count', feeds: 'count', env: env('COUNT'), kind: CATALOG_FIELDS.count, default: 100, describe: 'Number of generated markets', group: DATA } as const;
 const CLOCK_OPTION = { flag: 'clock', feeds: 'clock', env: env('CLOCK'), kind: { type: 'date' }, defaultText: 'today (UTC)', describe: 'Clock date YYYY-MM-DD (UTC); resolution dates fall 1–730 days after it', group: DATA } as const;
 /** seed, count, clock as `generate` lists them (under `Catalog:`). */
 export const CATALOG_OPTIONS = [SEED_OPTION, COUNT_OPTION, CLOCK_OPTION].map((o) => ({ ...o, group: 'Catalog:' }));
@@ -67,8 +70,8 @@ const SERVE_ROWS = [
   { flag: 'behaviours', env: env('BEHAVIOURS'), kind: { type: 'path' }, defaultText: 'none', describe: 'JSON file: an array of rules {match:{route?,marketId?,method?}, behaviour:{…}, times?}', group: BEHAVIOUR },
   { flag: 'admin', feeds: 'admin', env: env('ADMIN'), kind: choice('on', 'off'), default: 'on', describe: 'The admin API under /__stub', group: CONTROL },
   { flag: 'admin-token', feeds: 'adminToken', env: env('ADMIN_TOKEN'), kind: { type: 'token' }, secret: true, defaultText: 'none', describe: 'Require Authorization: Bearer TOKEN on the admin API (printable ASCII, no space at either end)', group: CONTROL },
-  { flag: 'journal-size', feeds: 'journalSize', env: env('JOURNAL_SIZE'), kind: int(0, MAX_JOURNAL_ENTRIES), default: 1000, describe: 'Requests kept in the journal (ring buffer)', group: CONTROL },
-  { flag: 'journal-bytes', feeds: 'journalBytes', env: env('JOURNAL_BYTES'), kind: int(1024, MAX_JOURNAL_BYTES), default: DEFAULT_JOURNAL_BYTES, describe: 'Bytes the journal holds at most (oldest entries dropped first)', group: CONTROL },
+  { flag: 'journal-size', feeds: 'journalSize', env: env('JOURNAL_SIZE'), kind: RUNTIME_FIELDS.journalSize, default: 1000, describe: 'Requests kept in the journal (ring buffer)', group: CONTROL },
+  { flag: 'journal-bytes', feeds: 'journalBytes', env: env('JOURNAL_BYTES'), kind: RUNTIME_FIELDS.journalBytes, default: DEFAULT_JOURNAL_BYTES, describe: 'Bytes the journal holds at most (oldest entries dropped first)', group: CONTROL },
   { flag: 'journal-headers', feeds: 'journalHeaders', env: env('JOURNAL_HEADERS'), kind: choice('redacted', 'full'), default: 'redacted', describe: 'Journal secret header and query values (Authorization, Cookie, X-Api-Key, token=…: docs/networks.md) as [redacted], or in full', group: CONTROL },
   { flag: 'redact-header', feeds: 'redactHeaders', key: 'redactHeaders', env: env('REDACT_HEADER'), kind: LIST, defaultText: 'the default list', describe: 'Also redact this request header\'s values in the journal (repeat or comma-separate); adds to Authorization, Cookie, X-Api-Key, X-Auth-Token… (docs/networks.md)', group: CONTROL },
   { flag: 'redact-query', feeds: 'redactQuery', env: env('REDACT_QUERY'), kind: LIST, defaultText: 'the default list', describe: 'Also redact this query parameter\'s values in the journal and request log (repeat or comma-separate); adds to token, access_token, api_key, signature… (docs/networks.md)', group: CONTROL },
