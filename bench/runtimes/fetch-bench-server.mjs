@@ -3,8 +3,11 @@
 // same targets with the same status, headers and body bytes, pre-serialised from the handler's own
 // answers at start. Both on 127.0.0.1, both served by the runtime's own server. Prints one line,
 // "bench ready <count of targets>", once both listen. With IN_PROCESS=<rounds>x<requests> it serves
-// nothing: it calls both handlers directly in alternating rounds, prints the µs per request of each
-// round as one JSON line, and exits.
+// nothing: it calls both handlers directly in alternating rounds, prints the CPU µs per request of
+// each round as one JSON line, and exits. CPU time (process.cpuUsage: Bun and Deno both have it),
+// not wall time: on a shared machine a round of a few milliseconds of wall time is whatever the
+// scheduler gave it (rounds of the same handler differed 10× in wall time here), while the CPU
+// time the process used is what the handler cost.
 import { createFetchHandler } from 'market-stub/fetch';
 
 const env = (name) => (globalThis.Bun ? globalThis.Bun.env[name] : globalThis.Deno.env.get(name));
@@ -26,12 +29,21 @@ function bare(request) {
   return answer === undefined ? new Response(null, { status: 404 }) : new Response(answer.body, { status: answer.status, headers: answer.headers });
 }
 
-/** µs per request of `handler` called directly (no server): a Request in, the body read out. */
+/** CPU µs the process has used so far (user + system, every thread: a side's garbage collection counts for it). */
+const cpuMicros = () => {
+  const { user, system } = globalThis.process.cpuUsage();
+  return user + system;
+};
+
+/** CPU µs per request of `handler` called directly (no server): a Request in, the body read out. */
 async function microsPerRequest(handler, paths, n) {
-  const started = performance.now();
+  const started = cpuMicros();
   for (let i = 0; i < n; i++) await (await handler(new Request(`http://127.0.0.1${paths[i % paths.length]}`))).arrayBuffer();
-  return ((performance.now() - started) * 1000) / n;
+  return (cpuMicros() - started) / n;
 }
+
+/** Requests per side before the rounds: enough for the engines' optimising tiers to take both handlers (JavaScriptCore's FTL, V8's TurboFan). */
+const WARM_UP = 20_000;
 
 /** IN_PROCESS=<rounds>x<requests>: rounds alternating the two handlers, one JSON line, then exit. */
 async function inProcess([rounds, n]) {
@@ -39,8 +51,8 @@ async function inProcess([rounds, n]) {
   const result = {};
   for (const [route, paths] of Object.entries(routes)) {
     const handler = (request) => stub.fetch(request);
-    await microsPerRequest(handler, paths, n);
-    await microsPerRequest(bare, paths, n);
+    await microsPerRequest(handler, paths, WARM_UP);
+    await microsPerRequest(bare, paths, WARM_UP);
     const figures = { stubUs: [], bareUs: [] };
     for (let round = 0; round < rounds; round++) {
       const order = round % 2 === 0 ? ['stubUs', 'bareUs'] : ['bareUs', 'stubUs'];

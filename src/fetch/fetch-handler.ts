@@ -3,6 +3,7 @@ import { todayUtc } from '../core/market-rules.js';
 import { splitTarget, type StubAnswer } from '../runtime/answer-request.js';
 import { internalError } from '../runtime/error-reply.js';
 import type { MarketStubClient } from '../runtime/control-table.js';
+import type { Exchange } from '../runtime/stub-runtime.js';
 import { createStubControls } from '../runtime/stub-controls.js';
 import { createStubCore, type StubCore } from '../runtime/stub-core.js';
 import { createHandle } from '../runtime/stub-handle.js';
@@ -55,34 +56,82 @@ export function createFetchHandler(options: FetchHandlerOptions = {}): MarketStu
  */
 export function createFetchAnswerer(core: StubCore, prefix: string, outside: 'not-found' | 'pass'): (request: Request) => Promise<Response | undefined> {
   const { runtime } = core;
-  return async (request) => {
-    const start = performance.now();
-    const timeMs = Date.now();
-    const url = new URL(request.url);
-    if (prefix !== '' && url.pathname !== prefix && !url.pathname.startsWith(`${prefix}/`)) {
-      return outside === 'pass' ? undefined : toResponse(core.notFound(request.method, url.pathname), request.method);
-    }
-    const target = `${url.pathname.slice(prefix.length) || '/'}${url.search}`;
-    const split = splitTarget(target);
-    const headers = Object.fromEntries(request.headers) as Record<string, string>;
-    // A client-side Request (MSW) carries no Host: the URL's is the one it was sent to.
-    headers['host'] ??= url.host;
-    let answer: StubAnswer;
-    try {
-      const handled = core.handle({ method: request.method, target, headers, body: bodyOf(request), scheme: url.protocol === 'https:' ? 'https' : 'http', mount: prefix }, split);
-      answer = handled instanceof Promise ? await handled : handled;
-    } catch (error) {
-      runtime.reportError(error, `${request.method} ${split.path}`);
-      answer = { reply: internalError(runtime.profile.errors), delayMs: 0, fault: undefined, dribbleMs: 0, labels: [] };
-    }
-    if (answer.delayMs > 0) await sleep(answer.delayMs, request.signal);
-    const response = toResponse(answer, request.method);
+  /** The answer delivered and journaled (unless it is the admin API's). */
+  const deliver = (answer: StubAnswer, exchange: Omit<Exchange, 'status' | 'durationMs' | 'labels'>, start: number): Response => {
+    const response = toResponse(answer, exchange.method);
     if (!answer.admin) {
       const status = response.type === 'error' ? null : response.status;
-      runtime.recordExchange({ timeMs, method: request.method, target, path: split.path, query: split.query, headers, status, durationMs: Math.round((performance.now() - start) * 100) / 100, labels: answer.labels });
+      runtime.recordExchange({ ...exchange, status, durationMs: Math.round((performance.now() - start) * 100) / 100, labels: answer.labels });
     }
     return response;
   };
+  const failed = (error: unknown, method: string, path: string): StubAnswer => {
+    runtime.reportError(error, `${method} ${path}`);
+    return { reply: internalError(runtime.profile.errors), delayMs: 0, fault: undefined, dribbleMs: 0, labels: [] };
+  };
+  // Not an async function: a market answer (synchronous, no delay) costs no promise but the one returned.
+  return (request) => {
+    try {
+      const start = performance.now();
+      const timeMs = Date.now();
+      const method = request.method;
+      const url = requestUrl(request.url);
+      if (prefix !== '' && url.pathname !== prefix && !url.pathname.startsWith(`${prefix}/`)) {
+        return Promise.resolve(outside === 'pass' ? undefined : toResponse(core.notFound(method, url.pathname), method));
+      }
+      const target = `${url.pathname.slice(prefix.length) || '/'}${url.search}`;
+      const split = splitTarget(target);
+      const headers = headersOf(request.headers, url.host);
+      const exchange = { timeMs, method, target, path: split.path, query: split.query, headers };
+      let handled: StubAnswer | Promise<StubAnswer>;
+      try {
+        handled = core.handle({ method, target, headers, body: method === 'GET' || method === 'HEAD' ? undefined : bodyOf(request), scheme: url.https ? 'https' : 'http', mount: prefix }, split);
+      } catch (error) {
+        handled = failed(error, method, split.path);
+      }
+      if (!(handled instanceof Promise) && handled.delayMs <= 0) return Promise.resolve(deliver(handled, exchange, start));
+      return (async () => {
+        const answer = await Promise.resolve(handled).catch((error: unknown) => failed(error, method, split.path));
+        if (answer.delayMs > 0) await sleep(answer.delayMs, request.signal);
+        return deliver(answer, exchange, start);
+      })();
+    } catch (error) {
+      return Promise.reject(error as Error);
+    }
+  };
+}
+
+/** The parts of a request's URL the answerer reads. */
+interface RequestUrl {
+  pathname: string;
+  /** `?` and the query, or '' (as URL#search). */
+  search: string;
+  host: string;
+  https: boolean;
+}
+
+/**
+ * The parts of `request.url`, an absolute URL already serialised by the runtime (WHATWG URL
+ * standard §4.5: `scheme://host[:port]/path[?query][#fragment]`, never with credentials: the Fetch
+ * standard refuses them in a Request), cut at its delimiters: parsing it again with `new URL` was a
+ * visible share of a request under Bun and Deno (bench/README.md, "Figures behind the code's
+ * comments"). Any other shape goes through `new URL`.
+ */
+function requestUrl(href: string): RequestUrl {
+  const https = href.startsWith('https://');
+  const hostAt = https ? 8 : href.startsWith('http://') ? 7 : -1;
+  const pathAt = hostAt === -1 ? -1 : href.indexOf('/', hostAt);
+  if (pathAt === -1) {
+    const url = new URL(href);
+    return { pathname: url.pathname, search: url.search, host: url.host, https: url.protocol === 'https:' };
+  }
+  const hash = href.indexOf('#', pathAt);
+  const end = hash === -1 ? href.length : hash;
+  const q = href.indexOf('?', pathAt);
+  const queryAt = q === -1 || q > end ? end : q;
+  // URL#search is '' for an empty query (`/markets?`), as for none.
+  const search = end - queryAt > 1 ? href.slice(queryAt, end) : '';
+  return { pathname: href.slice(pathAt, queryAt), search, host: href.slice(hostAt, pathAt), https };
 }
 
 function toResponse(answer: StubAnswer, method: string): Response {
@@ -90,7 +139,22 @@ function toResponse(answer: StubAnswer, method: string): Response {
   return delivered.kind === 'response' ? delivered.response : Response.error();
 }
 
-/** The request's body as chunks, read only when an admin route asks for it (GET has none). */
+/**
+ * The request's headers as the core reads them (lower-case names, repeats joined by the Headers
+ * object); a client-side Request (MSW) carries no Host: the URL's is the one it was sent to.
+ * `forEach`, not `Object.fromEntries(headers)`: several times cheaper under Deno, whose Headers
+ * iterator builds an array per field (bench/README.md, "Figures behind the code's comments").
+ */
+function headersOf(fields: Headers, host: string): Record<string, string> {
+  const headers: Record<string, string> = {};
+  fields.forEach((value, name) => {
+    headers[name] = value;
+  });
+  headers['host'] ??= host;
+  return headers;
+}
+
+/** The request's body as chunks, read only when an admin route asks for it (not looked at for GET and HEAD, whose bodies no route reads). */
 function bodyOf(request: Request): AsyncIterable<Uint8Array> | undefined {
   const stream = request.body;
   if (stream === null) return undefined;

@@ -20,9 +20,9 @@ export interface SlotText {
 }
 
 /** Kinds of a header value, one UTF-16 code unit each. */
-const KIND_STRING = '\u0000';
-const KIND_ARRAY = '\u0001';
-const KIND_UNDEFINED = '\u0002';
+const KIND_STRING = 0;
+const KIND_ARRAY = 1;
+const KIND_UNDEFINED = 2;
 
 /** Byte buffers of a ring of `capacity` slots, each grown as needed and reused. */
 export interface TextSlots {
@@ -38,58 +38,50 @@ export interface TextSlots {
   clear(): void;
 }
 
-/** Smallest buffer a slot gets, bytes. */
-const MIN_BUFFER = 256;
+/** Smallest buffer a slot gets, UTF-16 code units (256 bytes). */
+const MIN_BUFFER = 128;
 /** Buffers of dropped entries kept for the next writes (beyond it they go to the GC). */
 const MAX_SPARES = 8;
-/** A buffer is reused only for a text of at least 1/SHRINK_FACTOR of its bytes: a slot never holds much more than its entry. */
+/** A buffer is reused only for a text of at least 1/SHRINK_FACTOR of its code units: a slot never holds much more than its entry. */
 const SHRINK_FACTOR = 4;
-
-/** Node's Buffer where it exists (the fast store below); absent in a browser. */
-const NodeBuffer = (globalThis as { Buffer?: typeof Buffer }).Buffer;
+/** Code units turned into a string per String.fromCharCode call when a slot is read (well under engines' argument limits). */
+const DECODE_CHUNK = 8192;
 
 /**
  * Creates the slots of a ring of `capacity` entries; none is allocated before it is written, and a
  * dropped entry's slot keeps nothing (`release`), so the buffers follow the bytes the journal holds,
  * not its capacity: at most SHRINK_FACTOR × 2 bytes per UTF-16 code unit held (or MIN_BUFFER), plus
  * MAX_SPARES buffers. (Each slot once kept its buffer after its entry was dropped: with 100,000 slots
- * and 8 KB of headers per request that was 1.7 GiB for a journal holding 32 MiB.) Each
- * slot holds one string (encodeSlot): each text is preceded by its length in two UTF-16 code
- * units, each header value by its kind (KIND_*), an array by its item count. Under Node the string
- * goes into a byte buffer with a single `Buffer#write`: one write per request instead of one per
- * text and length (one write per text made journaling a large share of what a quiet stub spends
- * per request beyond bare node:http: bench/README.md "What moved the figures"). Elsewhere (a browser) the slot keeps the string itself.
+ * and 8 KB of headers per request that was 1.7 GiB for a journal holding 32 MiB.) A slot's buffer is
+ * a Uint16Array holding, in order, the path, the query and each header (see writeSlot): each text
+ * preceded by its length in two code units, each header value by its kind (KIND_*), an array by its
+ * item count. The code units are copied one by one, straight from the strings, with no string built
+ * per request: cheaper under Node, Bun and Deno alike than joining the texts into one string and
+ * writing it with Node's `Buffer#write` (which Deno implements in JavaScript), and the same store
+ * in every runtime, a browser included (bench/README.md, "Figures behind the code's comments").
  */
 export function createTextSlots(capacity: number): TextSlots {
-  return NodeBuffer ? bufferSlots(capacity, NodeBuffer) : stringSlots(capacity);
-}
-
-function bufferSlots(capacity: number, NodeBuf: typeof Buffer): TextSlots {
-  let buffers: (Buffer | undefined)[] = new Array<Buffer | undefined>(capacity);
+  let buffers: (Uint16Array | undefined)[] = new Array<Uint16Array | undefined>(capacity);
   const units = new Int32Array(capacity);
   // Buffers of dropped entries, reused by the next writes: in a full ring the slot written is the one just dropped.
-  let spares: Buffer[] = [];
+  let spares: Uint16Array[] = [];
   return {
     write(slot, path, query, headers) {
-      const text = encodeSlot(path, query, headers);
-      const needed = 2 * text.length;
+      const needed = slotUnits(path, query, headers);
       let buffer = buffers[slot] ?? spares.pop();
       if (!buffer || buffer.length < needed || buffer.length > Math.max(MIN_BUFFER, SHRINK_FACTOR * needed)) {
-        buffer = NodeBuf.allocUnsafe(Math.max(MIN_BUFFER, 2 ** Math.ceil(Math.log2(needed))));
+        buffer = new Uint16Array(Math.max(MIN_BUFFER, 2 ** Math.ceil(Math.log2(needed))));
       }
       buffers[slot] = buffer;
-      buffer.write(text, 0, 'utf16le');
-      units[slot] = text.length;
+      units[slot] = writeSlot(buffer, path, query, headers);
     },
     path(slot) {
       const buffer = buffers[slot];
-      if (!buffer) return '';
-      const n = buffer.readUInt16LE(0) + buffer.readUInt16LE(2) * 0x10000;
-      return buffer.toString('utf16le', 4, 4 + 2 * n);
+      return buffer ? take(decode(buffer, 0, 2 + (buffer[0] ?? 0) + (buffer[1] ?? 0) * 0x10000), { at: 0 }) : '';
     },
     read(slot) {
       const buffer = buffers[slot];
-      return buffer ? decodeSlot(buffer.toString('utf16le', 0, 2 * (units[slot] ?? 0))) : { path: '', query: '', headers: {} };
+      return buffer ? decodeSlot(decode(buffer, 0, units[slot] ?? 0)) : { path: '', query: '', headers: {} };
     },
     release(slot) {
       const buffer = buffers[slot];
@@ -99,52 +91,69 @@ function bufferSlots(capacity: number, NodeBuf: typeof Buffer): TextSlots {
       if (spares.length < MAX_SPARES) spares.push(buffer);
     },
     clear() {
-      buffers = new Array<Buffer | undefined>(capacity);
+      buffers = new Array<Uint16Array | undefined>(capacity);
       spares = [];
       units.fill(0);
     },
   };
 }
 
-function stringSlots(capacity: number): TextSlots {
-  let texts: (string | undefined)[] = new Array<string | undefined>(capacity);
-  return {
-    write(slot, path, query, headers) {
-      texts[slot] = encodeSlot(path, query, headers);
-    },
-    path(slot) {
-      const text = texts[slot];
-      return text === undefined ? '' : take(text, { at: 0 });
-    },
-    read(slot) {
-      const text = texts[slot];
-      return text === undefined ? { path: '', query: '', headers: {} } : decodeSlot(text);
-    },
-    release(slot) {
-      texts[slot] = undefined;
-    },
-    clear() {
-      texts = new Array<string | undefined>(capacity);
-    },
-  };
-}
-
-/** A request's path, query and headers as one string of counted texts. */
-function encodeSlot(path: string, query: string, headers: SlotHeaders): string {
-  let text = counted(path) + counted(query);
+/** Code units a request's text takes in a slot (writeSlot's layout). */
+function slotUnits(path: string, query: string, headers: SlotHeaders): number {
+  let n = 4 + path.length + query.length;
   for (const name in headers) {
     const value = headers[name];
-    text += counted(name);
-    if (typeof value === 'string') text += KIND_STRING + counted(value);
+    n += 3 + name.length;
+    if (typeof value === 'string') n += 2 + value.length;
     else if (Array.isArray(value)) {
-      text += KIND_ARRAY + length(value.length);
-      for (const item of value) text += counted(item);
-    } else text += KIND_UNDEFINED;
+      n += 2;
+      for (const item of value) n += 2 + item.length;
+    }
   }
+  return n;
+}
+
+/** Writes a request's path, query and headers into `buffer` (at least slotUnits long) as counted texts; returns the code units written. */
+function writeSlot(buffer: Uint16Array, path: string, query: string, headers: SlotHeaders): number {
+  let at = put(buffer, 0, path);
+  at = put(buffer, at, query);
+  for (const name in headers) {
+    const value = headers[name];
+    at = put(buffer, at, name);
+    if (typeof value === 'string') {
+      buffer[at++] = KIND_STRING;
+      at = put(buffer, at, value);
+    } else if (Array.isArray(value)) {
+      buffer[at++] = KIND_ARRAY;
+      at = putLength(buffer, at, value.length);
+      for (const item of value) at = put(buffer, at, item);
+    } else buffer[at++] = KIND_UNDEFINED;
+  }
+  return at;
+}
+
+/** A length as two code units, low half first (any length a string can have). */
+function putLength(buffer: Uint16Array, at: number, n: number): number {
+  buffer[at] = n & 0xffff;
+  buffer[at + 1] = n >>> 16;
+  return at + 2;
+}
+
+/** A text's length, then its code units (lone surrogates included: any string comes back as given). */
+function put(buffer: Uint16Array, at: number, text: string): number {
+  let i = putLength(buffer, at, text.length);
+  for (let k = 0; k < text.length; k++) buffer[i++] = text.charCodeAt(k);
+  return i;
+}
+
+/** Code units `from`..`to` of a buffer as a string. */
+function decode(buffer: Uint16Array, from: number, to: number): string {
+  let text = '';
+  for (let at = from; at < to; at += DECODE_CHUNK) text += String.fromCharCode(...buffer.subarray(at, Math.min(to, at + DECODE_CHUNK)));
   return text;
 }
 
-/** The path, query and headers of a string from encodeSlot, as fresh values. */
+/** The path, query and headers of a slot's text (writeSlot's layout, decoded), as fresh values. */
 function decodeSlot(text: string): SlotText {
   const cursor = { at: 0 };
   const path = take(text, cursor);
@@ -152,7 +161,7 @@ function decodeSlot(text: string): SlotText {
   const headers: SlotHeaders = {};
   while (cursor.at < text.length) {
     const name = take(text, cursor);
-    const kind = text[cursor.at++];
+    const kind = text.charCodeAt(cursor.at++);
     if (kind === KIND_STRING) headers[name] = take(text, cursor);
     else if (kind === KIND_ARRAY) {
       const items: string[] = [];
@@ -161,18 +170,6 @@ function decodeSlot(text: string): SlotText {
     } else headers[name] = undefined;
   }
   return { path, query, headers };
-}
-
-/** The encoded lengths of short texts (nearly all of a request's), made once: no string per length per request. */
-const SHORT_LENGTHS: readonly string[] = Array.from({ length: 1024 }, (_, n) => String.fromCharCode(n, 0));
-
-/** A length as two UTF-16 code units, low half first (any length a string can have). */
-function length(n: number): string {
-  return SHORT_LENGTHS[n] ?? String.fromCharCode(n & 0xffff, n >>> 16);
-}
-
-function counted(text: string): string {
-  return length(text.length) + text;
 }
 
 function count(text: string, cursor: { at: number }): number {

@@ -9,7 +9,7 @@ import { deviatedItemReply, deviatedListReply } from './deviated-reply.js';
 import { decideRateLimit } from './rate-limit-reply.js';
 import { errorReply, marketNotFound, methodNotAllowed } from './error-reply.js';
 import { renderFirstPageOnly, renderList } from './market-list.js';
-import { jsonReply, type Reply } from './reply.js';
+import { sharedJsonReply, type Reply } from './reply.js';
 import type { ResponseProfile } from './response-profile.js';
 import { ADMIN_PREFIX, type StubRuntime } from './stub-runtime.js';
 import type { MarketStore } from '../catalog/market-store.js';
@@ -78,6 +78,7 @@ export const CORS_HEADERS: Readonly<Record<string, string>> = Object.freeze({
   'access-control-allow-origin': '*',
   'access-control-expose-headers': 'Link, Retry-After, X-Total-Count, X-Per-Page, RateLimit, RateLimit-Policy, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Deprecation, Sunset, Date',
 });
+const { 'access-control-allow-origin': ALLOW_ORIGIN = '*', 'access-control-expose-headers': EXPOSE_HEADERS = '' } = CORS_HEADERS;
 
 const HEALTH_BODY = utf8('{"status":"ok"}');
 const ALLOWED = ['GET', 'HEAD'] as const;
@@ -110,7 +111,7 @@ export function answerRequest(runtime: StubRuntime, request: StubRequest, split:
   if (runtime.cors && request.method === 'OPTIONS' && request.headers['access-control-request-method'] !== undefined) return preflightAnswer(request);
   const route = routeOf(split.path, request.method);
   if (route.kind === 'other') return undefined;
-  if (route.kind === 'health') return plain(runtime, jsonReply(HEALTH_BODY));
+  if (route.kind === 'health') return plain(runtime, sharedJsonReply(HEALTH_BODY));
   if (route.kind === 'bad') return plain(runtime, errorReply(runtime.profile.errors, 400, 'bad_request', `The market_id in ${split.path} is not valid percent-encoding (RFC 3986 §2.1).`, { path: split.path }));
   if (request.method !== 'GET' && request.method !== 'HEAD') return plain(runtime, methodNotAllowed(runtime.profile.errors, request.method, split.path, runtime.cors ? [...ALLOWED, 'OPTIONS'] : ALLOWED));
   return decideAndRender(runtime, route, request, split);
@@ -202,7 +203,7 @@ function renderMarketRoute(route: { kind: 'list' } | { kind: 'item'; marketId: s
   const entry = catalog.entry(route.marketId);
   const deviated = entry?.deviated;
   if (entry === undefined) return { reply: marketNotFound(profile.errors, route.marketId), delayMs: 0 };
-  if (deviated === undefined) return { reply: jsonReply(entry.body), delayMs: 0 };
+  if (deviated === undefined) return { reply: sharedJsonReply(entry.body), delayMs: 0 };
   return { reply: deviatedItemReply(entry, profile), labels: deviated.labels, delayMs: deviated.delayMs ?? 0 };
 }
 
@@ -246,6 +247,12 @@ function plain(runtime: StubRuntime, reply: Reply): StubAnswer {
 
 /** Every Reply is built fresh per request, so its headers take the CORS headers in place. */
 function withCors(runtime: StubRuntime, reply: Reply): Reply {
-  if (runtime.cors) Object.assign(reply.headers, CORS_HEADERS);
+  if (runtime.cors) addCors(reply.headers);
   return reply;
+}
+
+/** Adds CORS_HEADERS to a reply's headers in place (two assignments: Object.assign from the frozen record cost more on the hot path). */
+export function addCors(headers: Record<string, string>): void {
+  headers['access-control-allow-origin'] = ALLOW_ORIGIN;
+  headers['access-control-expose-headers'] = EXPOSE_HEADERS;
 }

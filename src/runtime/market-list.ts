@@ -1,6 +1,6 @@
 import type { CatalogEntry, MarketCatalog } from '../catalog/market-catalog.js';
 import { errorReply } from './error-reply.js';
-import { jsonReply, type Reply } from './reply.js';
+import { jsonReply, sharedJsonReply, type Reply } from './reply.js';
 import type { ResponseProfile } from './response-profile.js';
 import { concatBytes, fromBase64Url, toBase64Url, utf8 } from '../core/bytes.js';
 
@@ -36,8 +36,8 @@ export function renderList(catalog: MarketCatalog, query: URLSearchParams, profi
 
   if (profile.paging === 'none') {
     if (!indices && catalog.listChunks) return streamedList(catalog.listChunks(), profile.envelope);
-    if (!indices && profile.envelope === 'bare') return jsonReply(catalog.listBody());
-    if (!indices) return jsonReply(cachedEnvelope(catalog, profile.envelope));
+    if (!indices && profile.envelope === 'bare') return sharedJsonReply(catalog.listBody());
+    if (!indices) return sharedJsonReply(cachedEnvelope(catalog, profile.envelope));
     return jsonReply(utf8(wrap(profile, joinSummaries(entryAt, 0, total), {})));
   }
 

@@ -8,14 +8,26 @@ export interface Reply {
   body: Uint8Array;
   /** When set, the body is these chunks instead (sent chunked, with backpressure: flat memory for huge lists). */
   chunks?: Iterable<Uint8Array>;
+  /**
+   * The body is a buffer the stub keeps and sends again (a catalog's market or list bytes, the
+   * health body), not one made for this request: an adapter may keep what it derives from it (the
+   * Fetch adapter's Headers, fetch-response.ts), keyed by the body. A hint only: what is kept is
+   * checked against the reply's headers before it is used.
+   */
+  shared?: true;
 }
 
 /** Media type of every JSON body (RFC 8259 §11; charset spelled out for clients that want it). */
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
 /** A 200 JSON reply around an already serialised body. */
-export function jsonReply(body: Uint8Array, status = 200, headers: Record<string, string> = {}): Reply {
-  return { status, headers: { 'content-type': JSON_CONTENT_TYPE, ...headers }, body };
+export function jsonReply(body: Uint8Array, status = 200, headers?: Record<string, string>): Reply {
+  return { status, headers: headers === undefined ? { 'content-type': JSON_CONTENT_TYPE } : { 'content-type': JSON_CONTENT_TYPE, ...headers }, body };
+}
+
+/** A 200 JSON reply around a body the stub keeps and sends again (Reply.shared): a market's, a whole list's. */
+export function sharedJsonReply(body: Uint8Array): Reply {
+  return { status: 200, headers: { 'content-type': JSON_CONTENT_TYPE }, body, shared: true };
 }
 
 /**

@@ -1,6 +1,6 @@
 import { createAdminApi } from './admin/admin-api.js';
 import type { ConsoleAssetSource } from './admin/console-routes.js';
-import { answerRequest, CORS_HEADERS, NO_LABELS, splitTarget, type SplitTarget, type StubAnswer, type StubRequest } from './answer-request.js';
+import { addCors, answerRequest, NO_LABELS, splitTarget, type SplitTarget, type StubAnswer, type StubRequest } from './answer-request.js';
 import { internalError, methodNotAllowed, routeNotFound } from './error-reply.js';
 import { createOpenApiResponder } from './openapi-served.js';
 import { jsonReply, type Reply } from './reply.js';
@@ -50,7 +50,7 @@ export function createStubCore(runtime: StubRuntime, options: StubCoreOptions = 
       const host = request.headers['host'];
       reply = jsonReply(openapi(runtime.store.current(), { scheme: request.scheme ?? 'http', mount: request.mount ?? '', host: Array.isArray(host) ? host[0] : host }));
     } else reply = methodNotAllowed(runtime.profile.errors, request.method, split.path, runtime.cors ? ['GET', 'HEAD', 'OPTIONS'] : ['GET', 'HEAD']);
-    if (runtime.cors) Object.assign(reply.headers, CORS_HEADERS);
+    if (runtime.cors) addCors(reply.headers);
     return { reply, delayMs: 0, fault: undefined, dribbleMs: 0, labels: NO_LABELS };
   };
   return {
@@ -59,7 +59,7 @@ export function createStubCore(runtime: StubRuntime, options: StubCoreOptions = 
       const failed = (error: unknown): StubAnswer => {
         runtime.reportError(error, `${request.method} ${split.path}`);
         const reply = internalError(runtime.profile.errors);
-        if (runtime.cors) Object.assign(reply.headers, CORS_HEADERS);
+        if (runtime.cors) addCors(reply.headers);
         return dated({ reply, delayMs: 0, fault: undefined, dribbleMs: 0, labels: NO_LABELS, ...(split.admin ? { admin: true as const } : {}) }, dateNow());
       };
       try {

@@ -84,6 +84,38 @@ describe('createFetchHandler answers every route the node:http server answers', 
     expect((await handler.requests()).at(-1)?.status).toBeNull();
   });
 
+  it('answers a market alike each time, whatever a client did to an earlier answer, and with new bytes and length once it is edited', async () => {
+    const handler = createFetchHandler({ seed: 3, count: 3, clock: '2026-02-03' });
+    const id = (await handler.catalog())[0]?.market_id ?? '';
+    const path = `/markets/${encodeURIComponent(id)}`;
+    const first = await call(handler, path);
+    const firstBytes = new Uint8Array(await first.arrayBuffer());
+    first.headers.set('x-added', '1');
+    first.headers.delete('content-type');
+    first.headers.set('content-length', '1');
+    const second = await call(handler, path);
+    expect([second.headers.get('x-added'), second.headers.get('content-type'), second.headers.get('content-length')]).toEqual([null, 'application/json; charset=utf-8', String(firstBytes.length)]);
+    expect(new Uint8Array(await second.arrayBuffer())).toEqual(firstBytes);
+    await handler.patchMarket(id, { title: 'A title much longer than the one the generator gave this market' });
+    const edited = await call(handler, path);
+    const editedBytes = new Uint8Array(await edited.arrayBuffer());
+    expect(((JSON.parse(new TextDecoder().decode(editedBytes))) as { title: string }).title).toBe('A title much longer than the one the generator gave this market');
+    expect(edited.headers.get('content-length')).toBe(String(editedBytes.length));
+    const head = await call(handler, path, { method: 'HEAD' });
+    expect([head.status, head.headers.get('content-length'), (await head.arrayBuffer()).byteLength]).toEqual([200, String(editedBytes.length), 0]);
+  });
+
+  it('reads path and query from any request URL as the URL standard does: empty query, fragment, https, a port, percent-encoding', async () => {
+    const handler = createFetchHandler({ seed: 3, count: 3 });
+    const urls = ['http://h.test/markets?', 'http://h.test/markets?limit=2#top?x=1', 'https://h.test:8443/markets/%41%2Fb', 'http://h.test/healthz#frag', 'http://h.test:80/markets?a=%20&a=2'];
+    for (const url of urls) await handler.fetch(new Request(url));
+    const seen = (await handler.requests()).map((r) => [r.path, r.query]);
+    expect(seen).toEqual([['/markets', {}], ['/markets', { limit: '2' }], ['/markets/%41%2Fb', {}], ['/healthz', {}], ['/markets', { a: [' ', '2'] }]]);
+    const doc = (await (await handler.fetch(new Request('https://h.test:8443/openapi.json'))).json()) as { servers: { url: string }[] };
+    expect(doc.servers[0]?.url).toBe('https://h.test:8443');
+    expect((await handler.requests()).at(-1)?.headers['host']).toBe('h.test:8443');
+  });
+
   it('refuses a bad option by name before anything is built', () => {
     expect(() => createFetchHandler({ basePath: 'api/' })).toThrow(MarketStubError);
     expect(() => createFetchHandler({ basePath: 'api/' })).toThrow(/createFetchHandler: basePath: expected a path such as "\/api\/stub"/);
