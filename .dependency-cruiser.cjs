@@ -45,6 +45,11 @@ module.exports = {
       from: { path: `${FLOOR}|${DOMAIN}|${RUNTIME}` }, to: { path: 'node_modules/(express|@types/express)/' },
     },
     {
+      name: 'options-without-adapters', severity: 'error',
+      comment: 'option tables read their bounds from the floor (src/core/limits.ts), never from an adapter',
+      from: { path: '^src/options/' }, to: { path: ADAPTERS },
+    },
+    {
       name: 'contract-through-its-door', severity: 'error',
       comment: 'other rooms use the contract room (crawl, checks, reports, fixture sets) through src/contract/index.ts only; the recording proxy through the entries of the sub-rooms it observes',
       from: { path: '^src/', pathNot: '^src/(contract|proxy)/' }, to: { path: '^src/contract/', pathNot: '^src/contract/index\\.ts$' },

@@ -45,16 +45,25 @@ export function optionTable(command: string): string {
   return ['| option | environment | kind | default | meaning |', '|---|---|---|---|---|', ...rows].join('\n');
 }
 
+/** The rows of a command that feed a library option (`feeds`) as a Markdown table: the CLI → library loop, as data. */
+export function feedsTable(command: string): string {
+  const spec = COMMANDS.find((c) => c.name === command);
+  if (!spec) throw new Error(`no command ${command}`);
+  const rows = spec.options.filter((o) => o.feeds !== undefined).map((o) => `| \`--${o.flag}\` | \`${o.feeds}\` | ${kindCell(o.kind)} |`);
+  return ['| option | library option | kind |', '|---|---|---|', ...rows].join('\n');
+}
+
 /** Every generated section by name. */
 export const SECTIONS: Record<string, () => string> = {
   ...Object.fromEntries(COMMANDS.map((c) => [`options-${c.name}`, () => optionTable(c.name)])),
   // The deviation catalogue (src/deviation) and the findings no deviation provokes.
+  'feeds-serve': () => feedsTable('serve'),
   deviations: deviationTable,
   'unprovoked-findings': unprovokedTable,
 };
 
 /** The documents holding generated sections (paths from the repository root), each section in exactly one. */
-export const GENERATED_DOCS: readonly string[] = ['docs/configuration.md', 'docs/deviations.md'];
+export const GENERATED_DOCS: readonly string[] = ['docs/configuration.md', 'docs/deviations.md', 'docs/options.md'];
 
 /**
  * A document's text with every generated section rendered anew.

@@ -5,8 +5,9 @@ const NOW = new Date('2026-11-21T10:00:00Z');
 
 describe('resolveServeConfig', () => {
   it('has documented defaults', () => {
-    const { origins, ...config } = resolveServeConfig({}, {}, NOW);
+    const { origins, values, ...config } = resolveServeConfig({}, {}, NOW);
     expect(Object.values(origins).every((o) => o === 'default')).toBe(true);
+    expect(values).toMatchObject({ port: 4010, clock: '2026-11-21', shutdownGrace: 5000, admin: 'on' });
     expect(config).toEqual({
       port: 4010, host: '127.0.0.1', fixtures: undefined, watch: false, seed: 1, count: 100, clock: '2026-11-21', quiet: false, logFormat: 'auto',
       profile: { envelope: 'bare', paging: 'none', pageSize: 100, maxPageSize: 1000, errors: 'default', filterStatus: false },
@@ -41,7 +42,7 @@ describe('resolveServeConfig', () => {
     [{ clock: '2026-02-30' }, {}, '--clock: expected a YYYY-MM-DD calendar date, found "2026-02-30"'],
     [{}, { MARKET_STUB_LOG_FORMAT: 'xml' }, 'MARKET_STUB_LOG_FORMAT: expected one of auto, text, json'],
     [{ paging: 'pages' }, {}, '--paging: expected one of none, offset, cursor'],
-    [{ 'page-size': '2000' }, {}, '--page-size: expected an integer from 1 to the largest page size (1000, default), found 2000.'],
+    [{ 'page-size': '2000' }, {}, '--page-size: expected an integer from 1 to --max-page-size (1000), found 2000.'],
     [{ envelope: 'a b' }, {}, 'envelope: expected "bare" or a key'],
     [{ 'error-rate': '1.5' }, {}, '--error-rate: expected a number from 0 to 1'],
     [{ fault: 'explode' }, {}, '--fault: expected one of reset, truncate, malformed, slow-body'],

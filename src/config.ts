@@ -1,9 +1,9 @@
 import { readRegularFileBytesSync } from './fixtures/read-regular-file.js';
 import { readJsonBytes } from './core/bounded-json.js';
 import { todayUtc } from './core/market-rules.js';
-import { BehaviourError, checkBehaviour, createBehaviourEngine, type Behaviour, type BehaviourRuleInput } from './behaviour/behaviour.js';
+import { checkBehaviour, ruleProblems, type Behaviour, type BehaviourRuleInput } from './behaviour/behaviour.js';
 import { MarketStubError } from './core/market-stub-error.js';
-import { resolveProfile, type ResponseProfile } from './runtime/response-profile.js';
+import { profileProblems, resolveProfile, type ResponseProfile } from './runtime/response-profile.js';
 import { ConfigError, problem, resolveOptions, type ResolvedOptions } from './options/resolve-options.js';
 import { BEHAVIOUR_OPTIONS, SERVE_OPTIONS, type ServeValues } from './options/tables/serve-options.js';
 import { HOST_NAME } from './core/host-name.js';
@@ -41,6 +41,8 @@ export interface ServeConfig {
   readonly allowedHosts: readonly string[];
   readonly shutdownGraceMs: number;
   readonly cors: boolean;
+  /** Every option's resolved value by key, the clock's computed default filled in: what the rows that feed a library option pass on (options/launch-options.ts). */
+  readonly values: ServeValues;
   /** Where each option's value came from: `--port`, `MARKET_STUB_PORT`, `default`; `rules` too. */
   readonly origins: { readonly [K in keyof ServeValues | 'rules']?: string };
 }
@@ -71,6 +73,7 @@ export function composeServeConfig(resolved: ResolvedOptions<ServeValues>, now: 
   const behaviour = checkBehaviour(Object.fromEntries(Object.entries(BEHAVIOUR_OPTIONS).map(([field, key]) => [field, v[key]]).filter(([, value]) => value !== undefined)));
   const rules = serveRules(resolved);
   if (v.watch && v.fixtures === undefined) throw new ConfigError(`${origins.watch} needs --fixtures PATH (there is nothing to watch for generated markets).`);
+  const clock = v.clock ?? todayUtc(now);
   return Object.freeze({
     port: v.port,
     host: v.host,
@@ -78,7 +81,7 @@ export function composeServeConfig(resolved: ResolvedOptions<ServeValues>, now: 
     watch: v.watch,
     seed: v.seed,
     count: v.count,
-    clock: v.clock ?? todayUtc(now),
+    clock,
     quiet: v.quiet,
     logFormat: v.logFormat,
     profile,
@@ -95,16 +98,19 @@ export function composeServeConfig(resolved: ResolvedOptions<ServeValues>, now: 
     allowedHosts: parseHostList(given(resolved, 'allowedHosts')),
     shutdownGraceMs: v.shutdownGrace,
     cors: v.cors !== 'off',
+    values: Object.freeze({ ...v, clock }),
     origins: { ...origins, rules: rules.origin },
   });
 }
 
 /** The response profile, checking what spans options: an envelope key's form, the page size within the largest page. @throws ConfigError */
 function serveProfile({ values: v, origins }: ResolvedOptions<ServeValues>): ResponseProfile {
-  const { envelope, pageSize, maxPageSize } = v;
-  if (!/^[A-Za-z_][A-Za-z0-9_]{0,63}$/.test(envelope)) throw new ConfigError([problem(origins.envelope ?? '--envelope', '"bare" or a key such as "markets" (letters, digits, _; at most 64)', envelope)]);
-  if (pageSize > maxPageSize) throw new ConfigError([problem(origins.pageSize ?? '--page-size', `an integer from 1 to the largest page size (${maxPageSize}, ${origins.maxPageSize})`, pageSize)]);
-  return resolveProfile({ envelope, paging: v.paging, pageSize, maxPageSize, errors: v.errors, filterStatus: v.filterStatus });
+  const profile = { envelope: v.envelope, paging: v.paging, pageSize: v.pageSize, maxPageSize: v.maxPageSize, errors: v.errors, filterStatus: v.filterStatus };
+  // A field named as given: its flag when it has its default, else its variable or config file place.
+  const nameOf = (field: keyof ResponseProfile) => (origins[field] === undefined || origins[field] === 'default' ? `--${field.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}` : origins[field]);
+  const problems = profileProblems(profile, nameOf);
+  if (problems.length > 0) throw new ConfigError(problems.map((p) => problem(nameOf(p.pointer.slice(1) as keyof ResponseProfile), p.expected, undefined, '', '', p.found)));
+  return resolveProfile(profile);
 }
 
 /** The value of an option that a source gave (not a default), with its origin. */
@@ -164,17 +170,16 @@ function readRules(g: { value: unknown; source: string } | undefined): Behaviour
   return data as BehaviourRuleInput[];
 }
 
-/** Checks each rule as the behaviour engine will (match, behaviour, times, id). @throws ConfigError naming the rule with `at(i)`. */
+/**
+ * Checks the rules as the behaviour engine will (ruleProblems: match, behaviour, times, id).
+ * @throws ConfigError listing each bad rule, named with `at(i)` and the field: `FILE /1: match.route: expected …, found …`.
+ */
 function checkRules(data: readonly unknown[], at: (i: number) => string): void {
-  data.forEach((rule: unknown, i) => {
-    const r = rule as { behaviour?: unknown; match?: unknown } | null;
-    try {
-      if (!r || typeof r !== 'object' || !r.match || typeof r.match !== 'object') throw new BehaviourError('match', 'an object');
-      checkBehaviour(r.behaviour, 'behaviour');
-      createBehaviourEngine({ seed: 1, rules: [r as BehaviourRuleInput] });
-    } catch (error) {
-      if (!(error instanceof MarketStubError)) throw error;
-      throw new ConfigError(`${at(i)}: ${error.message.replace(/^rule( [^.:]+)?\./, '')}.`);
-    }
-  });
+  const problems = ruleProblems(data);
+  if (problems.length === 0) return;
+  throw new ConfigError(problems.map((p) => {
+    const [, index = '', ...field] = p.pointer.split('/');
+    const option = at(Number(index));
+    return { option, pointer: p.pointer, expected: p.expected, found: p.found, message: `${option}: ${field.length > 0 ? `${field.join('.')}: ` : ''}expected ${p.expected}, found ${p.found}.` };
+  }));
 }

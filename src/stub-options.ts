@@ -1,10 +1,39 @@
 import { CATALOG_FIELDS, checkCatalogCombination } from './catalog/catalog-options.js';
 import { optionError } from './core/market-stub-error.js';
-import { BOOLEAN, checkFields, int, TEXT, type FieldRule } from './core/option-fields.js';
-import { MAX_GRACE_MS } from './http/server.js';
+import { checkFields, type FieldRule } from './core/option-fields.js';
+import { BOOLEAN, int, TEXT } from './core/option-kind.js';
+import { MAX_GRACE_MS } from './core/limits.js';
 import { RUNTIME_FIELDS } from './runtime/runtime-options.js';
+import type { RuntimeOptions } from './runtime/stub-runtime.js';
 
-/** startMarketStub's fields: the runtime's and the catalog's, plus where to listen. */
+/**
+ * Options of startMarketStub; every field is optional. Besides these, the runtime options apply
+ * (see RuntimeOptions): `profile`, `behaviour`, `rules`, `deviations`, `journalSize`, `cors`,
+ * `admin`, `adminToken`, `logger`, `seed` (which also seeds the generated catalog).
+ */
+export interface MarketStubOptions extends Omit<RuntimeOptions, 'catalog'> {
+  /** TCP port; 0 (default) picks a free one. */
+  port?: number;
+  /** Interface to bind. @default '127.0.0.1' */
+  host?: string;
+  /** Number of generated markets. @default 100 */
+  count?: number;
+  /** Clock date YYYY-MM-DD (UTC). @default today (UTC) */
+  clock?: string;
+  /** Serve this fixture file or directory instead of generated markets. */
+  fixtures?: string;
+  /** With `fixtures`: reload on change; keep the old data (and log findings) when the new is invalid. */
+  watch?: boolean;
+  /** Serve these markets (validated like fixtures) instead of generated ones. */
+  markets?: readonly unknown[];
+  /**
+   * How long `close()` lets requests already received finish (delayed ones included), ms, 0–600,000;
+   * those still waiting then get a 503. @default 5000
+   */
+  shutdownGraceMs?: number;
+}
+
+/** startMarketStub's fields: the runtime's and the catalog's, plus where to listen; one check per MarketStubOptions field, held to the interface both ways (`satisfies`). */
 const STUB_FIELDS: Record<string, FieldRule> = {
   ...RUNTIME_FIELDS,
   ...CATALOG_FIELDS,
@@ -12,7 +41,7 @@ const STUB_FIELDS: Record<string, FieldRule> = {
   host: TEXT,
   watch: BOOLEAN,
   shutdownGraceMs: int(0, MAX_GRACE_MS),
-};
+} satisfies Record<keyof MarketStubOptions, FieldRule>;
 
 /**
  * Checks the options of `startMarketStub` before anything starts: every field's type and range,

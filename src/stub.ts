@@ -4,8 +4,8 @@ import { createMemoryCatalogInSlices } from './catalog/memory-catalog-in-slices.
 import type { GeneratedCatalog } from './catalog/generated-catalog.js';
 import { formatWatchRefusal } from './fixtures/load-fixtures.js';
 import { watchFixtures, type FixtureWatch } from './fixtures/watch-fixtures.js';
-import { createStubRuntime, type RuntimeOptions, type StubRuntime } from './runtime/stub-runtime.js';
-import { checkStubOptions } from './stub-options.js';
+import { createStubRuntime, type StubRuntime } from './runtime/stub-runtime.js';
+import { checkStubOptions, type MarketStubOptions } from './stub-options.js';
 import type { MarketStubClient } from './runtime/control-table.js';
 import { createStubControls } from './runtime/stub-controls.js';
 import { createHandle } from './runtime/stub-handle.js';
@@ -13,32 +13,8 @@ import { createRequestHandler, listen } from './http/server.js';
 import { listenFailed } from './http/listen-failed.js';
 import { isIP } from 'node:net';
 
-/**
- * Options of startMarketStub; every field is optional. Besides these, the runtime options apply
- * (see RuntimeOptions): `profile`, `behaviour`, `rules`, `deviations`, `journalSize`, `cors`,
- * `admin`, `adminToken`, `logger`, `seed` (which also seeds the generated catalog).
- */
-export interface MarketStubOptions extends Omit<RuntimeOptions, 'catalog'> {
-  /** TCP port; 0 (default) picks a free one. */
-  port?: number;
-  /** Interface to bind. @default '127.0.0.1' */
-  host?: string;
-  /** Number of generated markets. @default 100 */
-  count?: number;
-  /** Clock date YYYY-MM-DD (UTC). @default today (UTC) */
-  clock?: string;
-  /** Serve this fixture file or directory instead of generated markets. */
-  fixtures?: string;
-  /** With `fixtures`: reload on change; keep the old data (and log findings) when the new is invalid. */
-  watch?: boolean;
-  /** Serve these markets (validated like fixtures) instead of generated ones. */
-  markets?: readonly unknown[];
-  /**
-   * How long `close()` lets requests already received finish (delayed ones included), ms, 0–600,000;
-   * those still waiting then get a 503. @default 5000
-   */
-  shutdownGraceMs?: number;
-}
+export type { MarketStubOptions } from './stub-options.js';
+
 
 /**
  * A running stub: its address, `close()`, and the runtime controls every stub shares

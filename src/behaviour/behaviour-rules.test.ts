@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { MAX_HOLD_MS } from '../core/limits.js';
 import { refusal as refused } from '../../test/support/refusal.js';
-import { BehaviourError, checkBehaviour, createBehaviourEngine, MAX_HOLD_MS, parsePrefer, type Behaviour, type BehaviourRuleInput } from './behaviour.js';
+import { BehaviourError, checkBehaviour, createBehaviourEngine, parsePrefer, type Behaviour, type BehaviourRuleInput } from './behaviour.js';
 
 // The behaviour engine as its callers use it (the runtime's decide stage, /__stub/behaviours, the
 // Prefer header): which requests a rule reaches, which layer wins, what the journal labels say, and

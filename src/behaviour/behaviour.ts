@@ -1,4 +1,5 @@
-import { MarketStubError } from '../core/market-stub-error.js';
+import { locatedProblem, MarketStubError, type ErrorFinding } from '../core/market-stub-error.js';
+import { MAX_HOLD_MS, MAX_STATUS } from '../core/limits.js';
 import { mixSeed } from '../core/seed-mix.js';
 
 /** Transport faults: `reset` (TCP RST before any byte), `truncate` (Content-Length promises the whole body, half arrives, then the connection closes), `malformed` (a complete response whose JSON is cut in half), `slow-body` (the body dribbled in chunks over `dribbleMs`). */
@@ -73,15 +74,9 @@ export interface BehaviourEngine {
   decide(request: { route: 'list' | 'item'; marketId?: string; method: string }, prefer?: Behaviour): AppliedBehaviour;
 }
 
-/**
- * Longest a response is held, ms: delay + jitter (after every layer is merged), plus the dribble of
- * a slow body. Each knob is capped on its own too; this caps what they add up to.
- */
-export const MAX_HOLD_MS = 600_000;
 
 /** Statuses a behaviour may answer with: final answers only (RFC 9110 §15: 1xx are interim). */
 export const MIN_STATUS = 200;
-export const MAX_STATUS = 599;
 
 const NO_BEHAVIOUR: AppliedBehaviour = Object.freeze({ delayMs: 0, dribbleMs: 2000, labels: Object.freeze([]) as unknown as string[] });
 
@@ -248,6 +243,27 @@ function rulesMatching(rules: readonly BehaviourRule[], request: Parameters<Beha
 }
 
 /** Checks a rule and freezes it (match and behaviour copied). @throws BehaviourError naming the field (`rule r1.match.route`). */
+/**
+ * The one check of behaviour rules (startMarketStub's and createApp's `rules`, `serve`'s
+ * `--behaviours` file and the config file's inline `rules`): an array of rules as the engine takes
+ * them (checkRule, the engine's own check). Returns the first problem of each bad rule, located by
+ * pointer (`/1/match/route`). Never throws.
+ */
+export function ruleProblems(value: unknown): ErrorFinding[] {
+  if (!Array.isArray(value)) return [locatedProblem('', 'an array of rules {match, behaviour, times?, id?}', value)];
+  return value.flatMap((rule: unknown, i) => {
+    try {
+      checkRule(rule as BehaviourRuleInput, () => 'r');
+      return [];
+    } catch (error) {
+      if (!(error instanceof BehaviourError)) throw error;
+      // checkRule names a field `rule.match.route` or `rule ID.match.route`: the path after the rule is its pointer.
+      const path = (error.option ?? '').replace(/^rule( [^.]+)?/, '').split('.').filter(Boolean);
+      return [locatedProblem(`/${i}${path.map((key) => `/${key}`).join('')}`, error.expected ?? 'a valid rule', undefined, error.found ?? 'nothing (missing)')];
+    }
+  });
+}
+
 function checkRule(input: BehaviourRuleInput, newId: () => string): BehaviourRule {
   if (input === null || typeof input !== 'object' || Array.isArray(input)) throw new BehaviourError('rule', 'an object {match, behaviour, times?, id?}', input);
   const known = ['id', 'match', 'behaviour', 'times'];

@@ -1,8 +1,8 @@
 import { optionError } from '../core/market-stub-error.js';
-import { checkFields, int, type FieldRule } from '../core/option-fields.js';
+import { MAX_COUNT } from '../core/limits.js';
+import { checkFields, type FieldRule } from '../core/option-fields.js';
+import { int } from '../core/option-kind.js';
 
-/** Largest generated catalog (markets are made on demand, so a large count costs nothing at start). */
-export const MAX_COUNT = 100_000_000;
 
 /** Where a catalog comes from: exactly one of fixtures, markets, or the generator's (seed, count, clock). */
 export interface CatalogOptions {
@@ -16,7 +16,7 @@ export interface CatalogOptions {
 }
 
 /** What `buildCatalog` takes (fixtures, markets given in code, or the generator's seed, count and clock). */
-export const CATALOG_FIELDS: Record<string, FieldRule> = {
+export const CATALOG_FIELDS = {
   seed: int(0, Number.MAX_SAFE_INTEGER),
   count: int(0, MAX_COUNT),
   clock: { type: 'date' },
@@ -24,7 +24,7 @@ export const CATALOG_FIELDS: Record<string, FieldRule> = {
   markets: (value, where, option) => {
     if (!Array.isArray(value)) throw optionError(where, option, 'an array of markets', value);
   },
-};
+} satisfies Record<string, FieldRule>;
 
 /**
  * Checks the options of `buildCatalog`.

@@ -1,7 +1,8 @@
 import type { Market } from '../schema/generated/market-types.js';
+import { MAX_LISTED_PROBLEMS } from '../core/limits.js';
 import { createGeneratedCatalog } from './generated-catalog.js';
 import { createMemoryCatalog, type MarketCatalog } from './market-catalog.js';
-import { collectMarkets, FixtureError, MAX_LISTED_PROBLEMS, type FixtureProblem } from './market-problems.js';
+import { collectMarkets, FixtureError, type FixtureProblem } from './market-problems.js';
 
 /** A catalog from data only (no file system): markets given in code, or the generator's. */
 export interface DataCatalogOptions {

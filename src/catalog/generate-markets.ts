@@ -1,4 +1,5 @@
 import type { Market } from '../schema/generated/market-types.js';
+import { MAX_HORIZON_DAYS } from '../core/limits.js';
 import { addDays, complementaryPrices, isCalendarDate } from '../core/market-rules.js';
 import { mixSeed } from '../core/seed-mix.js';
 import { poolSpan, valuePools, type PooledField } from './value-pools.js';
@@ -11,8 +12,6 @@ export interface GenerateOptions {
   clock: string;
 }
 
-/** Largest resolution horizon in days: within two calendar years of the clock date. */
-export const MAX_HORIZON_DAYS = 730;
 
 /** The mixSeed streams of the per-market mix: one per field, so fields vary independently. */
 const STREAM: Readonly<Record<PooledField | 'days', number>> = { days: 1, market_id: 2, title: 3, status: 4, yes_price: 5 };

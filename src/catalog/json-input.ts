@@ -1,5 +1,6 @@
 import { MarketStubError } from '../core/market-stub-error.js';
-import { jsonRuleBroken, MAX_JSON_DEPTH } from '../core/bounded-json.js';
+import { MAX_JSON_DEPTH } from '../core/limits.js';
+import { jsonRuleBroken } from '../core/bounded-json.js';
 
 /**
  * Checks a market or merge patch given at run time before anything uses it: nested at most

@@ -1,12 +1,11 @@
-import { jsonRuleBroken, MAX_MARKET_DEPTH } from '../core/bounded-json.js';
+import { jsonRuleBroken } from '../core/bounded-json.js';
+import { MAX_LISTED_PROBLEMS, MAX_MARKET_DEPTH } from '../core/limits.js';
 import { CLI_HINT } from '../core/cli-hint.js';
 import { MarketStubError } from '../core/market-stub-error.js';
 import type { Finding } from '../schema/finding.js';
 import type { Market } from '../schema/generated/market-types.js';
 import { getMarketValidator } from '../schema/market-validator.js';
 
-/** Most problems a message lists one per line; the rest are counted in a closing line. */
-export const MAX_LISTED_PROBLEMS = 100;
 
 /** One problem in a fixture set, located by file, array index and JSON pointer. */
 export interface FixtureProblem extends Finding {

@@ -1,7 +1,7 @@
 import jsonMergePatch from 'json-merge-patch';
 import type { Market } from '../schema/generated/market-types.js';
 import { MarketStubError } from '../core/market-stub-error.js';
-import { MAX_MARKET_DEPTH } from '../core/bounded-json.js';
+import { MAX_ADDED_MARKETS, MAX_EDITABLE, MAX_MARKET_DEPTH, MAX_TICK_WORK } from '../core/limits.js';
 import { mixSeed } from '../core/seed-mix.js';
 import { fnv1a } from '../core/text-hash.js';
 import { catalogueIndex } from '../deviation/deviation-catalogue.js';
@@ -11,9 +11,8 @@ import { validateMarkets } from './data-catalog.js';
 import { checkJsonInput } from './json-input.js';
 import { createMemoryCatalog, toCatalogEntry, type CatalogEntry, type MarketCatalog } from './market-catalog.js';
 import { aliasIndex, deviatedEntry, merged, overlayView, preferredOverlay } from './overlay-view.js';
-import { MAX_ADDED_MARKETS, MAX_EDITABLE, MAX_TICK_WORK, PREFERRED_VIEWS, SHARED_CACHE } from './store-limits.js';
+import { PREFERRED_VIEWS, SHARED_CACHE } from './store-limits.js';
 
-export { MAX_ADDED_MARKETS, MAX_EDITABLE, MAX_TICK_WORK } from './store-limits.js';
 
 /** A catalog that changes at runtime; every change swaps in a new catalog view at once. */
 export interface MarketStore {

@@ -1,4 +1,5 @@
 import type { Market } from '../schema/generated/market-types.js';
+import { MAX_EDITABLE } from '../core/limits.js';
 import { fnv1a } from '../core/text-hash.js';
 import { getMarketValidator } from '../schema/market-validator.js';
 import { catalogueIndex } from '../deviation/deviation-catalogue.js';
@@ -7,7 +8,7 @@ import { selectsMarket, type DeviationPlan } from '../deviation/deviation-settin
 import { renderDeviatedMarket } from '../deviation/render-deviated-market.js';
 import { concatBytes, utf8 } from '../core/bytes.js';
 import { toSummary, type CatalogEntry, type MarketCatalog } from './market-catalog.js';
-import { MAX_EDITABLE, SHARED_CACHE } from './store-limits.js';
+import { SHARED_CACHE } from './store-limits.js';
 
 /** Two deviation lists as one, each deviation once, in catalogue order. */
 export function merged(a: readonly MarketDeviation[], b: readonly MarketDeviation[]): MarketDeviation[] {

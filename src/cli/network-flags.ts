@@ -1,12 +1,11 @@
 import { readRegularFileBytes, UnreadableFileError } from '../fixtures/read-regular-file.js';
+import { MAX_TLS_FILE_BYTES } from '../core/limits.js';
 import { ContractRunError } from '../contract/index.js';
 import type { OutgoingNetwork } from '../contract/index.js';
 import type { OptionValues } from '../options/option-values.js';
 import type { ResolvedOptions } from '../options/resolve-options.js';
 import type { NETWORK_OPTIONS } from '../options/tables/network-options.js';
 
-/** Largest certificate, key or CA bundle file read, in bytes (a CA bundle of a few hundred certificates is about 250 KiB). */
-export const MAX_TLS_FILE_BYTES = 1_048_576;
 
 /**
  * The network options as the crawl and the proxy take them: the proxy from --proxy or the

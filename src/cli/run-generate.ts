@@ -3,7 +3,8 @@ import { todayUtc } from '../core/market-rules.js';
 import type { ResolvedOptions } from '../options/resolve-options.js';
 import type { GenerateValues } from '../options/tables/generate-options.js';
 import { EXIT, type CliIo } from './cli-io.js';
-import { MAX_OUTPUT_FILE_BYTES, namesDirectory, streamCatalog, writeCatalogDirectory, writeCatalogFile } from './write-generated-catalog.js';
+import { namesDirectory, streamCatalog, writeCatalogDirectory, writeCatalogFile } from './write-generated-catalog.js';
+import { MAX_FIXTURE_FILE_BYTES } from '../core/limits.js';
 
 // `generate`'s one lazy load (generateCommand.load): the generator and the writers load with it.
 
@@ -24,7 +25,7 @@ export async function runGenerate(options: ResolvedOptions<GenerateValues>, io: 
   try {
     if (out === undefined) {
       const { bytes, closed } = await streamCatalog(spec, io.stdoutStream);
-      if (!closed && bytes > MAX_OUTPUT_FILE_BYTES) io.stderr(`market-stub generate: note: ${bytes} bytes written, over the ${MAX_OUTPUT_FILE_BYTES / 2 ** 20} MiB limit of one fixture file; as one file, validate and serve --fixtures refuse it. Use --out DIR/ to split the markets into files within the limit.\n`);
+      if (!closed && bytes > MAX_FIXTURE_FILE_BYTES) io.stderr(`market-stub generate: note: ${bytes} bytes written, over the ${MAX_FIXTURE_FILE_BYTES / 2 ** 20} MiB limit of one fixture file; as one file, validate and serve --fixtures refuse it. Use --out DIR/ to split the markets into files within the limit.\n`);
       return EXIT.ok;
     }
     if (await namesDirectory(out)) {

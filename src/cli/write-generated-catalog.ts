@@ -2,16 +2,14 @@
 // market at a time, to stdout (with backpressure; a reader that hangs up ends it cleanly), to one
 // file, or split into files that each stay within the fixture-file limit of validate and serve.
 import { lstat, readdir, rename, rm } from 'node:fs/promises';
+import { MAX_FIXTURE_FILE_BYTES } from '../core/limits.js';
 import path from 'node:path';
 import { generateMarket, type GenerateOptions } from '../catalog/generate-markets.js';
-import { MAX_FIXTURE_FILE_BYTES } from '../fixtures/load-fixtures.js';
 import { fixtureText } from '../catalog/fixture-text.js';
 import { makeDirectory } from '../fixtures/file-system-cause.js';
 import { MarketStubError } from '../core/market-stub-error.js';
 import { unwritableError, writeDurable, writeFailureReason, writeFileAtomic } from '../fixtures/write-file-atomic.js';
 
-/** The fixture-file limit generate keeps to (validate and serve --fixtures read no larger file). */
-export const MAX_OUTPUT_FILE_BYTES = MAX_FIXTURE_FILE_BYTES;
 /** Characters gathered before a chunk is written: large enough that a write costs little per market. */
 const CHUNK_CHARS = 64 * 1024;
 /** The name of split file number `n` (1-based): sorted by name, they hold the catalog in order. */
@@ -120,7 +118,7 @@ export async function writeCatalogFile(spec: GeneratedCatalogSpec, file: string,
 }
 
 function tooLargeError(spec: GeneratedCatalogSpec, where: string, file: string): MarketStubError {
-  const mib = MAX_OUTPUT_FILE_BYTES / 2 ** 20;
+  const mib = MAX_FIXTURE_FILE_BYTES / 2 ** 20;
   return new MarketStubError({
     code: 'LIMIT_EXCEEDED', where, option: 'out',
     message: `${where} ${file}: ${spec.count} markets exceed the ${mib} MiB limit of one fixture file (validate and serve --fixtures read no larger file); nothing was written. Give --out a directory (--out ${path.join(path.dirname(file), path.basename(file, '.json'))}/) to split them into files within the limit, or serve them without a file: serve --count ${spec.count} --seed ${spec.seed} --clock ${spec.clock}.`,

@@ -1,3 +1,5 @@
+import { DEFAULT_CLIENT_TIMEOUT_MS, DEFAULT_MAX_RESPONSE_BYTES } from '../core/limits.js';
+import { readHttpUrl } from '../core/http-url.js';
 import { optionError } from '../core/market-stub-error.js';
 import { readTyped, type OptionKind } from '../core/option-kind.js';
 import { LIBRARY_CONTROLS, type MarketStubClient } from '../runtime/control-table.js';
@@ -16,10 +18,6 @@ export interface ConnectMarketStubOptions {
   maxResponseBytes?: number;
 }
 
-/** Default time limit of one remote call, ms. */
-export const DEFAULT_CLIENT_TIMEOUT_MS = 10_000;
-/** Default largest answer the remote client reads, bytes (256 MiB). */
-export const DEFAULT_MAX_RESPONSE_BYTES = 256 * 1024 * 1024;
 
 const OPTION_KINDS: Record<keyof ConnectMarketStubOptions, OptionKind> = {
   adminToken: { type: 'token' },
@@ -61,18 +59,12 @@ function remoteMethods(base: string, send: AdminTransport): MarketStubClient {
 
 /** The base URL without a trailing slash. @throws MarketStubError OPTION_INVALID */
 function checkBaseUrl(url: unknown): string {
-  const where = 'connectMarketStub';
-  const expected = 'the base URL of a stub, http:// or https:// (http://127.0.0.1:4010), without credentials, query or fragment';
-  if (typeof url !== 'string') throw optionError(where, 'url', expected, url);
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw optionError(where, 'url', expected, url);
+  const read = readHttpUrl(typeof url === 'string' ? url : undefined);
+  if (!read.ok) {
+    const expected = `the base URL of a stub: ${read.expected}, such as http://127.0.0.1:4010`;
+    throw optionError('connectMarketStub', 'url', read.secret ? `${expected}; pass the token as adminToken` : expected, read.secret ? '(a URL with credentials, not shown)' : url);
   }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw optionError(where, 'url', expected, url);
-  if (parsed.username !== '' || parsed.password !== '') throw optionError(where, 'url', `${expected}; pass the token as adminToken`, '(a URL with credentials, not shown)');
-  if (parsed.search !== '' || parsed.hash !== '') throw optionError(where, 'url', expected, url);
+  const parsed = read.url;
   return `${parsed.origin}${parsed.pathname.replace(/\/+$/, '')}`;
 }
 

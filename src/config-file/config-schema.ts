@@ -1,5 +1,6 @@
 import { TRANSPORT_FAULTS } from '../behaviour/behaviour.js';
-import { BEHAVIOUR_OPTIONS, CONFIG_FILE_NAME, MAX_DELAY_MS, SERVE_OPTIONS } from '../options/tables/serve-options.js';
+import { MAX_DELAY_MS } from '../core/limits.js';
+import { BEHAVIOUR_OPTIONS, CONFIG_FILE_NAME, SERVE_OPTIONS } from '../options/tables/serve-options.js';
 import { optionKey, type OptionSpec } from '../options/resolve-options.js';
 import type { OptionKind } from '../core/option-kind.js';
 

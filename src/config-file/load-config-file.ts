@@ -1,4 +1,5 @@
 import { statSync } from 'node:fs';
+import { MAX_CONFIG_FILE_BYTES } from '../core/limits.js';
 import { JsonInputError, readJsonBytes } from '../core/bounded-json.js';
 import { readRegularFileBytesSync, UnreadableFileError } from '../fixtures/read-regular-file.js';
 import { createRequire } from 'node:module';
@@ -12,8 +13,6 @@ import { expectedText } from '../core/option-kind.js';
 import { ConfigError, MISSING, optionKey, problem, type ConfigSection, type OptionProblem, type OptionSpec } from '../options/resolve-options.js';
 import { buildConfigSchema, CONFIG_SECTIONS, type SchemaNode } from './config-schema.js';
 
-/** Largest config file read, bytes (1 MiB); a larger one is refused before parsing. */
-export const MAX_CONFIG_FILE_BYTES = 1024 * 1024;
 
 /** Where the config file of a command comes from: `--config`, `MARKET_STUB_CONFIG`, or the working directory. */
 export interface ConfigLocation {

@@ -1,3 +1,4 @@
+import { MAX_JSON_DEPTH } from './limits.js';
 /**
  * The one set of rules every JSON input of market-stub is read with: fixture files, config files,
  * admin request bodies and the answers of a deployment (check, record, proxy). docs/limits.md,
@@ -13,21 +14,7 @@
  *   name (FORBIDDEN_MEMBERS), at any depth, with the member's pointer.
  */
 
-/**
- * Deepest nesting of any JSON document market-stub reads (the outermost array or object is level
- * 1). 64 is far above any real market (a market is 1 level, its documented fields 2) and far below
- * where the recursive code a market meets overflows the stack (JSON.stringify with an indent and
- * structuredClone fail near 5,000 levels on Node 20; ajv, json-merge-patch and pino recurse too).
- */
-export const MAX_JSON_DEPTH = 64;
 
-/**
- * Deepest nesting of one market, wherever it comes from (fixture, code, admin API, deployment):
- * MAX_JSON_DEPTH less the two containers a market travels in at most (a list envelope's object and
- * its array, a fixture file's array), so a market accepted anywhere fits every document that
- * carries it: it can be served, listed, exported, journaled, patched and recorded.
- */
-export const MAX_MARKET_DEPTH = MAX_JSON_DEPTH - 2;
 
 /**
  * Member names refused at any depth: `__proto__`, `constructor`, `prototype` and every other name

@@ -115,6 +115,35 @@ export class MarketStubError extends Error {
   }
 }
 
+/**
+ * A located problem inside a structured option value (a profile, rules, deviations), worded as
+ * every surface words it: `/pageSize: expected an integer from 1 to 1000, found 2000`. `found` is
+ * shown as error messages show values (showValue), or given as text (`foundText`) for what is not shown.
+ */
+export function locatedProblem(pointer: string, expected: string, found: unknown, foundText?: string): ErrorFinding {
+  const shown = foundText ?? showValue(found);
+  return { pointer, expected, found: shown, message: `${pointer || '(the whole value)'}: expected ${expected}, found ${shown}` };
+}
+
+/** `/0/match/route` → `[0].match.route`; `/pageSize` → `.pageSize`: a pointer as a path after an option's name. */
+export function pointerPath(pointer: string): string {
+  return pointer.split('/').slice(1).map((token) => {
+    const key = token.replaceAll('~1', '/').replaceAll('~0', '~');
+    return /^\d+$/.test(key) ? `[${key}]` : `.${key}`;
+  }).join('');
+}
+
+/**
+ * The one error of a bad structured option on every library surface: OPTION_INVALID naming the
+ * first problem as a path after the option (`startMarketStub: profile.pageSize: expected …, found …`),
+ * every problem in `findings`.
+ */
+export function problemsError(where: string, option: string, problems: readonly ErrorFinding[]): MarketStubError {
+  const first = problems[0];
+  if (first === undefined) return optionError(where, option, 'a valid value', undefined);
+  return new MarketStubError({ code: 'OPTION_INVALID', where, option: `${option}${pointerPath(first.pointer)}`, expected: first.expected, foundText: first.found, findings: problems });
+}
+
 /** Shorthand for the common case: an option with a bad value. */
 export function optionError(where: string, option: string, expected: string, found: unknown): MarketStubError {
   return new MarketStubError({ code: 'OPTION_INVALID', where, option, expected, found });

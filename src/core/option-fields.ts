@@ -1,10 +1,6 @@
 import { optionError } from './market-stub-error.js';
 import { readTyped, type OptionKind } from './option-kind.js';
 
-/** An integer option kind within [min, max]. */
-export const int = (min: number, max: number): OptionKind => ({ type: 'integer', min, max });
-export const BOOLEAN: OptionKind = { type: 'boolean' };
-export const TEXT: OptionKind = { type: 'string' };
 
 /** A field of a library options object: a scalar kind, or a check of its own for structured values. */
 export type FieldRule = OptionKind | ((value: unknown, where: string, option: string) => void);

@@ -1,3 +1,4 @@
+import { httpUrlExpected, readHttpUrl } from './http-url.js';
 import { isCalendarDate } from './market-rules.js';
 
 /**
@@ -39,7 +40,7 @@ export function expectedText(kind: OptionKind): string {
     case 'path': return 'a file or directory path';
     case 'token': return 'a token of printable ASCII characters (U+0020–U+007E) with no space at either end, as an HTTP header carries it unchanged';
     case 'date': return 'a YYYY-MM-DD calendar date';
-    case 'url': return 'an absolute http:// or https:// URL';
+    case 'url': return httpUrlExpected(URL_KIND);
     case 'list': return 'one or more non-empty values';
   }
 }
@@ -124,7 +125,7 @@ function readString(kind: OptionKind, text: string): ReadResult {
     case 'date':
       return isCalendarDate(text) ? { ok: true, value: text } : fail(kind);
     case 'url':
-      return isHttpUrl(text) ? { ok: true, value: text } : fail(kind);
+      return readHttpUrl(text, URL_KIND).ok ? { ok: true, value: text } : fail(kind);
     case 'token':
       return SENDABLE_TOKEN.test(text) ? { ok: true, value: text } : fail(kind);
     default:
@@ -146,15 +147,23 @@ function readList(kind: Extract<OptionKind, { type: 'list' }>, items: readonly u
   return { ok: true, value: values };
 }
 
-function isHttpUrl(text: string): boolean {
-  try {
-    const url = new URL(text);
-    return url.protocol === 'http:' || url.protocol === 'https:';
-  } catch {
-    return false;
-  }
-}
+/** The `url` kind takes credentials and a query: the surface that reads the value refuses what it must (contract/crawl/crawl-settings.ts parseBaseUrl refuses credentials without showing them). */
+const URL_KIND = { credentials: true, query: true } as const;
 
 function fail(kind: OptionKind): ReadResult {
   return { ok: false, expected: expectedText(kind) };
 }
+
+// The kinds as literal types, so option tables type their values (options/option-values.ts) and library
+// field tables (option-fields.ts) check them: one definition of each for every surface.
+
+/** An integer kind within [min, max]. */
+export const int = (min: number, max: number) => ({ type: 'integer', min, max }) as const;
+/** One of `choices`, typed as their union. */
+export const choice = <C extends string>(...choices: C[]) => ({ type: 'choice', choices }) as const;
+/** True or false. */
+export const BOOLEAN = { type: 'boolean' } as const;
+/** Non-empty text. */
+export const TEXT = { type: 'string' } as const;
+/** Repeatable text values, comma-separated in the environment. */
+export const LIST = { type: 'list', separator: ',' } as const;

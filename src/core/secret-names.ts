@@ -1,3 +1,4 @@
+import { DEFAULT_SECRET_HEADERS, DEFAULT_SECRET_QUERY } from './limits.js';
 /**
  * The names whose values are secrets wherever market-stub keeps or shows a request: the journal,
  * the request log, the proxy's logs and reports. One default list, documented in
@@ -5,25 +6,7 @@
  * `redactHeaders` / `redactQuery`); names compare case-insensitively.
  */
 
-/**
- * Request header fields that carry credentials: RFC 9110 §11.6.2 `Authorization`, §11.7.2
- * `Proxy-Authorization`, RFC 6265 §5.4 `Cookie`, and the API-key and token fields APIs commonly
- * use instead (`X-Api-Key`, `Api-Key`, `X-Auth-Token`, …).
- */
-export const DEFAULT_SECRET_HEADERS: readonly string[] = [
-  'authorization', 'proxy-authorization', 'cookie', 'x-api-key', 'api-key', 'apikey', 'x-auth-token', 'x-access-token', 'x-amz-security-token', 'x-csrf-token',
-];
 
-/**
- * Query parameters that carry credentials: OAuth 2.0 tokens (RFC 6750 §2.3 `access_token`,
- * RFC 6749 `refresh_token`, `client_secret`), API keys (`api_key`, `key`, `auth`, and Azure API
- * Management's `subscription-key`), and signed-URL parameters (AWS SigV4 `X-Amz-Signature`,
- * `X-Amz-Credential`, `X-Amz-Security-Token`; `signature`, `sig`).
- */
-export const DEFAULT_SECRET_QUERY: readonly string[] = [
-  'token', 'access_token', 'refresh_token', 'id_token', 'api_key', 'apikey', 'api-key', 'key', 'client_secret', 'secret', 'password',
-  'signature', 'sig', 'x-amz-signature', 'x-amz-credential', 'x-amz-security-token', 'auth', 'subscription-key',
-];
 
 /** What replaces a secret value. */
 const REDACTED = '[redacted]';

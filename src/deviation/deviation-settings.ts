@@ -1,4 +1,5 @@
 import { closest, distance } from 'fastest-levenshtein';
+import { MAX_DEVIATED_MARKET_IDS, MAX_DEVIATION_SETTINGS } from '../core/limits.js';
 import { MarketStubError, optionError } from '../core/market-stub-error.js';
 import { mixSeed } from '../core/seed-mix.js';
 import { fnv1a } from '../core/text-hash.js';
@@ -29,10 +30,6 @@ export interface DeviationPlan {
   readonly list: readonly ListDeviation[];
 }
 
-/** Most settings one call takes. */
-export const MAX_DEVIATION_SETTINGS = 200;
-/** Most market ids the settings of one call name in total. */
-export const MAX_DEVIATED_MARKET_IDS = 10_000;
 
 /** No deviation at all. */
 export const NO_DEVIATIONS: DeviationPlan = Object.freeze({ shares: Object.freeze([]), targeted: new Map(), list: Object.freeze([]) });

@@ -31,7 +31,7 @@ const FETCH_FIELDS: Record<string, FieldRule> = {
   basePath: (value, where, option) => {
     if (typeof value !== 'string' || (value !== '' && !/^(\/[A-Za-z0-9._~!$&'()*+,;=:@%-]+)+$/.test(value))) throw optionError(where, option, 'a path such as "/api/stub" (starting with /, no trailing /, no query)', value);
   },
-};
+} satisfies Record<keyof FetchHandlerOptions, FieldRule>;
 
 /**
  * Checks the options of createFetchHandler before anything is built.

@@ -1,4 +1,7 @@
+import { optionError } from '../core/market-stub-error.js';
+import { int, readTyped } from '../core/option-kind.js';
 import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { DEFAULT_GRACE_MS, MAX_GRACE_MS } from '../core/limits.js';
 import { Server as NetServer, type AddressInfo, type Socket } from 'node:net';
 import { errorReply, internalError, type ErrorCode } from '../runtime/error-reply.js';
 import { createPendingResponses } from './pending-responses.js';
@@ -9,10 +12,6 @@ import type { StubRuntime } from '../runtime/stub-runtime.js';
 import { loadConsoleAssets } from './admin/console-assets.js';
 import { createStubCore } from '../runtime/stub-core.js';
 
-/** Default time close() gives requests already received (delayed ones included) before answering them 503, ms. */
-export const DEFAULT_GRACE_MS = 5_000;
-/** Longest grace a caller may ask for, ms. */
-export const MAX_GRACE_MS = 600_000;
 /**
  * After close(), keep-alive connections that are idle stay open this long (at most the grace), so a
  * request a client is sending on one at that moment is answered (with `Connection: close`) instead
@@ -73,11 +72,12 @@ export function createRequestHandler(runtime: StubRuntime): (req: IncomingMessag
  * that throws gets a logged 500, Node's parser errors (`clientError`) and an unmet `Expect` get a
  * JSON body, slow clients a 408 (HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS).
  * @throws Error with code EADDRINUSE / EACCES / EADDRNOTAVAIL when the address cannot be bound;
- *   RangeError when graceMs is out of range.
+ *   MarketStubError OPTION_INVALID (where `listen`) when graceMs is out of range.
  */
 export async function listen(handler: (req: IncomingMessage, res: ServerResponse) => void, options: ListenOptions): Promise<RunningServer> {
   const graceMs = options.graceMs ?? DEFAULT_GRACE_MS;
-  if (!Number.isSafeInteger(graceMs) || graceMs < 0 || graceMs > MAX_GRACE_MS) throw new RangeError(`graceMs must be an integer from 0 to ${MAX_GRACE_MS}, got ${graceMs}`);
+  const grace = readTyped(int(0, MAX_GRACE_MS), graceMs);
+  if (!grace.ok) throw optionError('listen', 'graceMs', grace.expected, graceMs);
   const shape = options.errorShape ?? 'default';
   const onError = options.onError ?? ((error: unknown, where: string) => console.error(`market-stub: 500 on ${where}:`, error));
   // Not a Set: see pending-responses.ts (a Set's rehashes were old-generation garbage per request).

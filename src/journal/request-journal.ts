@@ -1,4 +1,7 @@
+import { optionError } from '../core/market-stub-error.js';
+import { choice, int, readTyped } from '../core/option-kind.js';
 import { createTextSlots } from './journal-slots.js';
+import { DEFAULT_JOURNAL_BYTES, MAX_ENTRY_HEADER_BYTES, MAX_JOURNAL_BYTES, MAX_JOURNAL_ENTRIES, MAX_JOURNAL_READ } from '../core/limits.js';
 import { secretNames, type SecretNames } from '../core/secret-names.js';
 
 /** One request as the stub saw it. */
@@ -38,15 +41,6 @@ export interface JournalFilter {
   limit?: number;
 }
 
-/** Largest journal, in entries. */
-export const MAX_JOURNAL_ENTRIES = 100_000;
-/** Default and largest bound of the bytes a journal holds (entries are dropped oldest first past it). */
-export const DEFAULT_JOURNAL_BYTES = 32 * 1024 * 1024;
-export const MAX_JOURNAL_BYTES = 1024 * 1024 * 1024;
-/** Header bytes (names + values) kept per entry; headers past it are dropped and counted in `headersDropped`. */
-export const MAX_ENTRY_HEADER_BYTES = 8 * 1024;
-/** Most entries one read returns (`limit` defaults to it and may not exceed it). */
-export const MAX_JOURNAL_READ = 1_000;
 /** What a journal entry costs besides its strings (the object, numbers, arrays), in bytes, for the byte bound. */
 const ENTRY_OVERHEAD = 200;
 /** The behaviour list of entries none applied to. */
@@ -171,12 +165,19 @@ function journalColumns(capacity: number) {
 
 type JournalColumns = ReturnType<typeof journalColumns>;
 
-/** The journal's options resolved and checked. @throws RangeError when capacity, maxBytes or headers is out of range. */
+/** The kinds of the journal's bounds: the same rows the library's options (runtime/runtime-options.ts) check first. */
+const JOURNAL_KINDS = { journalSize: int(0, MAX_JOURNAL_ENTRIES), journalBytes: int(1024, MAX_JOURNAL_BYTES), journalHeaders: choice('redacted', 'full') } as const;
+
+/**
+ * The journal's options resolved and checked.
+ * @throws MarketStubError OPTION_INVALID (where `journal`) when capacity, maxBytes or headers is out of range.
+ */
 function checkJournalOptions(options: number | JournalOptions): { capacity: number; maxBytes: number; headerMode: 'redacted' | 'full'; secrets: SecretNames } {
   const { capacity, maxBytes = DEFAULT_JOURNAL_BYTES, headers: headerMode = 'redacted', redactHeaders = [], redactQuery = [] } = typeof options === 'number' ? { capacity: options } : options;
-  if (!Number.isSafeInteger(capacity) || capacity < 0 || capacity > MAX_JOURNAL_ENTRIES) throw new RangeError(`journal size must be an integer from 0 to ${MAX_JOURNAL_ENTRIES}, got ${capacity}`);
-  if (!Number.isSafeInteger(maxBytes) || maxBytes < 1024 || maxBytes > MAX_JOURNAL_BYTES) throw new RangeError(`journal bytes must be an integer from 1024 to ${MAX_JOURNAL_BYTES}, got ${maxBytes}`);
-  if (headerMode !== 'redacted' && headerMode !== 'full') throw new RangeError(`journal headers must be "redacted" or "full", got ${JSON.stringify(headerMode)}`);
+  for (const [option, value] of [['journalSize', capacity], ['journalBytes', maxBytes], ['journalHeaders', headerMode]] as const) {
+    const read = readTyped(JOURNAL_KINDS[option], value);
+    if (!read.ok) throw optionError('journal', option, read.expected, value);
+  }
   return { capacity, maxBytes, headerMode, secrets: secretNames(redactHeaders, redactQuery) };
 }
 

@@ -7,7 +7,7 @@ import { createStubControls } from '../runtime/stub-controls.js';
 import { createStubCore } from '../runtime/stub-core.js';
 import { createHandle } from '../runtime/stub-handle.js';
 import { createStubRuntime } from '../runtime/stub-runtime.js';
-import { checkHandlersOptions, parseBaseUrl, type MarketStubHandlersOptions } from './msw-options.js';
+import { checkHandlersOptions, handlerBase, type MarketStubHandlersOptions } from './msw-options.js';
 
 /** What createMarketStubHandlers returns: the MSW handlers and the stub's controls. */
 export interface MarketStubHandlers {
@@ -37,7 +37,7 @@ const WHERE = 'createMarketStubHandlers';
 export function createMarketStubHandlers(options: MarketStubHandlersOptions): MarketStubHandlers {
   checkHandlersOptions(options, WHERE);
   const { baseUrl, count, clock, markets, ...runtimeOptions } = options;
-  const base = parseBaseUrl(baseUrl, WHERE);
+  const base = handlerBase(baseUrl, WHERE);
   const seed = runtimeOptions.seed ?? 1;
   const catalog = buildDataCatalog({ markets, seed, count: count ?? 100, clock: clock ?? todayUtc() }, WHERE);
   const allowedHosts = [...(runtimeOptions.allowedHosts ?? []), new URL(base.origin).hostname];

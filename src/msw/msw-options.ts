@@ -1,3 +1,4 @@
+import { readHttpUrl } from '../core/http-url.js';
 import { optionError } from '../core/market-stub-error.js';
 import { checkFields, type FieldRule } from '../core/option-fields.js';
 import { DATA_STUB_FIELDS } from '../runtime/runtime-options.js';
@@ -29,9 +30,9 @@ export interface MarketStubHandlersOptions extends Omit<RuntimeOptions, 'catalog
 const MSW_FIELDS: Record<string, FieldRule> = {
   ...DATA_STUB_FIELDS,
   baseUrl: (value, where, option) => {
-    parseBaseUrl(value, where, option);
+    handlerBase(value, where, option);
   },
-};
+} satisfies Record<keyof MarketStubHandlersOptions, FieldRule>;
 
 /**
  * Checks the options of createMarketStubHandlers before anything is built.
@@ -44,17 +45,13 @@ export function checkHandlersOptions(options: unknown, where: string): asserts o
 
 /**
  * The base URL as origin plus path prefix (no trailing `/`).
- * @throws MarketStubError OPTION_INVALID when it is not an absolute http(s) URL without query or fragment.
+ * @throws MarketStubError OPTION_INVALID when it is not an absolute http(s) URL without credentials, query or fragment (core/http-url.ts).
  */
-export function parseBaseUrl(value: unknown, where: string, option = 'baseUrl'): { origin: string; prefix: string; href: string } {
-  const expected = 'an absolute http(s) URL without query or fragment, such as "https://api.example.test/v1"';
-  let url: URL;
-  try {
-    url = new URL(String(value));
-  } catch {
-    throw optionError(where, option, expected, value);
-  }
-  if (typeof value !== 'string' || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.search !== '' || url.hash !== '' || url.username !== '' || url.password !== '') throw optionError(where, option, expected, value);
+export function handlerBase(value: unknown, where: string, option = 'baseUrl'): { origin: string; prefix: string; href: string } {
+  // Text only: a URL object is refused as before (the handlers compare its text with request URLs).
+  const read = readHttpUrl(typeof value === 'string' ? value : undefined);
+  if (!read.ok) throw optionError(where, option, `${read.expected}, such as "https://api.example.test/v1"`, read.secret ? '(a URL with credentials, not shown)' : value);
+  const url = read.url;
   const prefix = url.pathname.replace(/\/+$/, '');
   return { origin: url.origin, prefix, href: `${url.origin}${prefix}` };
 }

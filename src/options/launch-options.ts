@@ -1,36 +1,46 @@
 import type { ServeConfig } from '../config.js';
 import type { MarketStubOptions } from '../stub.js';
+import type { OptionSpec } from './resolve-options.js';
+import { optionKey } from './resolve-options.js';
+import { SERVE_OPTIONS, type ServeFeeds } from './tables/serve-options.js';
+
+/** Every `feeds` of serve's rows is a key of MarketStubOptions: a row naming anything else does not compile. */
+const FEEDS_LIBRARY_KEYS: [ServeFeeds] extends [keyof MarketStubOptions] ? true : never = true;
+
+/**
+ * The library options a command's resolved values feed, by one loop over its rows: each row with
+ * `feeds` passes its value (when it has one) as that option; a choice of `on`/`off` becomes a
+ * boolean. Rows without `feeds` are the command's own (`--quiet`) or composed by hand into a
+ * structured value (the profile, behaviour, rules, deviations).
+ */
+export function libraryOptionsOf(rows: readonly OptionSpec[], values: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const options: Record<string, unknown> = {};
+  for (const row of rows) {
+    const value = values[optionKey(row)];
+    if (row.feeds === undefined || value === undefined) continue;
+    const onOff = row.kind.type === 'choice' && row.kind.choices.length === 2 && row.kind.choices.includes('on') && row.kind.choices.includes('off');
+    options[row.feeds] = onOff ? value === 'on' : value;
+  }
+  return options;
+}
 
 /**
  * The library options `serve` launches its stub with (launchStub in src/stub.ts), from the resolved
- * serve config: one field each, the generated-catalog options beside `fixtures` (watch only with
- * fixtures), and the options left out that have nothing to say (no redaction names added, no admin
- * token). With a `logger`, request lines and warnings go to it alone (`errorLog` is silenced: one
- * stream, never both); without one (`--quiet`) warnings go to stderr, the library's default.
+ * serve config: every row that feeds a library option (libraryOptionsOf; FEEDS_LIBRARY_KEYS holds
+ * each to a key of MarketStubOptions), plus the structured values composeServeConfig built (profile,
+ * behaviour, rules, deviations). With a `logger`, request lines and warnings go to it alone
+ * (`errorLog` is silenced: one stream, never both); without one (`--quiet`) warnings go to stderr,
+ * the library's default.
  * @returns a fresh options object; config is not changed.
  */
 export function launchOptionsOf(config: ServeConfig, logger?: MarketStubOptions['logger']): MarketStubOptions {
+  const fed = FEEDS_LIBRARY_KEYS && (libraryOptionsOf(SERVE_OPTIONS, config.values) as MarketStubOptions);
   return {
-    port: config.port,
-    host: config.host,
-    seed: config.seed,
-    count: config.count,
-    clock: config.clock,
-    ...(config.fixtures !== undefined ? { fixtures: config.fixtures, watch: config.watch } : {}),
+    ...fed,
     profile: config.profile,
     behaviour: config.behaviour,
     rules: config.rules,
     deviations: config.deviations,
-    journalSize: config.journalSize,
-    journalBytes: config.journalBytes,
-    journalHeaders: config.journalHeaders,
-    ...(config.redactHeaders.length > 0 ? { redactHeaders: config.redactHeaders } : {}),
-    ...(config.redactQuery.length > 0 ? { redactQuery: config.redactQuery } : {}),
-    allowedHosts: config.allowedHosts,
-    shutdownGraceMs: config.shutdownGraceMs,
-    cors: config.cors,
-    admin: config.admin,
-    ...(config.adminToken !== undefined ? { adminToken: config.adminToken } : {}),
     ...(logger === undefined ? {} : { logger, errorLog: () => undefined }),
   };
 }

@@ -1,5 +1,6 @@
 import { expectedText, readText, readTyped, type OptionKind, type OptionValue } from '../core/option-kind.js';
 import type { LocatedProblem } from '../core/located-problem.js';
+import { MarketStubError } from '../core/market-stub-error.js';
 
 /**
  * One option of a command, as data: its flag, environment variables, kind, default and help. The
@@ -28,6 +29,12 @@ export interface OptionSpec {
   secret?: boolean;
   /** Given by flag or environment only, never in a config file (`--config` itself, `--print-config`). */
   cliOnly?: boolean;
+  /**
+   * The library option this row's value is passed as (for `serve`: a key of startMarketStub's
+   * MarketStubOptions, such as `journalSize`). The command → library mapping is this field, read by
+   * one loop (options/launch-options.ts libraryOptionsOf); a choice of `on`/`off` feeds a boolean.
+   */
+  feeds?: string;
 }
 
 declare const VALUES: unique symbol;
@@ -91,15 +98,16 @@ const NOT_SHOWN = 'not shown (it may be a secret)';
 export const MISSING = 'nothing (missing)';
 
 /**
- * Bad options: every problem found, each naming its option as the user gave it. The CLI prints
- * the message and exits 2 before anything starts.
+ * Bad options of a command: the MarketStubError OPTION_INVALID (the one error of a bad option on
+ * every surface) whose `findings` are every problem found, each naming its option as the user gave
+ * it (`problems`: the same list, typed with `option`). The CLI prints the message (one line per
+ * problem) and exits 2 before anything starts.
  */
-export class ConfigError extends Error {
-  readonly code = 'CONFIG_INVALID';
+export class ConfigError extends MarketStubError {
   readonly problems: readonly OptionProblem[];
   constructor(problems: readonly OptionProblem[] | string) {
     const list = typeof problems === 'string' ? [{ option: '', pointer: '', expected: '', found: '', message: problems }] : problems;
-    super(list.map((p) => p.message).join('\n'));
+    super({ code: 'OPTION_INVALID', where: 'market-stub', message: list.map((p) => p.message).join('\n'), findings: list });
     this.name = 'ConfigError';
     this.problems = list;
   }
@@ -149,10 +157,10 @@ export function resolveOptions<V extends object = AnyOptionValues>(specs: Option
 
 /**
  * A problem about an option value, worded as every surface words it: `ORIGIN: expected …, found "…".`
- * `found` undefined is a value not shown (a secret); `pointer` locates it in a config file.
+ * `found` undefined is a value not shown (a secret), unless `foundText` gives it as text; `pointer` locates it in a config file.
  */
-export function problem(option: string, expected: string, found: unknown, hint = '', pointer = ''): OptionProblem {
-  const shown = found === undefined ? undefined : JSON.stringify(Array.isArray(found) && found.length === 1 ? found[0] : found);
+export function problem(option: string, expected: string, found: unknown, hint = '', pointer = '', foundText?: string): OptionProblem {
+  const shown = foundText ?? (found === undefined ? undefined : JSON.stringify(Array.isArray(found) && found.length === 1 ? found[0] : found));
   const tail = shown === undefined ? '' : `, found ${shown}`;
   return { option, pointer, expected, found: shown ?? NOT_SHOWN, message: `${option}: expected ${expected}${tail}.${hint ? ` ${hint}` : ''}` };
 }

@@ -1,6 +1,9 @@
 import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { Redactor } from '../core/redact-secrets.js';
+import { showValue } from '../core/market-stub-error.js';
+import { int, readTyped } from '../core/option-kind.js';
+import { PROXY_OPTION_BOUNDS } from '../core/limits.js';
 import { listen, type RunningServer } from '../http/server.js';
 import { listenFailed } from '../http/listen-failed.js';
 import type { ContractReport } from '../contract/checks/index.js';
@@ -45,9 +48,9 @@ export interface RecordingProxy {
  */
 export async function startRecordingProxy(options: RecordingProxyOptions): Promise<RecordingProxy> {
   const upstream = parseBaseUrl(options.upstream, '--upstream');
-  const timeoutMs = integerOption(options.timeoutMs, 30_000, 1, 600_000, 'timeoutMs (--timeout-ms)');
-  const graceMs = integerOption(options.graceMs, 10_000, 0, 600_000, 'graceMs (--grace-ms)');
-  const maxBodyBytes = integerOption(options.maxBodyMb, 64, 1, 4096, 'maxBodyMb (--max-body-mb)') * 1_048_576;
+  const timeoutMs = integerOption(options.timeoutMs, 'timeoutMs', '--timeout-ms');
+  const graceMs = integerOption(options.graceMs, 'graceMs', '--grace-ms');
+  const maxBodyBytes = integerOption(options.maxBodyMb, 'maxBodyMb', '--max-body-mb') * 1_048_576;
   // A key in the upstream URL (`?api_key=K`) goes on every forwarded request, and is redacted everywhere from the start.
   const baseQuery = readBaseQuery(upstream, options.redactQuery);
   const state = createProxyState(options, baseQuery.secretValues);
@@ -95,8 +98,11 @@ async function forwardProxyFor(network: OutgoingAgent, upstream: URL, timeoutMs:
   return { proxy, undici, dispatcher: network.dispatcher(undici, { connectTimeoutMs: timeoutMs }) };
 }
 
-function integerOption(value: number | undefined, fallback: number, min: number, max: number, name: string): number {
-  if (value === undefined) return fallback;
-  if (!Number.isSafeInteger(value) || value < min || value > max) throw new ContractRunError('OPTION_INVALID', `${name} must be an integer from ${min} to ${max}, found ${JSON.stringify(value)}.`, 'startRecordingProxy');
+/** A numeric option within its PROXY_OPTION_BOUNDS (core/limits.ts), or its default. @throws ContractRunError OPTION_INVALID naming the option and its flag. */
+function integerOption(value: number | undefined, name: keyof typeof PROXY_OPTION_BOUNDS, flag: string): number {
+  const bounds = PROXY_OPTION_BOUNDS[name];
+  if (value === undefined) return bounds.default;
+  const read = readTyped(int(bounds.min, bounds.max), value);
+  if (!read.ok) throw new ContractRunError('OPTION_INVALID', `${name} (${flag}): expected ${read.expected}, found ${showValue(value)}.`, 'startRecordingProxy');
   return value;
 }

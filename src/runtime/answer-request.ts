@@ -1,4 +1,5 @@
-import { parsePrefer, MAX_HOLD_MS, type AppliedBehaviour, type Behaviour, type TransportFault } from '../behaviour/behaviour.js';
+import { parsePrefer, type AppliedBehaviour, type Behaviour, type TransportFault } from '../behaviour/behaviour.js';
+import { MAX_HOLD_MS } from '../core/limits.js';
 import { MarketStubError } from '../core/market-stub-error.js';
 import { utf8 } from '../core/bytes.js';
 import { catalogueIndex } from '../deviation/deviation-catalogue.js';

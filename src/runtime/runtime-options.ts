@@ -1,18 +1,72 @@
-import { checkBehaviour, createBehaviourEngine, type BehaviourRuleInput } from '../behaviour/behaviour.js';
+import { checkBehaviour, ruleProblems } from '../behaviour/behaviour.js';
+import { MAX_JOURNAL_BYTES, MAX_JOURNAL_ENTRIES } from '../core/limits.js';
 import { planDeviations } from '../deviation/deviation-settings.js';
 import { HOST_NAME } from '../core/host-name.js';
-import { MarketStubError, optionError, relocate } from '../core/market-stub-error.js';
-import { BOOLEAN, checkFields, int, TEXT, type FieldRule } from '../core/option-fields.js';
-import { readTyped, type OptionKind } from '../core/option-kind.js';
-import { MAX_JOURNAL_BYTES, MAX_JOURNAL_ENTRIES } from '../journal/request-journal.js';
-import { ERROR_SHAPES, PAGING_MODES } from './response-profile.js';
+import { MarketStubError, optionError, problemsError, relocate } from '../core/market-stub-error.js';
+import { checkFields, type FieldRule } from '../core/option-fields.js';
+import { BOOLEAN, int } from '../core/option-kind.js';
+import { profileProblems } from './response-profile.js';
 import { CATALOG_FIELDS } from '../catalog/catalog-options.js';
+import type { MarketCatalog } from '../catalog/market-catalog.js';
+import type { StubLogger } from '../core/stub-logger.js';
+import type { Behaviour, BehaviourRuleInput } from '../behaviour/behaviour.js';
+import type { DeviationSetting } from '../deviation/deviation-settings.js';
+import type { ResponseProfile } from './response-profile.js';
 
-/** Largest request journal, in entries (a full scan of it stays a few milliseconds: reads never stall the server). */
-export const MAX_JOURNAL_SIZE = MAX_JOURNAL_ENTRIES;
+/** Everything a stub runtime is built from; only `catalog` is required. */
+export interface RuntimeOptions {
+  catalog: MarketCatalog;
+  /** Seeds tick steps, jitter, error rates and which markets a shared deviation selects. @default 1 */
+  seed?: number;
+  profile?: Partial<ResponseProfile>;
+  /** Behaviour for every market request (CLI/env `--delay`, `--fault`…). */
+  behaviour?: Behaviour;
+  /** Start-up rules per route or market (CLI `--behaviours FILE`). */
+  rules?: readonly BehaviourRuleInput[];
+  /**
+   * Deviations from the contract to serve (src/deviation, the README's deviation table): each to
+   * every market, a seeded share (`rate`), or named markets (`marketIds`); list deviations to the list.
+   */
+  deviations?: readonly DeviationSetting[];
+  /** Ring-buffer size of the request journal, 0–100,000 entries. @default 1000 */
+  journalSize?: number;
+  /** Bytes the journal holds at most (entries dropped oldest first past it), 1 KiB–1 GiB. @default 33554432 (32 MiB) */
+  journalBytes?: number;
+  /** `redacted` (default): Authorization, Proxy-Authorization and Cookie values are journaled as `[redacted]`; `full` keeps them. */
+  journalHeaders?: 'redacted' | 'full';
+  /** Header names whose values the journal redacts besides the defaults (X-Api-Key, Cookie…: core/secret-names.ts). */
+  redactHeaders?: readonly string[];
+  /** Query parameter names whose values the journal and the request log redact besides the defaults (token, api_key, signature…). */
+  redactQuery?: readonly string[];
+  /** Access-Control-Allow-Origin: * and preflight answers. @default true */
+  cors?: boolean;
+  /**
+   * The stub's clock, YYYY-MM-DD (UTC): every answer's `Date` header is this date at the current
+   * UTC time of day, so `market-stub check` judges "past" as of that day. @default the real date
+   */
+  clock?: string;
+  /** Serve the admin API under /__stub. @default true */
+  admin?: boolean;
+  /** When set, admin requests need `Authorization: Bearer <token>`. */
+  adminToken?: string;
+  /**
+   * Host names the admin API accepts besides IP addresses, `localhost` and `*.localhost` (DNS-rebinding
+   * defence): exact names (`market-stub`), `.domain` for a domain and its subdomains, or `*` for any.
+   */
+  allowedHosts?: readonly string[];
+  /** Request log (one line per request; a pino logger fits); none when omitted. */
+  logger?: StubLogger;
+  /** Where the cause of every 500 (one line with the stack) and start-up warnings go, also when there is no request log. @default console.error (stderr) */
+  errorLog?: (line: string) => void;
+}
 
-/** Scalar and structured fields every stub surface takes (startMarketStub, createApp's runtime options). */
-export const RUNTIME_FIELDS: Record<string, FieldRule> = {
+
+/**
+ * Scalar and structured fields every stub surface takes (startMarketStub, createApp's runtime options):
+ * one check per RuntimeOptions field, held to the interface both ways (`satisfies`: a field without
+ * its check, or a check without its field, does not compile).
+ */
+export const RUNTIME_FIELDS = {
   seed: int(0, Number.MAX_SAFE_INTEGER),
   profile: checkProfile,
   behaviour: (value, where, option) => relocateBehaviour(() => checkBehaviour(value, option), where),
@@ -20,7 +74,7 @@ export const RUNTIME_FIELDS: Record<string, FieldRule> = {
   deviations: (value, where, option) => {
     planDeviations(value, where, option);
   },
-  journalSize: int(0, MAX_JOURNAL_SIZE),
+  journalSize: int(0, MAX_JOURNAL_ENTRIES),
   journalBytes: int(1024, MAX_JOURNAL_BYTES),
   journalHeaders: { type: 'choice', choices: ['redacted', 'full'] },
   redactHeaders: checkNameList,
@@ -34,18 +88,18 @@ export const RUNTIME_FIELDS: Record<string, FieldRule> = {
   errorLog: (value, where, option) => {
     if (typeof value !== 'function') throw optionError(where, option, 'a function (line: string) => void', value);
   },
-};
+} satisfies Record<Exclude<keyof RuntimeOptions, 'catalog'>, FieldRule>;
 
 /**
  * The fields of a stub built from data, with no file system or socket (createFetchHandler,
  * createMarketStubHandlers): the runtime fields, and the catalog's count, clock and markets.
  */
-export const DATA_STUB_FIELDS: Record<string, FieldRule> = {
+export const DATA_STUB_FIELDS = {
   ...RUNTIME_FIELDS,
-  count: CATALOG_FIELDS['count'] as FieldRule,
-  clock: CATALOG_FIELDS['clock'] as FieldRule,
-  markets: CATALOG_FIELDS['markets'] as FieldRule,
-};
+  count: CATALOG_FIELDS.count,
+  clock: CATALOG_FIELDS.clock,
+  markets: CATALOG_FIELDS.markets,
+} satisfies Record<string, FieldRule>;
 
 /** redactHeaders / redactQuery: an array (empty allowed) of non-empty names. */
 function checkNameList(value: unknown, where: string, option: string): void {
@@ -61,31 +115,9 @@ export function checkRuntimeOptions(options: unknown, where = 'createApp'): void
   if ((options as Record<string, unknown>)['catalog'] === undefined) throw optionError(where, 'catalog', 'a catalog from buildCatalog()', undefined);
 }
 
-const PROFILE_FIELDS: Record<string, OptionKind> = {
-  envelope: TEXT,
-  paging: { type: 'choice', choices: PAGING_MODES },
-  pageSize: int(1, 1_000_000),
-  maxPageSize: int(1, 1_000_000),
-  errors: { type: 'choice', choices: ERROR_SHAPES },
-  filterStatus: BOOLEAN,
-};
-
 function checkProfile(value: unknown, where: string, option: string): void {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw optionError(where, option, 'an object such as {"envelope":"markets","paging":"cursor"}', value);
-  const profile = value as Record<string, unknown>;
-  for (const [key, field] of Object.entries(profile)) {
-    const kind = PROFILE_FIELDS[key];
-    if (!kind) throw optionError(where, `${option}.${key}`, `a known field (${Object.keys(PROFILE_FIELDS).join(', ')})`, key);
-    if (field === undefined) continue;
-    const read = readTyped(kind, field);
-    if (!read.ok) throw optionError(where, `${option}.${key}`, read.expected, field);
-  }
-  if (typeof profile['envelope'] === 'string' && !/^[A-Za-z_][A-Za-z0-9_]{0,63}$/.test(profile['envelope'])) {
-    throw optionError(where, `${option}.envelope`, '"bare" or a key such as "markets" (letters, digits, _; at most 64)', profile['envelope']);
-  }
-  const pageSize = (profile['pageSize'] as number | undefined) ?? 100;
-  const maxPageSize = (profile['maxPageSize'] as number | undefined) ?? 1000;
-  if (pageSize > maxPageSize) throw optionError(where, `${option}.pageSize`, `an integer from 1 to ${option}.maxPageSize (${maxPageSize})`, pageSize);
+  const problems = profileProblems(value, (field) => `${option}.${field}`);
+  if (problems.length > 0) throw problemsError(where, option, problems);
 }
 
 /** allowedHosts: at most 100 host names (`market-stub`), `.domain` entries or `*`. */
@@ -97,19 +129,8 @@ function checkAllowedHosts(value: unknown, where: string, option: string): void 
 }
 
 function checkRules(value: unknown, where: string, option: string): void {
-  if (!Array.isArray(value)) throw optionError(where, option, 'an array of rules {match, behaviour, times?, id?}', value);
-  value.forEach((rule: unknown, i) => {
-    if (rule === null || typeof rule !== 'object' || Array.isArray(rule)) throw optionError(where, `${option}[${i}]`, 'a rule {match, behaviour, times?, id?}', rule);
-    // The engine's own checks, on a scratch engine: one definition of what a valid rule is. The
-    // engine names a rule `rule` or `rule ID`; here it is `rules[i]`.
-    try {
-      createBehaviourEngine({ seed: 1, rules: [rule as BehaviourRuleInput] });
-    } catch (error) {
-      if (!(error instanceof MarketStubError) || error.option === undefined) throw error;
-      const init = { code: error.code, where, option: error.option.replace(/^rule( [^.]+)?/, `${option}[${i}]`), expected: error.expected ?? 'a valid rule' };
-      throw new MarketStubError(error.found === undefined ? init : { ...init, foundText: error.found });
-    }
-  });
+  const problems = ruleProblems(value);
+  if (problems.length > 0) throw problemsError(where, option, problems);
 }
 
 

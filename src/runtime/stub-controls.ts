@@ -1,7 +1,7 @@
 import { checkBehaviour, type Behaviour, type BehaviourRule, type BehaviourRuleInput } from '../behaviour/behaviour.js';
-import { MAX_EDITABLE } from '../catalog/market-store.js';
+import { MAX_EDITABLE, MAX_JOURNAL_READ, MAX_MARKETS_PER_CALL, MAX_TICKS_PER_CALL } from '../core/limits.js';
 import { MarketStubError, optionError, relocate } from '../core/market-stub-error.js';
-import { MAX_JOURNAL_READ, type JournalEntry, type JournalFilter } from '../journal/request-journal.js';
+import { type JournalEntry, type JournalFilter } from '../journal/request-journal.js';
 import type { StubRuntime } from './stub-runtime.js';
 import type { Market } from '../schema/generated/market-types.js';
 import { describeCatalogue, type DeviationDescription } from '../deviation/describe-catalogue.js';
@@ -54,11 +54,7 @@ export interface JournalStats {
   maxBytes: number;
 }
 
-/** Most markets one setMarkets call (or `PUT /__stub/markets`) takes: it is validated and swapped in at once. */
-export const MAX_MARKETS_PER_CALL = 10_000;
 
-/** Largest `n` of one tick call (each tick visits every market; see also MAX_TICK_WORK). */
-export const MAX_TICKS_PER_CALL = 10_000;
 
 /** Creates the controls over a runtime: the market, deviation, behaviour and journal controls, each a named part. */
 export function createStubControls(runtime: StubRuntime): StubControls {

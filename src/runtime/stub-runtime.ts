@@ -1,59 +1,16 @@
-import type { MarketCatalog } from '../catalog/market-catalog.js';
+import { DEFAULT_JOURNAL_BYTES } from '../core/limits.js';
 import type { StubLogger } from '../core/stub-logger.js';
 import { createMarketStore, type MarketStore } from '../catalog/market-store.js';
-import { createBehaviourEngine, type Behaviour, type BehaviourEngine, type BehaviourRuleInput } from '../behaviour/behaviour.js';
+import { createBehaviourEngine, type BehaviourEngine } from '../behaviour/behaviour.js';
 import { MarketStubError } from '../core/market-stub-error.js';
-import { planDeviations, type DeviationSetting } from '../deviation/deviation-settings.js';
-import { createRequestJournal, DEFAULT_JOURNAL_BYTES, type RequestJournal } from '../journal/request-journal.js';
+import { planDeviations } from '../deviation/deviation-settings.js';
+import { createRequestJournal, type RequestJournal } from '../journal/request-journal.js';
 import { resolveProfile, type ResponseProfile } from './response-profile.js';
 import { secretNames, type SecretNames } from '../core/secret-names.js';
+import type { RuntimeOptions } from './runtime-options.js';
 
-/** Everything a stub runtime is built from; only `catalog` is required. */
-export interface RuntimeOptions {
-  catalog: MarketCatalog;
-  /** Seeds tick steps, jitter, error rates and which markets a shared deviation selects. @default 1 */
-  seed?: number;
-  profile?: Partial<ResponseProfile>;
-  /** Behaviour for every market request (CLI/env `--delay`, `--fault`…). */
-  behaviour?: Behaviour;
-  /** Start-up rules per route or market (CLI `--behaviours FILE`). */
-  rules?: readonly BehaviourRuleInput[];
-  /**
-   * Deviations from the contract to serve (src/deviation, the README's deviation table): each to
-   * every market, a seeded share (`rate`), or named markets (`marketIds`); list deviations to the list.
-   */
-  deviations?: readonly DeviationSetting[];
-  /** Ring-buffer size of the request journal, 0–100,000 entries. @default 1000 */
-  journalSize?: number;
-  /** Bytes the journal holds at most (entries dropped oldest first past it), 1 KiB–1 GiB. @default 33554432 (32 MiB) */
-  journalBytes?: number;
-  /** `redacted` (default): Authorization, Proxy-Authorization and Cookie values are journaled as `[redacted]`; `full` keeps them. */
-  journalHeaders?: 'redacted' | 'full';
-  /** Header names whose values the journal redacts besides the defaults (X-Api-Key, Cookie…: core/secret-names.ts). */
-  redactHeaders?: readonly string[];
-  /** Query parameter names whose values the journal and the request log redact besides the defaults (token, api_key, signature…). */
-  redactQuery?: readonly string[];
-  /** Access-Control-Allow-Origin: * and preflight answers. @default true */
-  cors?: boolean;
-  /**
-   * The stub's clock, YYYY-MM-DD (UTC): every answer's `Date` header is this date at the current
-   * UTC time of day, so `market-stub check` judges "past" as of that day. @default the real date
-   */
-  clock?: string;
-  /** Serve the admin API under /__stub. @default true */
-  admin?: boolean;
-  /** When set, admin requests need `Authorization: Bearer <token>`. */
-  adminToken?: string;
-  /**
-   * Host names the admin API accepts besides IP addresses, `localhost` and `*.localhost` (DNS-rebinding
-   * defence): exact names (`market-stub`), `.domain` for a domain and its subdomains, or `*` for any.
-   */
-  allowedHosts?: readonly string[];
-  /** Request log (one line per request; a pino logger fits); none when omitted. */
-  logger?: StubLogger;
-  /** Where the cause of every 500 (one line with the stack) and start-up warnings go, also when there is no request log. @default console.error (stderr) */
-  errorLog?: (line: string) => void;
-}
+export type { RuntimeOptions } from './runtime-options.js';
+
 
 /** The live state of one stub: catalog store, profile, behaviours, journal and switches. */
 export interface StubRuntime {
@@ -105,8 +62,8 @@ export interface Exchange {
  * Builds a runtime (its options already checked by checkRuntimeOptions or checkStubOptions);
  * `where` names the caller in errors. Platform-neutral: adapters (src/http, src/msw) turn requests
  * into StubRequests, ask answerRequest for the Reply, deliver it and call recordExchange.
- * @throws RangeError for a bad profile or journal bound; BehaviourError for a bad behaviour or rule;
- *   MarketStubError for bad deviations (MARKET_NOT_FOUND for a `marketIds` entry outside the catalog).
+ * @throws MarketStubError OPTION_INVALID for a bad profile or journal bound (BehaviourError for a bad behaviour or rule),
+ *   OPTION_INVALID or MARKET_NOT_FOUND for bad deviations (a `marketIds` entry outside the catalog).
  */
 export function createStubRuntime(options: RuntimeOptions, where = 'createStubRuntime'): StubRuntime {
   const seed = options.seed ?? 1;

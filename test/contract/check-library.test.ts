@@ -56,7 +56,7 @@ describe('checkDeployment', () => {
     await expect(checkDeployment({ baseUrl: 'http://127.0.0.1:1', timeoutMs: 0 })).rejects.toMatchObject({ code: 'OPTION_INVALID' });
     await expect(checkDeployment({ baseUrl: 'http://127.0.0.1:1', maxBodyMb: 0 })).rejects.toMatchObject({ code: 'OPTION_INVALID', message: expect.stringContaining('maxBodyMb (--max-body-mb)') });
     await expect(checkDeployment({ baseUrl: 'http://127.0.0.1:1', retries: 11 })).rejects.toMatchObject({ code: 'OPTION_INVALID' });
-    await expect(checkDeployment({ baseUrl: 'http://127.0.0.1:1', maxMarketBytes: 100 })).rejects.toMatchObject({ code: 'OPTION_INVALID', message: expect.stringContaining('maxMarketBytes (--max-market-bytes) must be an integer from 1024 to 67108864') });
+    await expect(checkDeployment({ baseUrl: 'http://127.0.0.1:1', maxMarketBytes: 100 })).rejects.toMatchObject({ code: 'OPTION_INVALID', message: 'maxMarketBytes (--max-market-bytes): expected an integer from 1024 to 67108864, found 100.' });
     await expect(checkDeployment({ baseUrl: 'http://127.0.0.1:1', today: '2026-02-30' })).rejects.toBeInstanceOf(ContractRunError);
     await expect(checkDeployment({ baseUrl: 'http://127.0.0.1:1', today: '2026-02-30' })).rejects.toBeInstanceOf(MarketStubError);
   });

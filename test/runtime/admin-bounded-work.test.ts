@@ -3,9 +3,8 @@
 // one tick call visits at most MAX_TICK_WORK markets, so it holds the server a bounded time.
 import { afterEach, describe, expect, it } from 'vitest';
 import { startMarketStub, type MarketStub } from '../../src/index.js';
-import { MAX_TICK_WORK } from '../../src/catalog/market-store.js';
+import { MAX_LISTED_PROBLEMS, MAX_TICK_WORK } from '../../src/core/limits.js';
 import type { FixtureError} from '../../src/fixtures/load-fixtures.js';
-import { MAX_LISTED_PROBLEMS } from '../../src/fixtures/load-fixtures.js';
 import { MarketStubError } from '../../src/core/market-stub-error.js';
 
 const open: MarketStub[] = [];

@@ -1,8 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { MAX_HOLD_MS } from '../../src/core/limits.js';
 import { rawExchange } from '../support/raw-http.js';
 import { buildCatalog, createApp, startMarketStub, type MarketCatalog, type MarketStub } from '../../src/index.js';
 import { createRequestJournal } from '../../src/journal/request-journal.js';
-import { createBehaviourEngine, MAX_HOLD_MS } from '../../src/behaviour/behaviour.js';
+import { createBehaviourEngine } from '../../src/behaviour/behaviour.js';
 import { createGeneratedCatalog } from '../../src/catalog/generated-catalog.js';
 import { createMarketStore } from '../../src/catalog/market-store.js';
 import { findDeviation } from '../../src/deviation/deviation-catalogue.js';

@@ -2,13 +2,14 @@
 // it sets, and the subpath export with testcontainers as an optional peer dependency. Started for
 // real against podman in test/container/testcontainers.test.ts.
 import { spawnSync } from 'node:child_process';
+import { DEFAULT_MARKET_STUB_IMAGE } from '../../src/core/limits.js';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { MarketStubError, serveEnvironment } from '../../src/index.js';
-import { DEFAULT_MARKET_STUB_IMAGE, MarketStubContainer } from '../../src/testcontainers.js';
+import { MarketStubContainer } from '../../src/testcontainers.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /** The variables a container would start with (GenericContainer keeps them in a protected field). */

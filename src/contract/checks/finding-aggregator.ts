@@ -1,8 +1,7 @@
 import { SEVERITY_ORDER, type ContractFinding, type FindingExample, type Observation } from './contract-finding.js';
+import { MAX_EXAMPLES } from '../../core/limits.js';
 import type { FindingCode } from '../../core/finding-codes.js';
 
-/** How many concrete occurrences an aggregated finding keeps. */
-export const MAX_EXAMPLES = 3;
 
 /** Collects observations into aggregated findings; memory grows with distinct findings, not occurrences. */
 export interface FindingAggregator {

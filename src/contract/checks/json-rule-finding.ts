@@ -1,4 +1,5 @@
-import { jsonRuleBroken, MAX_MARKET_DEPTH, utf8Error, type JsonInputError } from '../../core/bounded-json.js';
+import { jsonRuleBroken, utf8Error, type JsonInputError } from '../../core/bounded-json.js';
+import { MAX_MARKET_DEPTH } from '../../core/limits.js';
 import type { FindingAggregator } from './finding-aggregator.js';
 import type { ContractEndpoint, Observation } from './contract-finding.js';
 

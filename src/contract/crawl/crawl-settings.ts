@@ -1,4 +1,7 @@
 import { todayUtc, isCalendarDate } from '../../core/market-rules.js';
+import { readHttpUrl } from '../../core/http-url.js';
+import { showValue } from '../../core/market-stub-error.js';
+import { expectedText, int, readTyped } from '../../core/option-kind.js';
 import { CRAWL_DEFAULTS, CRAWL_LIMITS, IN_FLIGHT_MARKET_BYTES } from '../../core/crawl-limits.js';
 
 export { CRAWL_DEFAULTS, CRAWL_LIMITS } from '../../core/crawl-limits.js';
@@ -129,7 +132,8 @@ export function resolveCrawlSettings(options: CrawlOptions): CrawlSettings {
     const value = options[name];
     const [min, max] = CRAWL_LIMITS[name];
     if (value === undefined) return CRAWL_DEFAULTS[name];
-    if (!Number.isSafeInteger(value) || value < min || value > max) throw new ContractRunError('OPTION_INVALID', `${name} (${flag}) must be an integer from ${min} to ${max}, found ${JSON.stringify(value)}.`, 'crawlDeployment');
+    const read = readTyped(int(min, max), value);
+    if (!read.ok) throw new ContractRunError('OPTION_INVALID', `${name} (${flag}): expected ${read.expected}, found ${showValue(value)}.`, 'crawlDeployment');
     return value;
   };
   checkHeaderFields(options.headers ?? [], 'headers (--header)', 'crawlDeployment');
@@ -137,7 +141,7 @@ export function resolveCrawlSettings(options: CrawlOptions): CrawlSettings {
   const concurrency = number('concurrency', '--concurrency');
   const maxMarketBytes = number('maxMarketBytes', '--max-market-bytes');
   const today = options.today ?? todayUtc();
-  if (!isCalendarDate(today)) throw new ContractRunError('OPTION_INVALID', `today must be a YYYY-MM-DD calendar date, found ${JSON.stringify(today)}.`, 'crawlDeployment');
+  if (!isCalendarDate(today)) throw new ContractRunError('OPTION_INVALID', `today: expected ${expectedText({ type: 'date' })}, found ${showValue(today)}.`, 'crawlDeployment');
   return {
     base,
     timeoutMs: number('timeoutMs', '--timeout-ms'),
@@ -176,18 +180,15 @@ export function singleUrl(base: URL, id: string): URL {
 }
 
 /**
- * Parses a base URL for a crawl or proxy.
- * @throws ContractRunError OPTION_INVALID when it is not an absolute http(s) URL or carries a user name or password.
+ * Parses a base URL for a crawl or proxy (core/http-url.ts: a query is kept, it may carry an API key).
+ * @throws ContractRunError OPTION_INVALID when it is not an absolute http(s) URL or carries a user
+ *   name or password (`--base-url: expected an absolute http:// or https:// URL without a user name
+ *   or password, found …`; a URL with credentials is not shown).
  */
 export function parseBaseUrl(value: string | URL, option = '--base-url'): URL {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new ContractRunError('OPTION_INVALID', `${option}: ${JSON.stringify(String(value))} is not an absolute URL; give one like http://127.0.0.1:4010.`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ContractRunError('OPTION_INVALID', `${option}: ${url.protocol} URLs are not supported; give an http:// or https:// URL.`);
-  if (url.username || url.password) throw new ContractRunError('OPTION_INVALID', `${option}: the URL carries a user name or password; pass credentials with --header "Authorization: …" instead.`);
-  return url;
+  const read = readHttpUrl(value, { query: true });
+  if (read.ok) return read.url;
+  const found = read.secret ? 'a URL with credentials (not shown); pass credentials with --header "Authorization: …" instead' : JSON.stringify(String(value));
+  throw new ContractRunError('OPTION_INVALID', `${option}: expected ${read.expected}, found ${found}.`);
 }
 

@@ -1,7 +1,8 @@
 import { jsonParser } from 'stream-json/core/parser.js';
 import { getManyValues, isMany, none } from 'stream-chain/defs.js';
 import { pointerToken } from '../../schema/finding.js';
-import { depthError, FORBIDDEN_MEMBERS, MAX_JSON_DEPTH, memberError, type JsonInputError } from '../../core/bounded-json.js';
+import { depthError, FORBIDDEN_MEMBERS, memberError, type JsonInputError } from '../../core/bounded-json.js';
+import { MAX_JSON_DEPTH } from '../../core/limits.js';
 
 /**
  * Something in a JSON text that `JSON.parse` hides, kept with its literal text:

@@ -1,12 +1,11 @@
 import type Crypto from 'node:crypto';
+import { MAX_CONSOLE_ASSET_BYTES } from '../../core/limits.js';
 import { readFile, stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type Zlib from 'node:zlib';
 import { CONSOLE_FILES, type ConsoleAsset, type ConsoleAssets } from '../../runtime/admin/console-routes.js';
 
-/** Largest console asset served, bytes; a bigger file in dist/console is refused, never read whole. */
-export const MAX_CONSOLE_ASSET_BYTES = 256 * 1024;
 
 /**
  * Where the built console lives: `dist/console/` beside the bundle that runs (dist/index.js,

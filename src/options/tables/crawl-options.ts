@@ -3,7 +3,7 @@ import { REPORT_FORMATS } from '../../core/vocabulary.js';
 import { optionTable, type TableValues } from '../option-values.js';
 import type { OptionSpec } from '../resolve-options.js';
 import { NETWORK_OPTIONS, REDACT_QUERY_OPTION } from './network-options.js';
-import { BOOLEAN, choice, int, LIST } from './option-kinds.js';
+import { BOOLEAN, choice, int, LIST } from '../../core/option-kind.js';
 
 /** An integer option kind within the crawl's own limits (CRAWL_LIMITS: one definition for library and CLI). */
 const limit = (name: keyof typeof CRAWL_LIMITS) => int(CRAWL_LIMITS[name][0], CRAWL_LIMITS[name][1]);

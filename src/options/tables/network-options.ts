@@ -1,5 +1,5 @@
 import type { OptionSpec } from '../resolve-options.js';
-import { LIST } from './option-kinds.js';
+import { LIST } from '../../core/option-kind.js';
 
 /** The network options of check, record and proxy, as data (curl's names: --proxy, --cert, --key, --pass, --cacert). */
 export const NETWORK_OPTIONS = [

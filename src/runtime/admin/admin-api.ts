@@ -1,25 +1,20 @@
 import { utf8 } from '../../core/bytes.js';
+import { MAX_ADDED_MARKETS, MAX_ADMIN_BODY_BYTES, MAX_ADMIN_IN_FLIGHT, MAX_DEVIATED_MARKET_IDS, MAX_DEVIATION_SETTINGS, MAX_EDITABLE, MAX_JOURNAL_READ, MAX_JSON_DEPTH, MAX_MARKETS_PER_CALL, MAX_TICKS_PER_CALL, MAX_TICK_WORK } from '../../core/limits.js';
 import { MarketStubError } from '../../core/market-stub-error.js';
-import { createStubControls, MAX_MARKETS_PER_CALL, MAX_TICKS_PER_CALL, type StubControls } from '../stub-controls.js';
-import { MAX_ADDED_MARKETS, MAX_EDITABLE, MAX_TICK_WORK } from '../../catalog/market-store.js';
-import { MAX_JSON_DEPTH } from '../../core/bounded-json.js';
-import { MAX_JOURNAL_READ } from '../../journal/request-journal.js';
-import { MAX_DEVIATED_MARKET_IDS, MAX_DEVIATION_SETTINGS } from '../../deviation/deviation-settings.js';
+import { createStubControls, type StubControls } from '../stub-controls.js';
 import { packageVersion } from '../../core/package-info.js';
 import type { StubRequest } from '../answer-request.js';
 import { jsonReply, type Reply } from '../reply.js';
 import { ADMIN_PREFIX, type StubRuntime } from '../stub-runtime.js';
 import { ADMIN_MEDIA_TYPES, foreignOrigin, hostAllowed, mediaType } from './admin-access.js';
 import { repeatedSingleton } from './singleton-headers.js';
-import { MAX_ADMIN_BODY_BYTES, parseAdminBody, readAdminBody } from './admin-body.js';
+import { parseAdminBody, readAdminBody } from './admin-body.js';
 import { AdminFailure, adminErrorReply, adminFailure } from './admin-error.js';
 import type { AdminAnswer, AdminRoute } from './admin-route.js';
 import { CONTROLS } from '../control-table.js';
 import { CONSOLE_PATH, createConsoleFiles, isConsolePath, type ConsoleAssetSource } from './console-routes.js';
 import { nextTurn } from '../../core/next-turn.js';
 
-/** Admin requests being read or waiting for their turn at once; more are answered 503 at once. */
-export const MAX_ADMIN_IN_FLIGHT = 8;
 
 /** The admin API's limits, as `GET /__stub` reports them (and the README's limits table lists them). */
 export const ADMIN_LIMITS = Object.freeze({

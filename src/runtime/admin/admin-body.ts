@@ -1,14 +1,9 @@
 import { concatBytes } from '../../core/bytes.js';
-import { decodeJsonBytes, JsonInputError, MAX_JSON_DEPTH, parseJsonText } from '../../core/bounded-json.js';
+import { MAX_ADMIN_BODY_BYTES, MAX_JSON_DEPTH } from '../../core/limits.js';
+import { decodeJsonBytes, JsonInputError, parseJsonText } from '../../core/bounded-json.js';
 import type { StubRequest } from '../answer-request.js';
 import { AdminFailure, adminFailure } from './admin-error.js';
 
-/**
- * Largest admin request body, bytes (about 1,400 markets); refused with 413 while it is read. Kept
- * small so that parsing and validating one body stays a few milliseconds: the market routes and
- * /healthz keep answering within 50 ms p99 while the admin API is abused (README, reliability).
- */
-export const MAX_ADMIN_BODY_BYTES = 256 * 1024;
 
 const NO_BYTES = new Uint8Array(0);
 

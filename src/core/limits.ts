@@ -1,0 +1,167 @@
+/**
+ * Every documented limit and default of market-stub, on the floor: option tables, checks and
+ * adapters read their bounds here (none imports another room to learn one). Grouped by the room
+ * that enforces each (the file named above each group); test/library/one-home.test.ts keeps every exported MAX_/DEFAULT_ here.
+ */
+
+// Enforced in behaviour/behaviour.ts
+/**
+ * Longest a response is held, ms: delay + jitter (after every layer is merged), plus the dribble of
+ * a slow body. Each knob is capped on its own too; this caps what they add up to.
+ */
+export const MAX_HOLD_MS = 600_000;
+/** Largest status a behaviour may answer with (RFC 9110 §15: 599 is the last final status; MIN_STATUS in behaviour.ts is 200). */
+export const MAX_STATUS = 599;
+
+// Enforced in catalog/catalog-options.ts
+/** Largest generated catalog (markets are made on demand, so a large count costs nothing at start). */
+export const MAX_COUNT = 100_000_000;
+
+// Enforced in catalog/generate-markets.ts
+/** Largest resolution horizon in days: within two calendar years of the clock date. */
+export const MAX_HORIZON_DAYS = 730;
+
+// Enforced in catalog/market-problems.ts
+/** Most problems a message lists one per line; the rest are counted in a closing line. */
+export const MAX_LISTED_PROBLEMS = 100;
+
+// Enforced in catalog/store-limits.ts
+/**
+ * Largest catalog whose order can be rebuilt at run time: removing a market visits the whole
+ * catalog once, so it is refused above this size (LIMIT_EXCEEDED; ticking has its own, lower
+ * bound, MAX_TICK_WORK). Adding, replacing,
+ * patching and faulting one market work on any catalog.
+ */
+export const MAX_EDITABLE = 250_000;
+/** Largest number of markets added at run time on top of the start-up (or last replaced) catalog. */
+export const MAX_ADDED_MARKETS = 100_000;
+/**
+ * Largest `n × catalog size` of one tick call: a tick visits every market synchronously, so this
+ * bounds how long one call holds the server (other requests wait): 25,000 markets hold it for tens
+ * of milliseconds, 100,000 for hundreds (bench/README.md "Figures behind the code's comments"), so
+ * catalogs above 25,000 markets do not tick (LIMIT_EXCEEDED).
+ */
+export const MAX_TICK_WORK = 25_000;
+
+// Enforced in cli/network-flags.ts
+/** Largest certificate, key or CA bundle file read, in bytes (a CA bundle of a few hundred certificates is about 250 KiB). */
+export const MAX_TLS_FILE_BYTES = 1_048_576;
+
+// Enforced in client/connect-market-stub.ts
+/** Default time limit of one remote call, ms. */
+export const DEFAULT_CLIENT_TIMEOUT_MS = 10_000;
+/** Default largest answer the remote client reads, bytes (256 MiB). */
+export const DEFAULT_MAX_RESPONSE_BYTES = 256 * 1024 * 1024;
+
+// Enforced in config-file/load-config-file.ts
+/** Largest config file read, bytes (1 MiB); a larger one is refused before parsing. */
+export const MAX_CONFIG_FILE_BYTES = 1024 * 1024;
+
+// Enforced in contract/checks/finding-aggregator.ts
+/** How many concrete occurrences an aggregated finding keeps. */
+export const MAX_EXAMPLES = 3;
+
+// Enforced in core/bounded-json.ts
+/**
+ * Deepest nesting of any JSON document market-stub reads (the outermost array or object is level
+ * 1). 64 is far above any real market (a market is 1 level, its documented fields 2) and far below
+ * where the recursive code a market meets overflows the stack (JSON.stringify with an indent and
+ * structuredClone fail near 5,000 levels on Node 20; ajv, json-merge-patch and pino recurse too).
+ */
+export const MAX_JSON_DEPTH = 64;
+/**
+ * Deepest nesting of one market, wherever it comes from (fixture, code, admin API, deployment):
+ * MAX_JSON_DEPTH less the two containers a market travels in at most (a list envelope's object and
+ * its array, a fixture file's array), so a market accepted anywhere fits every document that
+ * carries it: it can be served, listed, exported, journaled, patched and recorded.
+ */
+export const MAX_MARKET_DEPTH = MAX_JSON_DEPTH - 2;
+
+// Enforced in core/secret-names.ts
+/**
+ * Request header fields that carry credentials: RFC 9110 §11.6.2 `Authorization`, §11.7.2
+ * `Proxy-Authorization`, RFC 6265 §5.4 `Cookie`, and the API-key and token fields APIs commonly
+ * use instead (`X-Api-Key`, `Api-Key`, `X-Auth-Token`, …).
+ */
+export const DEFAULT_SECRET_HEADERS: readonly string[] = [
+  'authorization', 'proxy-authorization', 'cookie', 'x-api-key', 'api-key', 'apikey', 'x-auth-token', 'x-access-token', 'x-amz-security-token', 'x-csrf-token',
+];
+/**
+ * Query parameters that carry credentials: OAuth 2.0 tokens (RFC 6750 §2.3 `access_token`,
+ * RFC 6749 `refresh_token`, `client_secret`), API keys (`api_key`, `key`, `auth`, and Azure API
+ * Management's `subscription-key`), and signed-URL parameters (AWS SigV4 `X-Amz-Signature`,
+ * `X-Amz-Credential`, `X-Amz-Security-Token`; `signature`, `sig`).
+ */
+export const DEFAULT_SECRET_QUERY: readonly string[] = [
+  'token', 'access_token', 'refresh_token', 'id_token', 'api_key', 'apikey', 'api-key', 'key', 'client_secret', 'secret', 'password',
+  'signature', 'sig', 'x-amz-signature', 'x-amz-credential', 'x-amz-security-token', 'auth', 'subscription-key',
+];
+
+// Enforced in deviation/deviation-settings.ts
+/** Most settings one call takes. */
+export const MAX_DEVIATION_SETTINGS = 200;
+/** Most market ids the settings of one call name in total. */
+export const MAX_DEVIATED_MARKET_IDS = 10_000;
+
+// Enforced in fixtures/load-fixtures.ts
+/** Most `*.json` files a fixture directory may hold. */
+export const MAX_FIXTURE_FILES = 10_000;
+/** Largest fixture file, bytes; `generate` keeps to it too (validate and serve --fixtures read no larger file). */
+export const MAX_FIXTURE_FILE_BYTES = 64 * 1024 * 1024;
+
+// Enforced in http/admin/console-assets.ts
+/** Largest console asset served, bytes; a bigger file in dist/console is refused, never read whole. */
+export const MAX_CONSOLE_ASSET_BYTES = 256 * 1024;
+
+// Enforced in http/server.ts
+/** Default time close() gives requests already received (delayed ones included) before answering them 503, ms. */
+export const DEFAULT_GRACE_MS = 5_000;
+/** Longest grace a caller may ask for, ms. */
+export const MAX_GRACE_MS = 600_000;
+
+// Enforced in journal/request-journal.ts
+/** Largest journal, in entries (`journalSize`, `--journal-size`): a full scan of it stays a few milliseconds, so reads never stall the server. */
+export const MAX_JOURNAL_ENTRIES = 100_000;
+/** Default and largest bound of the bytes a journal holds (entries are dropped oldest first past it). */
+export const DEFAULT_JOURNAL_BYTES = 32 * 1024 * 1024;
+export const MAX_JOURNAL_BYTES = 1024 * 1024 * 1024;
+/** Header bytes (names + values) kept per entry; headers past it are dropped and counted in `headersDropped`. */
+export const MAX_ENTRY_HEADER_BYTES = 8 * 1024;
+/** Most entries one read returns (`limit` defaults to it and may not exceed it). */
+export const MAX_JOURNAL_READ = 1_000;
+
+// Enforced in options/tables/serve-options.ts
+/** Largest delay or jitter, ms (10 minutes). */
+export const MAX_DELAY_MS = 600_000;
+
+// Enforced in proxy/recording-proxy.ts
+/** The recording proxy's numeric options: default and inclusive bounds of each (startRecordingProxy and `market-stub proxy`'s rows read them here). */
+export const PROXY_OPTION_BOUNDS = {
+  timeoutMs: { default: 30_000, min: 1, max: 600_000 },
+  graceMs: { default: 10_000, min: 0, max: 600_000 },
+  maxBodyMb: { default: 64, min: 1, max: 4096 },
+} as const;
+
+// Enforced in runtime/admin/admin-api.ts
+/** Admin requests being read or waiting for their turn at once; more are answered 503 at once. */
+export const MAX_ADMIN_IN_FLIGHT = 8;
+
+// Enforced in runtime/admin/admin-body.ts
+/**
+ * Largest admin request body, bytes (about 1,400 markets); refused with 413 while it is read. Kept
+ * small so that parsing and validating one body stays a few milliseconds: the market routes and
+ * /healthz keep answering within 50 ms p99 while the admin API is abused (README, reliability).
+ */
+export const MAX_ADMIN_BODY_BYTES = 256 * 1024;
+
+// Enforced in runtime/stub-controls.ts
+/** Most markets one setMarkets call (or `PUT /__stub/markets`) takes: it is validated and swapped in at once. */
+export const MAX_MARKETS_PER_CALL = 10_000;
+/** Largest `n` of one tick call (each tick visits every market; see also MAX_TICK_WORK). */
+export const MAX_TICKS_PER_CALL = 10_000;
+
+// Enforced in testcontainers.ts
+/** The image started when none is given: what `docker build -f docker/Dockerfile -t market-stub .` tags. */
+export const DEFAULT_MARKET_STUB_IMAGE = 'market-stub:latest';
+/** Default time for the container to answer GET /healthz, ms. */
+export const DEFAULT_STARTUP_TIMEOUT_MS = 60_000;
