@@ -1,19 +1,19 @@
 // The layers of src/ and the rules between them, checked by `npm run lint` (depcruise src).
 // From the bottom up (docs/architecture.md draws the same picture):
-//   floor     src/core, src/schema: vocabulary, limits, errors, seeds, bytes, the schema and its validators
+//   floor     src/floor, src/schema: vocabulary, limits, errors, seeds, bytes, the schema and its validators
 //   domain    src/catalog, src/deviation, src/behaviour, src/journal: markets and what happens to them, as data
 //   runtime   src/runtime: the request core (every route, the admin API included) → Reply; the controls
 //   adapters  src/http (node:http fast path, Express app), src/msw, src/fetch (Fetch handler): requests in, Replies out;
-//             src/fixtures: the file system (fixture files and folders, watch, atomic writes, errno causes)
+//             src/file-system: the file system (fixture files and folders, watch, atomic writes, errno causes)
 //   assembly  src/stub.ts, src/stub-options.ts: startMarketStub puts catalog, runtime and server together
 //   edges     contract (check, record), proxy, client, options, config file, CLI, logger: files, sockets, processes
 //   entries   src/index.ts, src/cli.ts, src/msw.ts, src/fetch.ts, src/testcontainers.ts: the package's doors
 // Imports point down only; floor, domain and runtime import no Node built-in and no Express, so the
 // core bundles for a browser (test/runtime/browser-bundle.test.ts proves it).
-const FLOOR = '^src/(core|schema)/';
+const FLOOR = '^src/(floor|schema)/';
 const DOMAIN = '^src/(catalog|deviation|behaviour|journal)/';
 const RUNTIME = '^src/runtime/';
-const ADAPTERS = '^src/(http|msw|fetch|fixtures)/';
+const ADAPTERS = '^src/(http|msw|fetch|file-system)/';
 const ASSEMBLY = '^src/(stub|stub-options)\\.ts$';
 const EDGES = '^src/(contract|proxy|client|options|config-file|cli)/|^src/(config|serve-environment|logger)\\.ts$';
 // The contract room's sub-rooms (docs/architecture.md): each has an index.ts, its only door.
@@ -46,7 +46,7 @@ module.exports = {
     },
     {
       name: 'options-without-adapters', severity: 'error',
-      comment: 'option tables read their bounds from the floor (src/core/limits.ts), never from an adapter',
+      comment: 'option tables read their bounds from the floor (src/floor/limits.ts), never from an adapter',
       from: { path: '^src/options/' }, to: { path: ADAPTERS },
     },
     {

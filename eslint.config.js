@@ -29,11 +29,11 @@ export default tseslint.config(
   {
     // Floor, domain and runtime run in every JavaScript runtime (browsers, Deno, Bun, workerd): no
     // Node global, not only no Node import (.dependency-cruiser.cjs). Feature-detect through
-    // globalThis where Node's version is faster (src/core/bytes.ts).
-    files: ['src/{core,schema,catalog,deviation,behaviour,journal,runtime}/**/*.ts'],
+    // globalThis where Node's version is faster (src/floor/bytes.ts).
+    files: ['src/{floor,schema,catalog,deviation,behaviour,journal,runtime}/**/*.ts'],
     ignores: ['src/**/*.test.ts'],
     rules: {
-      'no-restricted-globals': ['error', ...['Buffer', 'process', 'setImmediate', 'clearImmediate', 'global', '__dirname', '__filename', 'require'].map((name) => ({ name, message: `${name} is Node's: floor, domain and runtime use web-standard globals only (Uint8Array and TextEncoder, setTimeout, globalThis); Node-only work belongs to an adapter (src/http, src/fixtures).` }))],
+      'no-restricted-globals': ['error', ...['Buffer', 'process', 'setImmediate', 'clearImmediate', 'global', '__dirname', '__filename', 'require'].map((name) => ({ name, message: `${name} is Node's: floor, domain and runtime use web-standard globals only (Uint8Array and TextEncoder, setTimeout, globalThis); Node-only work belongs to an adapter (src/http, src/file-system).` }))],
     },
   },
   {

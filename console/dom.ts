@@ -4,12 +4,12 @@
  * shown as those characters. There is no way to pass markup through these helpers.
  *
  * Every text shown (text children, `title` and `aria-label`) is shown as the reports show a
- * value (src/core/display-value.ts, displayValue): controls, bidi and zero-width characters made
+ * value (src/floor/display-value.ts, displayValue): controls, bidi and zero-width characters made
  * visible (an id `ABC\u202Efdp.exe` reads `ABC\u202efdp.exe`, not `ABCexe.pdf`), shortened past
  * DISPLAY_VALUE_MAX code points. Values kept for the page's own use (`data-*`, an input's value)
  * and the selected market's JSON (jsonText) stay whole.
  */
-import { displayValue, escapeInvisiblesInJson } from '../src/core/display-value.js';
+import { displayValue, escapeInvisiblesInJson } from '../src/floor/display-value.js';
 
 export type Child = Node | string | number | null | undefined | false;
 

@@ -133,7 +133,7 @@ async function bundle(entry, name, split) {
 /** Every output file: the CLI's three, the fixture reader worker, and one per lazy package. */
 async function bundleAll() {
   const results = [];
-  for (const [entry, name] of [['src/cli.ts', 'cli'], ['src/cli/run-cli.ts', 'cli-main'], ['src/cli/crawl-commands.ts', 'cli-crawl'], ['src/fixtures/fixture-reader-worker.ts', 'fixture-reader-worker']]) {
+  for (const [entry, name] of [['src/cli.ts', 'cli'], ['src/cli/run-cli.ts', 'cli-main'], ['src/cli/crawl-commands.ts', 'cli-crawl'], ['src/file-system/fixture-reader-worker.ts', 'fixture-reader-worker']]) {
     results.push(await bundle(entry, name, true));
   }
   for (const name of LAZY_PACKAGES) results.push(await bundle(name, `deps/${name}`, false));

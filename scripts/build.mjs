@@ -256,7 +256,7 @@ async function buildDeclarations(entries) {
     const text = readFileSync(out, 'utf8');
     // An entry for an optional peer dependency (market-stub/testcontainers) may use that package's types (whoever imports it has it installed), and the package's own.
     const foreign = [...text.matchAll(/(?:\bfrom\s+|\bimport\s*\(\s*|<reference\s+types=)['"]([^'"]+)['"]/g)].map((m) => m[1]).filter((name) => !PEER_DEPENDENCIES.includes(name) && name !== pkg.name);
-    if (foreign.length > 0) throw new Error(`dist/${entry.name}.d.ts imports ${[...new Set(foreign)].join(', ')}: the published types must not need another package's types (src/core/stub-logger.ts shows how the logger option avoids pino's).`);
+    if (foreign.length > 0) throw new Error(`dist/${entry.name}.d.ts imports ${[...new Set(foreign)].join(', ')}: the published types must not need another package's types (src/floor/stub-logger.ts shows how the logger option avoids pino's).`);
     // The same declarations describe index.cjs: as a .d.cts beside it TypeScript reads them as
     // CommonJS for `require` (arethetypeswrong: no "masquerading as ESM").
     copyFileSync(out, path.join(DIST, `${entry.name}.d.cts`));
@@ -266,10 +266,10 @@ async function buildDeclarations(entries) {
 
 /**
  * dist/fixture-reader-worker.cjs: the worker thread that reads a watched fixture set off the
- * serving thread (src/fixtures/read-fixtures-off-thread.ts starts it from the file beside its bundle).
+ * serving thread (src/file-system/read-fixtures-off-thread.ts starts it from the file beside its bundle).
  */
 async function buildFixtureReaderWorker() {
-  const result = await build({ ...COMMON, ...CJS_MODULE_URL, entryPoints: { 'fixture-reader-worker': 'src/fixtures/fixture-reader-worker.ts' }, outdir: DIST, format: 'cjs', outExtension: { '.js': '.cjs' } });
+  const result = await build({ ...COMMON, ...CJS_MODULE_URL, entryPoints: { 'fixture-reader-worker': 'src/file-system/fixture-reader-worker.ts' }, outdir: DIST, format: 'cjs', outExtension: { '.js': '.cjs' } });
   assertNoImportMeta(path.join(DIST, 'fixture-reader-worker.cjs'));
   return result;
 }

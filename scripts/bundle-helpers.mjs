@@ -4,7 +4,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 /**
- * Serves the root package.json to src/core/package-info.ts as `{ name, version, license }` only, so
+ * Serves the root package.json to src/floor/package-info.ts as `{ name, version, license }` only, so
  * the bundles carry market-stub's own version and licence (the OpenAPI document's `info.license`)
  * and nothing else from the manifest.
  * @param {string} root the repository's root folder

@@ -1,12 +1,12 @@
-import { readRegularFileBytesSync } from './fixtures/read-regular-file.js';
-import { readJsonBytes } from './core/bounded-json.js';
-import { todayUtc } from './core/market-rules.js';
+import { readRegularFileBytesSync } from './file-system/read-regular-file.js';
+import { readJsonBytes } from './floor/bounded-json.js';
+import { todayUtc } from './floor/market-rules.js';
 import { checkBehaviour, ruleProblems, type Behaviour, type BehaviourRuleInput } from './behaviour/behaviour.js';
-import { MarketStubError } from './core/market-stub-error.js';
+import { MarketStubError } from './floor/market-stub-error.js';
 import { profileProblems, resolveProfile, type ResponseProfile } from './runtime/response-profile.js';
 import { ConfigError, problem, resolveOptions, type ResolvedOptions } from './options/resolve-options.js';
 import { BEHAVIOUR_OPTIONS, SERVE_OPTIONS, type ServeValues } from './options/tables/serve-options.js';
-import { HOST_NAME } from './core/host-name.js';
+import { HOST_NAME } from './floor/host-name.js';
 import type { LogFormat } from './logger.js';
 import { parseDeviationFlags, type DeviationSetting } from './deviation/deviation-settings.js';
 
@@ -35,7 +35,7 @@ export interface ServeConfig {
   readonly journalSize: number;
   readonly journalBytes: number;
   readonly journalHeaders: 'redacted' | 'full';
-  /** Header and query parameter names redacted besides the defaults (core/secret-names.ts). */
+  /** Header and query parameter names redacted besides the defaults (floor/secret-names.ts). */
   readonly redactHeaders: readonly string[];
   readonly redactQuery: readonly string[];
   readonly allowedHosts: readonly string[];

@@ -6,15 +6,15 @@ export { startMarketStub, type MarketStub, type MarketStubOptions } from './stub
 export type { MarketStubClient } from './runtime/control-table.js';
 export { connectMarketStub, type ConnectMarketStubOptions } from './client/connect-market-stub.js';
 export { serveEnvironment, type ServeOptionValue } from './serve-environment.js';
-export { MarketStubError, type MarketStubErrorCode, type ErrorFinding } from './core/market-stub-error.js';
-export type { LocatedProblem } from './core/located-problem.js';
-export type { StubLogger } from './core/stub-logger.js';
+export { MarketStubError, type MarketStubErrorCode, type ErrorFinding } from './floor/market-stub-error.js';
+export type { LocatedProblem } from './floor/located-problem.js';
+export type { StubLogger } from './floor/stub-logger.js';
 
 // The stub's app for supertest, and the catalog it serves.
 export { createApp, type AppOptions, type StubRequestListener } from './http/create-app.js';
 export type { RuntimeOptions } from './runtime/stub-runtime.js';
 export type { ResponseProfile } from './runtime/response-profile.js';
-export { buildCatalog, type CatalogOptions } from './fixtures/build-catalog.js';
+export { buildCatalog, type CatalogOptions } from './file-system/build-catalog.js';
 export type { CatalogEntry, MarketCatalog, CatalogSource } from './catalog/market-catalog.js';
 export { generateMarket, generateMarkets, type GenerateOptions } from './catalog/generate-markets.js';
 export type { Behaviour, BehaviourRule, BehaviourRuleInput, RuleMatch, TransportFault } from './behaviour/behaviour.js';

@@ -1,13 +1,13 @@
 // The logging edge: the one module that makes loggers (pino; pino-pretty for text lines). What a
-// stub needs of a logger is the StubLogger interface (core/stub-logger.ts), kept on the floor so the
+// stub needs of a logger is the StubLogger interface (floor/stub-logger.ts), kept on the floor so the
 // platform-neutral core and the published types need neither pino nor Node. Every logger made here
 // satisfies it (the compiler checks each `satisfies StubLogger` below), so the CLI hands its pino
 // logger to the stub as it is, and a library user may pass any object with the three methods.
 import { createRequire } from 'node:module';
 import { pino, type Logger } from 'pino';
 import type PinoPretty from 'pino-pretty';
-import { escapeInvisiblesInJson } from './core/display-value.js';
-import type { StubLogger } from './core/stub-logger.js';
+import { escapeInvisiblesInJson } from './floor/display-value.js';
+import type { StubLogger } from './floor/stub-logger.js';
 
 const require = createRequire(import.meta.url);
 

@@ -1,6 +1,6 @@
 import { SERVE_OPTIONS } from './options/tables/serve-options.js';
-import { optionError } from './core/market-stub-error.js';
-import { readTyped } from './core/option-kind.js';
+import { optionError } from './floor/market-stub-error.js';
+import { readTyped } from './floor/option-kind.js';
 import { optionKey } from './options/resolve-options.js';
 
 /** A value of a `serve` option as code gives it: a number, boolean, string, or strings for a list option. */

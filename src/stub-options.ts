@@ -1,8 +1,8 @@
 import { CATALOG_FIELDS, checkCatalogCombination } from './catalog/catalog-options.js';
-import { optionError } from './core/market-stub-error.js';
-import { checkFields, type FieldRule } from './core/option-fields.js';
-import { BOOLEAN, int, TEXT } from './core/option-kind.js';
-import { MAX_GRACE_MS } from './core/limits.js';
+import { optionError } from './floor/market-stub-error.js';
+import { checkFields, type FieldRule } from './floor/option-fields.js';
+import { BOOLEAN, int, TEXT } from './floor/option-kind.js';
+import { MAX_GRACE_MS } from './floor/limits.js';
 import { RUNTIME_FIELDS } from './runtime/runtime-options.js';
 import type { RuntimeOptions } from './runtime/stub-runtime.js';
 

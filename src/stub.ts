@@ -1,9 +1,9 @@
-import { buildCatalog } from './fixtures/build-catalog.js';
-import { todayUtc } from './core/market-rules.js';
+import { buildCatalog } from './file-system/build-catalog.js';
+import { todayUtc } from './floor/market-rules.js';
 import { createMemoryCatalogInSlices } from './catalog/memory-catalog-in-slices.js';
 import type { GeneratedCatalog } from './catalog/generated-catalog.js';
-import { formatWatchRefusal } from './fixtures/load-fixtures.js';
-import { watchFixtures, type FixtureWatch } from './fixtures/watch-fixtures.js';
+import { formatWatchRefusal } from './file-system/load-fixtures.js';
+import { watchFixtures, type FixtureWatch } from './file-system/watch-fixtures.js';
 import { createStubRuntime, type StubRuntime } from './runtime/stub-runtime.js';
 import { checkStubOptions, type MarketStubOptions } from './stub-options.js';
 import type { MarketStubClient } from './runtime/control-table.js';

@@ -2,7 +2,7 @@
 // Testcontainers module does, and drive it with the same client as an in-process stub.
 // testcontainers (10.x) is an optional peer dependency: only this entry point imports it.
 import { statSync } from 'node:fs';
-import { DEFAULT_MARKET_STUB_IMAGE, DEFAULT_STARTUP_TIMEOUT_MS } from './core/limits.js';
+import { DEFAULT_MARKET_STUB_IMAGE, DEFAULT_STARTUP_TIMEOUT_MS } from './floor/limits.js';
 import path from 'node:path';
 import { AbstractStartedContainer, GenericContainer, Wait, type StartedTestContainer } from 'testcontainers';
 // Only the public API, from './index.js': the build makes that the package itself ('market-stub'),
@@ -13,7 +13,7 @@ import { connectMarketStub, MarketStubError, serveEnvironment, type ConnectMarke
 export const MARKET_STUB_PORT = 4010;
 /** Where withFixtures() copies fixtures in the container (the image's documented mount point). */
 export const FIXTURES_PATH = '/fixtures';
-/** The image started when none is given, and the time it gets to answer GET /healthz (ms): src/core/limits.ts. */
+/** The image started when none is given, and the time it gets to answer GET /healthz (ms): src/floor/limits.ts. */
 export { DEFAULT_MARKET_STUB_IMAGE, DEFAULT_STARTUP_TIMEOUT_MS };
 /** Where withConfigFile() copies a config file: the image's working directory, where `serve` looks for it. */
 export const CONFIG_PATH = '/config/market-stub.config.json';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_HOLD_MS } from '../core/limits.js';
+import { MAX_HOLD_MS } from '../floor/limits.js';
 import { refusal as refused } from '../../test/support/refusal.js';
 import { BehaviourError, checkBehaviour, createBehaviourEngine, parsePrefer, type Behaviour, type BehaviourRuleInput } from './behaviour.js';
 

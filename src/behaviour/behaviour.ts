@@ -1,6 +1,6 @@
-import { locatedProblem, MarketStubError, type ErrorFinding } from '../core/market-stub-error.js';
-import { MAX_HOLD_MS, MAX_STATUS } from '../core/limits.js';
-import { mixSeed } from '../core/seed-mix.js';
+import { locatedProblem, MarketStubError, type ErrorFinding } from '../floor/market-stub-error.js';
+import { MAX_HOLD_MS, MAX_STATUS } from '../floor/limits.js';
+import { mixSeed } from '../floor/seed-mix.js';
 
 /** Transport faults: `reset` (TCP RST before any byte), `truncate` (Content-Length promises the whole body, half arrives, then the connection closes), `malformed` (a complete response whose JSON is cut in half), `slow-body` (the body dribbled in chunks over `dribbleMs`). */
 export const TRANSPORT_FAULTS = ['reset', 'truncate', 'malformed', 'slow-body'] as const;

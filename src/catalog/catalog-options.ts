@@ -1,7 +1,7 @@
-import { optionError } from '../core/market-stub-error.js';
-import { MAX_COUNT } from '../core/limits.js';
-import { checkFields, type FieldRule } from '../core/option-fields.js';
-import { int } from '../core/option-kind.js';
+import { optionError } from '../floor/market-stub-error.js';
+import { MAX_COUNT } from '../floor/limits.js';
+import { checkFields, type FieldRule } from '../floor/option-fields.js';
+import { int } from '../floor/option-kind.js';
 
 
 /** Where a catalog comes from: exactly one of fixtures, markets, or the generator's (seed, count, clock). */

@@ -1,5 +1,5 @@
 import type { Market } from '../schema/generated/market-types.js';
-import { MAX_LISTED_PROBLEMS } from '../core/limits.js';
+import { MAX_LISTED_PROBLEMS } from '../floor/limits.js';
 import { createGeneratedCatalog } from './generated-catalog.js';
 import { createMemoryCatalog, type MarketCatalog } from './market-catalog.js';
 import { collectMarkets, FixtureError, type FixtureProblem } from './market-problems.js';

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import { MAX_HORIZON_DAYS } from '../core/limits.js';
+import { MAX_HORIZON_DAYS } from '../floor/limits.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it, vi } from 'vitest';
 import { generateMarket, generateMarkets, indexFromGeneratedId } from './generate-markets.js';
-import { addDays } from '../core/market-rules.js';
+import { addDays } from '../floor/market-rules.js';
 import { getMarketValidator } from '../schema/market-validator.js';
 import type { Market } from '../schema/generated/market-types.js';
 import { loadMarketSchema } from '../schema/market-schema.js';

@@ -1,7 +1,7 @@
 import type { Market } from '../schema/generated/market-types.js';
-import { MAX_HORIZON_DAYS } from '../core/limits.js';
-import { addDays, complementaryPrices, isCalendarDate } from '../core/market-rules.js';
-import { mixSeed } from '../core/seed-mix.js';
+import { MAX_HORIZON_DAYS } from '../floor/limits.js';
+import { addDays, complementaryPrices, isCalendarDate } from '../floor/market-rules.js';
+import { mixSeed } from '../floor/seed-mix.js';
 import { poolSpan, valuePools, type PooledField } from './value-pools.js';
 
 /** Inputs that fully determine a generated market. */

@@ -1,7 +1,7 @@
 import { generateMarket, indexFromGeneratedId, type GenerateOptions } from './generate-markets.js';
 import { toCatalogEntry, toSummary, type CatalogEntry, type MarketCatalog } from './market-catalog.js';
-import { concatBytes, utf8 } from '../core/bytes.js';
-import { nextTurn } from '../core/next-turn.js';
+import { concatBytes, utf8 } from '../floor/bytes.js';
+import { nextTurn } from '../floor/next-turn.js';
 
 /** Catalogs up to this size keep every generated entry and the whole list body in memory. */
 export const MEMO_LIMIT = 250_000;

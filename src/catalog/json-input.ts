@@ -1,12 +1,12 @@
-import { MarketStubError } from '../core/market-stub-error.js';
-import { MAX_JSON_DEPTH } from '../core/limits.js';
-import { jsonRuleBroken } from '../core/bounded-json.js';
+import { MarketStubError } from '../floor/market-stub-error.js';
+import { MAX_JSON_DEPTH } from '../floor/limits.js';
+import { jsonRuleBroken } from '../floor/bounded-json.js';
 
 /**
  * Checks a market or merge patch given at run time before anything uses it: nested at most
  * `maxDepth` levels (the value itself is level 1; `what` names it in `expected`) and free of
  * FORBIDDEN_MEMBERS (`__proto__`, `constructor`, `prototype`, Object.prototype's member names) at
- * any depth: the rules of core/bounded-json.ts, worded for the library and the admin API. Bounded
+ * any depth: the rules of floor/bounded-json.ts, worded for the library and the admin API. Bounded
  * by the depth, so it never overflows the stack, whatever it is given.
  * @throws MarketStubError OPTION_INVALID, `option` the JSON pointer of the member (`patch/__proto__`)
  *   or of the value nested deeper than `maxDepth` (`market/extra/x/x…`).

@@ -1,6 +1,6 @@
 import type { Market, MarketSummary } from '../schema/generated/market-types.js';
 import type { DeviatedReply } from '../deviation/render-deviated-market.js';
-import { utf8 } from '../core/bytes.js';
+import { utf8 } from '../floor/bytes.js';
 
 /** One market with its pre-serialised response bodies (no serialisation on the request path). */
 export interface CatalogEntry {

@@ -1,7 +1,7 @@
-import { jsonRuleBroken } from '../core/bounded-json.js';
-import { MAX_LISTED_PROBLEMS, MAX_MARKET_DEPTH } from '../core/limits.js';
-import { CLI_HINT } from '../core/cli-hint.js';
-import { MarketStubError } from '../core/market-stub-error.js';
+import { jsonRuleBroken } from '../floor/bounded-json.js';
+import { MAX_LISTED_PROBLEMS, MAX_MARKET_DEPTH } from '../floor/limits.js';
+import { CLI_HINT } from '../floor/cli-hint.js';
+import { MarketStubError } from '../floor/market-stub-error.js';
 import type { Finding } from '../schema/finding.js';
 import type { Market } from '../schema/generated/market-types.js';
 import { getMarketValidator } from '../schema/market-validator.js';

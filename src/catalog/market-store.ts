@@ -1,9 +1,9 @@
 import jsonMergePatch from 'json-merge-patch';
 import type { Market } from '../schema/generated/market-types.js';
-import { MarketStubError } from '../core/market-stub-error.js';
-import { MAX_ADDED_MARKETS, MAX_EDITABLE, MAX_MARKET_DEPTH, MAX_TICK_WORK } from '../core/limits.js';
-import { mixSeed } from '../core/seed-mix.js';
-import { fnv1a } from '../core/text-hash.js';
+import { MarketStubError } from '../floor/market-stub-error.js';
+import { MAX_ADDED_MARKETS, MAX_EDITABLE, MAX_MARKET_DEPTH, MAX_TICK_WORK } from '../floor/limits.js';
+import { mixSeed } from '../floor/seed-mix.js';
+import { fnv1a } from '../floor/text-hash.js';
 import { catalogueIndex } from '../deviation/deviation-catalogue.js';
 import type { ListDeviation, MarketDeviation } from '../deviation/deviation-definition.js';
 import { NO_DEVIATIONS, selectsMarket, type DeviationPlan } from '../deviation/deviation-settings.js';

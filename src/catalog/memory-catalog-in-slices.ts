@@ -1,6 +1,6 @@
 import type { Market } from '../schema/generated/market-types.js';
 import { createMemoryCatalog, type CatalogSource, type MarketCatalog } from './market-catalog.js';
-import { nextTurn } from '../core/next-turn.js';
+import { nextTurn } from '../floor/next-turn.js';
 
 /** Markets indexed between two yields to the event loop (a few ms of work). */
 const SLICE = 5_000;

@@ -1,12 +1,12 @@
 import type { Market } from '../schema/generated/market-types.js';
-import { MAX_EDITABLE } from '../core/limits.js';
-import { fnv1a } from '../core/text-hash.js';
+import { MAX_EDITABLE } from '../floor/limits.js';
+import { fnv1a } from '../floor/text-hash.js';
 import { getMarketValidator } from '../schema/market-validator.js';
 import { catalogueIndex } from '../deviation/deviation-catalogue.js';
 import type { MarketDeviation } from '../deviation/deviation-definition.js';
 import { selectsMarket, type DeviationPlan } from '../deviation/deviation-settings.js';
 import { renderDeviatedMarket } from '../deviation/render-deviated-market.js';
-import { concatBytes, utf8 } from '../core/bytes.js';
+import { concatBytes, utf8 } from '../floor/bytes.js';
 import { toSummary, type CatalogEntry, type MarketCatalog } from './market-catalog.js';
 import { SHARED_CACHE } from './store-limits.js';
 

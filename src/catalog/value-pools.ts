@@ -1,6 +1,6 @@
 import { generateSync, type JsonSchema } from 'json-schema-faker';
 import { loadMarketSchema } from '../schema/market-schema.js';
-import { mixSeed } from '../core/seed-mix.js';
+import { mixSeed } from '../floor/seed-mix.js';
 
 /** The fields json-schema-faker draws, as `$defs/GeneratedMarket` declares them. */
 export type PooledField = 'market_id' | 'title' | 'status' | 'yes_price';

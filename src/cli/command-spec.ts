@@ -1,4 +1,4 @@
-import { typeLabel } from '../core/option-kind.js';
+import { typeLabel } from '../floor/option-kind.js';
 import { flagName, type AnyOptionValues, type OptionSpec, type OptionTable, type ResolvedOptions } from '../options/resolve-options.js';
 import type { CliIo } from './cli-io.js';
 

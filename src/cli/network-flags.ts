@@ -1,5 +1,5 @@
-import { readRegularFileBytes, UnreadableFileError } from '../fixtures/read-regular-file.js';
-import { MAX_TLS_FILE_BYTES } from '../core/limits.js';
+import { readRegularFileBytes, UnreadableFileError } from '../file-system/read-regular-file.js';
+import { MAX_TLS_FILE_BYTES } from '../floor/limits.js';
 import { ContractRunError } from '../contract/index.js';
 import type { OutgoingNetwork } from '../contract/index.js';
 import type { OptionValues } from '../options/option-values.js';

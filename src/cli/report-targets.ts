@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { ContractRunError } from '../contract/index.js';
-import { REPORT_FORMATS, type ReportFormat } from '../core/vocabulary.js';
+import { REPORT_FORMATS, type ReportFormat } from '../floor/vocabulary.js';
 
 /** One report file to write: its format and path. */
 export interface ReportTarget {

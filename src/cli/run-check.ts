@@ -1,14 +1,14 @@
 // `market-stub check` once it runs, and the steps record and proxy share with it (crawl flags, redacted io, the report, exit 2): loaded only when one of the three commands runs.
-import { MarketStubError } from '../core/market-stub-error.js';
-import { visibleControls } from '../core/display-value.js';
-import { createRedactor } from '../core/redact-secrets.js';
-import { unwritableError, writeFileAtomic } from '../fixtures/write-file-atomic.js';
+import { MarketStubError } from '../floor/market-stub-error.js';
+import { visibleControls } from '../floor/display-value.js';
+import { createRedactor } from '../floor/redact-secrets.js';
+import { unwritableError, writeFileAtomic } from '../file-system/write-file-atomic.js';
 import { checkHeaderFields } from '../contract/index.js';
 import { baseUrlSecrets, DeploymentRefusal, networkSecrets } from '../contract/index.js';
 import { readNetworkFlags } from './network-flags.js';
 import type { ContractReport } from '../contract/index.js';
 import { crawlDeployment, type CrawlOptions, type CrawlProgress } from '../contract/index.js';
-import { CRAWL_LIMITS } from '../core/crawl-limits.js';
+import { CRAWL_LIMITS } from '../floor/crawl-limits.js';
 import { formatContractReport, type ReportFormat } from '../contract/index.js';
 import type { ResolvedOptions } from '../options/resolve-options.js';
 import type { CheckValues } from '../options/tables/crawl-options.js';
@@ -154,7 +154,7 @@ export async function emitReport(command: string, report: ContractReport, settin
 /**
  * Prints a MarketStubError (ContractRunError, an unwritable output) as one sentence and returns 2;
  * rethrows anything else (a bug, reported by src/cli.ts). The sentence may quote the deployment (a
- * redirect's Location): its controls are shown as escapes (core/display-value.ts), so it stays one line.
+ * redirect's Location): its controls are shown as escapes (floor/display-value.ts), so it stays one line.
  */
 export function couldNotRun(command: string, error: unknown, io: CliIo): number {
   if (error instanceof MarketStubError) {

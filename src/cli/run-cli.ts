@@ -5,10 +5,10 @@ import { flagNames, type CommandSpec } from './command-spec.js';
 import { COMMANDS } from './commands.js';
 import { readCommandLine } from './read-command-line.js';
 import { helpWidth, renderHelp } from './render-help.js';
-import { packageVersion } from '../core/package-info.js';
+import { packageVersion } from '../floor/package-info.js';
 import { CONFIG_SECTIONS } from '../config-file/config-schema.js';
 import { loadConfigSection, locateConfigFile } from '../config-file/load-config-file.js';
-import { CLI_HINT } from '../core/cli-hint.js';
+import { CLI_HINT } from '../floor/cli-hint.js';
 import { bareArgumentHint, synonymFlag } from './argument-hints.js';
 
 /** What the command line asks for, before anything runs. */

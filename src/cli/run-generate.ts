@@ -1,10 +1,10 @@
-import { MarketStubError } from '../core/market-stub-error.js';
-import { todayUtc } from '../core/market-rules.js';
+import { MarketStubError } from '../floor/market-stub-error.js';
+import { todayUtc } from '../floor/market-rules.js';
 import type { ResolvedOptions } from '../options/resolve-options.js';
 import type { GenerateValues } from '../options/tables/generate-options.js';
 import { EXIT, type CliIo } from './cli-io.js';
 import { namesDirectory, streamCatalog, writeCatalogDirectory, writeCatalogFile } from './write-generated-catalog.js';
-import { MAX_FIXTURE_FILE_BYTES } from '../core/limits.js';
+import { MAX_FIXTURE_FILE_BYTES } from '../floor/limits.js';
 
 // `generate`'s one lazy load (generateCommand.load): the generator and the writers load with it.
 

@@ -1,5 +1,5 @@
 import { ContractRunError } from '../contract/index.js';
-import { MarketStubError } from '../core/market-stub-error.js';
+import { MarketStubError } from '../floor/market-stub-error.js';
 import type { ContractFinding } from '../contract/index.js';
 import { parseBaseUrl } from '../contract/index.js';
 import { displayBase } from '../contract/index.js';

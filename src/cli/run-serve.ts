@@ -1,6 +1,6 @@
 import { composeServeConfig, ConfigError, type ServeConfig } from '../config.js';
-import { MarketStubError } from '../core/market-stub-error.js';
-import { FixtureError, formatFixtureProblems } from '../fixtures/load-fixtures.js';
+import { MarketStubError } from '../floor/market-stub-error.js';
+import { FixtureError, formatFixtureProblems } from '../file-system/load-fixtures.js';
 import { createLogger, logDropNotice, resolveLogFormat } from '../logger.js';
 import { launchOptionsOf } from '../options/launch-options.js';
 import type { ResolvedOptions } from '../options/resolve-options.js';
@@ -8,7 +8,7 @@ import type { ServeValues } from '../options/tables/serve-options.js';
 import { launchStub, type LaunchedStub, type MarketStubOptions } from '../stub.js';
 import { EXIT, type CliIo } from './cli-io.js';
 import { formatServeConfig } from './format-serve-config.js';
-import { CLI_HINT } from '../core/cli-hint.js';
+import { CLI_HINT } from '../floor/cli-hint.js';
 import { ignoredOptionWarning, ignoredServeOptions } from '../options/ignored-options.js';
 
 // `serve`'s one lazy load (serveCommand.load): the stub, the logger and the fixture reader load

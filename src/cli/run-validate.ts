@@ -1,4 +1,4 @@
-import { describeFixtureProblems, readFixtures } from '../fixtures/load-fixtures.js';
+import { describeFixtureProblems, readFixtures } from '../file-system/load-fixtures.js';
 import type { ResolvedOptions } from '../options/resolve-options.js';
 import type { ValidateValues } from '../options/tables/validate-options.js';
 import { EXIT, type CliIo } from './cli-io.js';

@@ -2,13 +2,13 @@
 // market at a time, to stdout (with backpressure; a reader that hangs up ends it cleanly), to one
 // file, or split into files that each stay within the fixture-file limit of validate and serve.
 import { lstat, readdir, rename, rm } from 'node:fs/promises';
-import { MAX_FIXTURE_FILE_BYTES } from '../core/limits.js';
+import { MAX_FIXTURE_FILE_BYTES } from '../floor/limits.js';
 import path from 'node:path';
 import { generateMarket, type GenerateOptions } from '../catalog/generate-markets.js';
 import { fixtureText } from '../catalog/fixture-text.js';
-import { makeDirectory } from '../fixtures/file-system-cause.js';
-import { MarketStubError } from '../core/market-stub-error.js';
-import { unwritableError, writeDurable, writeFailureReason, writeFileAtomic } from '../fixtures/write-file-atomic.js';
+import { makeDirectory } from '../file-system/file-system-cause.js';
+import { MarketStubError } from '../floor/market-stub-error.js';
+import { unwritableError, writeDurable, writeFailureReason, writeFileAtomic } from '../file-system/write-file-atomic.js';
 
 /** Characters gathered before a chunk is written: large enough that a write costs little per market. */
 const CHUNK_CHARS = 64 * 1024;

@@ -1,4 +1,4 @@
-import { MarketStubError, type ErrorFinding, type MarketStubErrorCode, type MarketStubErrorInit } from '../core/market-stub-error.js';
+import { MarketStubError, type ErrorFinding, type MarketStubErrorCode, type MarketStubErrorInit } from '../floor/market-stub-error.js';
 
 /**
  * Every code a remote admin error may carry. A Record over the union, so adding a code to

@@ -1,4 +1,4 @@
-import { MarketStubError, optionError, showValue } from '../core/market-stub-error.js';
+import { MarketStubError, optionError, showValue } from '../floor/market-stub-error.js';
 import type { ControlAnswer as AdminAnswer, ControlRequest as AdminRequest } from '../runtime/control-table.js';
 import { errorFromAdminBody, unauthorized, type AdminCall } from './admin-error-body.js';
 

@@ -1,7 +1,7 @@
-import { DEFAULT_CLIENT_TIMEOUT_MS, DEFAULT_MAX_RESPONSE_BYTES } from '../core/limits.js';
-import { readHttpUrl } from '../core/http-url.js';
-import { optionError } from '../core/market-stub-error.js';
-import { readTyped, type OptionKind } from '../core/option-kind.js';
+import { DEFAULT_CLIENT_TIMEOUT_MS, DEFAULT_MAX_RESPONSE_BYTES } from '../floor/limits.js';
+import { readHttpUrl } from '../floor/http-url.js';
+import { optionError } from '../floor/market-stub-error.js';
+import { readTyped, type OptionKind } from '../floor/option-kind.js';
 import { LIBRARY_CONTROLS, type MarketStubClient } from '../runtime/control-table.js';
 import { createAdminTransport, type AdminTransport } from './admin-transport.js';
 

@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
-import { MAX_CONFIG_FILE_BYTES } from '../core/limits.js';
-import { JsonInputError, readJsonBytes } from '../core/bounded-json.js';
-import { readRegularFileBytesSync, UnreadableFileError } from '../fixtures/read-regular-file.js';
+import { MAX_CONFIG_FILE_BYTES } from '../floor/limits.js';
+import { JsonInputError, readJsonBytes } from '../floor/bounded-json.js';
+import { readRegularFileBytesSync, UnreadableFileError } from '../file-system/read-regular-file.js';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Ajv as AjvClass, ErrorObject, ValidateFunction } from 'ajv';
@@ -9,7 +9,7 @@ import type AjvFormats from 'ajv-formats';
 import { closest, distance } from 'fastest-levenshtein';
 import { CONFIG_FILE_NAME, SERVE_OPTIONS } from '../options/tables/serve-options.js';
 import { pointerToken, valueAtPointer } from '../schema/finding.js';
-import { expectedText } from '../core/option-kind.js';
+import { expectedText } from '../floor/option-kind.js';
 import { ConfigError, MISSING, optionKey, problem, type ConfigSection, type OptionProblem, type OptionSpec } from '../options/resolve-options.js';
 import { buildConfigSchema, CONFIG_SECTIONS, type SchemaNode } from './config-schema.js';
 
@@ -66,9 +66,9 @@ export function loadConfigSection(location: ConfigLocation, command: string): Co
 }
 
 /**
- * Reads a config file as fixture files are read (fixtures/read-regular-file.ts: a regular file only,
+ * Reads a config file as fixture files are read (file-system/read-regular-file.ts: a regular file only,
  * opened non-blocking so a FIFO never blocks, at most MAX_CONFIG_FILE_BYTES) and parses it under
- * the JSON rules of core/bounded-json.ts. Every error names the option or variable that gave the
+ * the JSON rules of floor/bounded-json.ts. Every error names the option or variable that gave the
  * path (`--config`, `MARKET_STUB_CONFIG`) and, for the content, the JSON pointer.
  * @throws ConfigError
  */

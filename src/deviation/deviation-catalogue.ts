@@ -1,5 +1,5 @@
-import type { Severity } from '../core/vocabulary.js';
-import type { FindingCode } from '../core/finding-codes.js';
+import type { Severity } from '../floor/vocabulary.js';
+import type { FindingCode } from '../floor/finding-codes.js';
 import type { Deviation } from './deviation-definition.js';
 import { LIST_DEVIATIONS } from './list-deviations.js';
 import { MARKET_DEVIATIONS } from './market-deviations.js';

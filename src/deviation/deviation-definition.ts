@@ -1,5 +1,5 @@
-import { LIST_ENDPOINT, SINGLE_ENDPOINT } from '../core/vocabulary.js';
-import type { FindingCode } from '../core/finding-codes.js';
+import { LIST_ENDPOINT, SINGLE_ENDPOINT } from '../floor/vocabulary.js';
+import type { FindingCode } from '../floor/finding-codes.js';
 
 /** `contract`: breaks the documented contract (`check` reports an error, exit 1); `assumption`: breaks only an assumption (a warning, exit 0). */
 export type DeviationClass = 'contract' | 'assumption';

@@ -1,8 +1,8 @@
 import { closest, distance } from 'fastest-levenshtein';
-import { MAX_DEVIATED_MARKET_IDS, MAX_DEVIATION_SETTINGS } from '../core/limits.js';
-import { MarketStubError, optionError } from '../core/market-stub-error.js';
-import { mixSeed } from '../core/seed-mix.js';
-import { fnv1a } from '../core/text-hash.js';
+import { MAX_DEVIATED_MARKET_IDS, MAX_DEVIATION_SETTINGS } from '../floor/limits.js';
+import { MarketStubError, optionError } from '../floor/market-stub-error.js';
+import { mixSeed } from '../floor/seed-mix.js';
+import { fnv1a } from '../floor/text-hash.js';
 import { catalogueIndex, deviationNames, findDeviation } from './deviation-catalogue.js';
 import type { Deviation, ListDeviation, MarketDeviation } from './deviation-definition.js';
 

@@ -1,5 +1,5 @@
 import type { ReplyEdit } from './deviation-definition.js';
-import { concatBytes, copyBytes, utf8 } from '../core/bytes.js';
+import { concatBytes, copyBytes, utf8 } from '../floor/bytes.js';
 
 /** The UTF-8 byte-order mark (RFC 8259 §8.1: JSON implementations MUST NOT add one). */
 const BOM = Uint8Array.of(0xef, 0xbb, 0xbf);

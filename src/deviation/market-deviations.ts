@@ -1,4 +1,4 @@
-import { mixSeed } from '../core/seed-mix.js';
+import { mixSeed } from '../floor/seed-mix.js';
 import { onItem, onList, type DeviationContext, type JsonObject, type MarketDeviation, type MarketViews } from './deviation-definition.js';
 
 // The deviations of chosen markets. Each is one definition: name, class, endpoints, the rewrite

@@ -1,6 +1,6 @@
 import type { DeviationContext, JsonObject, MarketDeviation, MarketViews } from './deviation-definition.js';
 import { editBody } from './edit-body.js';
-import { utf8 } from '../core/bytes.js';
+import { utf8 } from '../floor/bytes.js';
 
 /** How a market's single answer deviates at request time; kept on its catalog entry (`CatalogEntry.deviated`). */
 export interface DeviatedReply {

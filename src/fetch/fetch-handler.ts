@@ -1,5 +1,5 @@
 import { buildDataCatalog } from '../catalog/data-catalog.js';
-import { todayUtc } from '../core/market-rules.js';
+import { todayUtc } from '../floor/market-rules.js';
 import { splitTarget, type StubAnswer } from '../runtime/answer-request.js';
 import { internalError } from '../runtime/error-reply.js';
 import type { MarketStubClient } from '../runtime/control-table.js';

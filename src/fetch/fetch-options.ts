@@ -1,5 +1,5 @@
-import { optionError } from '../core/market-stub-error.js';
-import { checkFields, type FieldRule } from '../core/option-fields.js';
+import { optionError } from '../floor/market-stub-error.js';
+import { checkFields, type FieldRule } from '../floor/option-fields.js';
 import { DATA_STUB_FIELDS } from '../runtime/runtime-options.js';
 import type { RuntimeOptions } from '../runtime/stub-runtime.js';
 

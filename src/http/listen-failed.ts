@@ -1,4 +1,4 @@
-import { MarketStubError } from '../core/market-stub-error.js';
+import { MarketStubError } from '../floor/market-stub-error.js';
 
 /**
  * What a failed bind means for whoever asked to listen (the stub, the recording proxy): the

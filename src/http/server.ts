@@ -1,7 +1,7 @@
-import { optionError } from '../core/market-stub-error.js';
-import { int, readTyped } from '../core/option-kind.js';
+import { optionError } from '../floor/market-stub-error.js';
+import { int, readTyped } from '../floor/option-kind.js';
 import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { DEFAULT_GRACE_MS, MAX_GRACE_MS } from '../core/limits.js';
+import { DEFAULT_GRACE_MS, MAX_GRACE_MS } from '../floor/limits.js';
 import { Server as NetServer, type AddressInfo, type Socket } from 'node:net';
 import { errorReply, internalError, type ErrorCode } from '../runtime/error-reply.js';
 import { createPendingResponses } from './pending-responses.js';

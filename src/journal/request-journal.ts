@@ -1,8 +1,8 @@
-import { optionError } from '../core/market-stub-error.js';
-import { choice, int, readTyped } from '../core/option-kind.js';
+import { optionError } from '../floor/market-stub-error.js';
+import { choice, int, readTyped } from '../floor/option-kind.js';
 import { createTextSlots } from './journal-slots.js';
-import { DEFAULT_JOURNAL_BYTES, MAX_ENTRY_HEADER_BYTES, MAX_JOURNAL_BYTES, MAX_JOURNAL_ENTRIES, MAX_JOURNAL_READ } from '../core/limits.js';
-import { secretNames, type SecretNames } from '../core/secret-names.js';
+import { DEFAULT_JOURNAL_BYTES, MAX_ENTRY_HEADER_BYTES, MAX_JOURNAL_BYTES, MAX_JOURNAL_ENTRIES, MAX_JOURNAL_READ } from '../floor/limits.js';
+import { secretNames, type SecretNames } from '../floor/secret-names.js';
 
 /** One request as the stub saw it. */
 export interface JournalEntry {
@@ -14,7 +14,7 @@ export interface JournalEntry {
   /** Path without the query, still percent-encoded as sent. */
   path: string;
   query: Record<string, string | string[]>;
-  /** Headers as received (names lower-cased by Node); the values of secret headers (core/secret-names.ts: Authorization, Cookie, X-Api-Key…) are `[redacted]` unless the journal keeps headers in full. */
+  /** Headers as received (names lower-cased by Node); the values of secret headers (floor/secret-names.ts: Authorization, Cookie, X-Api-Key…) are `[redacted]` unless the journal keeps headers in full. */
   headers: Record<string, string | string[] | undefined>;
   /** Response status; null when the connection was reset before a response. */
   status: number | null;
@@ -54,9 +54,9 @@ export interface JournalOptions {
   maxBytes?: number;
   /** `redacted` (default): secret header values become `[redacted]` (Authorization and Proxy-Authorization keep their scheme, Cookie its names), and so do secret query parameters' values; `full` keeps them. */
   headers?: 'redacted' | 'full';
-  /** Header names redacted besides the defaults (core/secret-names.ts). */
+  /** Header names redacted besides the defaults (floor/secret-names.ts). */
   redactHeaders?: readonly string[];
-  /** Query parameter names redacted besides the defaults (core/secret-names.ts). */
+  /** Query parameter names redacted besides the defaults (floor/secret-names.ts). */
   redactQuery?: readonly string[];
 }
 

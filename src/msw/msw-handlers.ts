@@ -1,6 +1,6 @@
 import { http, type HttpHandler } from 'msw';
 import { buildDataCatalog } from '../catalog/data-catalog.js';
-import { todayUtc } from '../core/market-rules.js';
+import { todayUtc } from '../floor/market-rules.js';
 import { createFetchAnswerer } from '../fetch/fetch-handler.js';
 import type { MarketStubClient } from '../runtime/control-table.js';
 import { createStubControls } from '../runtime/stub-controls.js';

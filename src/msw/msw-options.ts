@@ -1,6 +1,6 @@
-import { readHttpUrl } from '../core/http-url.js';
-import { optionError } from '../core/market-stub-error.js';
-import { checkFields, type FieldRule } from '../core/option-fields.js';
+import { readHttpUrl } from '../floor/http-url.js';
+import { optionError } from '../floor/market-stub-error.js';
+import { checkFields, type FieldRule } from '../floor/option-fields.js';
 import { DATA_STUB_FIELDS } from '../runtime/runtime-options.js';
 import type { RuntimeOptions } from '../runtime/stub-runtime.js';
 
@@ -45,7 +45,7 @@ export function checkHandlersOptions(options: unknown, where: string): asserts o
 
 /**
  * The base URL as origin plus path prefix (no trailing `/`).
- * @throws MarketStubError OPTION_INVALID when it is not an absolute http(s) URL without credentials, query or fragment (core/http-url.ts).
+ * @throws MarketStubError OPTION_INVALID when it is not an absolute http(s) URL without credentials, query or fragment (floor/http-url.ts).
  */
 export function handlerBase(value: unknown, where: string, option = 'baseUrl'): { origin: string; prefix: string; href: string } {
   // Text only: a URL object is refused as before (the handlers compare its text with request URLs).

@@ -1,4 +1,4 @@
-import type { OptionKind } from '../core/option-kind.js';
+import type { OptionKind } from '../floor/option-kind.js';
 import type { OptionSpec, OptionTable } from './resolve-options.js';
 
 /** `journal-size` → `journalSize`: the key an option's flag gives (resolve-options.ts optionKey does the same at run time). */

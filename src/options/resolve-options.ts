@@ -1,6 +1,6 @@
-import { expectedText, readText, readTyped, type OptionKind, type OptionValue } from '../core/option-kind.js';
-import type { LocatedProblem } from '../core/located-problem.js';
-import { MarketStubError } from '../core/market-stub-error.js';
+import { expectedText, readText, readTyped, type OptionKind, type OptionValue } from '../floor/option-kind.js';
+import type { LocatedProblem } from '../floor/located-problem.js';
+import { MarketStubError } from '../floor/market-stub-error.js';
 
 /**
  * One option of a command, as data: its flag, environment variables, kind, default and help. The
@@ -82,7 +82,7 @@ export interface ResolvedOptions<V extends object = AnyOptionValues> {
 }
 
 /**
- * One bad value, as a located problem (core/located-problem.ts) that also names the option the way
+ * One bad value, as a located problem (floor/located-problem.ts) that also names the option the way
  * the user gave it. `pointer` is the RFC 6901 pointer into the config file when the value came from
  * one (`/serve/port`), else `''` (a flag's or a variable's whole value); `found` is the JSON text of
  * what was given, `nothing (missing)`, or `not shown (it may be a secret)`.

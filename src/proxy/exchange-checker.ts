@@ -1,5 +1,5 @@
 import type { Transform } from 'node:stream';
-import type { Redactor } from '../core/redact-secrets.js';
+import type { Redactor } from '../floor/redact-secrets.js';
 import type { Market } from '../schema/generated/market-types.js';
 import { BodyText } from '../contract/http-client/index.js';
 import { LIST_ENDPOINT, SINGLE_ENDPOINT } from '../contract/checks/index.js';

@@ -1,7 +1,7 @@
 import type { Agent as HttpAgent, IncomingMessage, ServerResponse, request as httpRequest } from 'node:http';
 import type { Dispatcher } from 'undici';
 import type * as UndiciModule from 'undici';
-import type { SecretNames } from '../core/secret-names.js';
+import type { SecretNames } from '../floor/secret-names.js';
 import { errorReply } from '../runtime/error-reply.js';
 import { writeReply } from '../http/write-reply.js';
 import { LIST_ENDPOINT, SINGLE_ENDPOINT, type ContractEndpoint } from '../contract/checks/index.js';

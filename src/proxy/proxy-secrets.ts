@@ -1,5 +1,5 @@
-import { createRedactor, type Redactor } from '../core/redact-secrets.js';
-import { secretQueryValues, type SecretNames } from '../core/secret-names.js';
+import { createRedactor, type Redactor } from '../floor/redact-secrets.js';
+import { secretQueryValues, type SecretNames } from '../floor/secret-names.js';
 
 /** Request header names whose values are credentials: the usual ones, and any name that says so. */
 const CREDENTIAL_NAME = /^(authorization|proxy-authorization|cookie)$|auth|token|api-?key|secret|session|password|signature|credential/i;

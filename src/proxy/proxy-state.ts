@@ -1,5 +1,5 @@
-import { todayUtc } from '../core/market-rules.js';
-import { createRedactor, type Redactor } from '../core/redact-secrets.js';
+import { todayUtc } from '../floor/market-rules.js';
+import { createRedactor, type Redactor } from '../floor/redact-secrets.js';
 import { LIST_ENDPOINT, SINGLE_ENDPOINT, type ContractEndpoint, type Observation } from '../contract/checks/index.js';
 import { buildContractReport, type ContractReport, type ListSummary } from '../contract/checks/index.js';
 import { displayBase } from '../contract/http-client/index.js';

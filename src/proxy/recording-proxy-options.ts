@@ -36,7 +36,7 @@ export interface RecordingProxyOptions {
   onUpstreamError?: (error: { method: string; path: string; reason: string }) => void;
   /** Called when a kept market cannot be written to `spool` (the report is still written). */
   onSpoolError?: (error: unknown) => void;
-  /** Request header names whose values are redacted besides the defaults (core/secret-names.ts, and any name saying auth, token, key…). */
+  /** Request header names whose values are redacted besides the defaults (floor/secret-names.ts, and any name saying auth, token, key…). */
   redactHeaders?: readonly string[];
   /** Query parameter names whose values are redacted besides the defaults (token, api_key, signature…). */
   redactQuery?: readonly string[];

@@ -1,16 +1,16 @@
 import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
-import type { Redactor } from '../core/redact-secrets.js';
-import { showValue } from '../core/market-stub-error.js';
-import { int, readTyped } from '../core/option-kind.js';
-import { PROXY_OPTION_BOUNDS } from '../core/limits.js';
+import type { Redactor } from '../floor/redact-secrets.js';
+import { showValue } from '../floor/market-stub-error.js';
+import { int, readTyped } from '../floor/option-kind.js';
+import { PROXY_OPTION_BOUNDS } from '../floor/limits.js';
 import { listen, type RunningServer } from '../http/server.js';
 import { listenFailed } from '../http/listen-failed.js';
 import type { ContractReport } from '../contract/checks/index.js';
 import { ContractRunError } from '../contract/http-client/index.js';
 import { parseBaseUrl } from '../contract/crawl/index.js';
 import { createOutgoingAgent, readBaseQuery, type OutgoingAgent } from '../contract/http-client/index.js';
-import { secretNames } from '../core/secret-names.js';
+import { secretNames } from '../floor/secret-names.js';
 import { buildReport, createProxyState } from './proxy-state.js';
 import { forwardExchange, type ForwardProxy } from './forward-exchange.js';
 import type { RecordingProxyOptions } from './recording-proxy-options.js';
@@ -98,7 +98,7 @@ async function forwardProxyFor(network: OutgoingAgent, upstream: URL, timeoutMs:
   return { proxy, undici, dispatcher: network.dispatcher(undici, { connectTimeoutMs: timeoutMs }) };
 }
 
-/** A numeric option within its PROXY_OPTION_BOUNDS (core/limits.ts), or its default. @throws ContractRunError OPTION_INVALID naming the option and its flag. */
+/** A numeric option within its PROXY_OPTION_BOUNDS (floor/limits.ts), or its default. @throws ContractRunError OPTION_INVALID naming the option and its flag. */
 function integerOption(value: number | undefined, name: keyof typeof PROXY_OPTION_BOUNDS, flag: string): number {
   const bounds = PROXY_OPTION_BOUNDS[name];
   if (value === undefined) return bounds.default;

@@ -1,7 +1,7 @@
 import { parsePrefer, type AppliedBehaviour, type Behaviour, type TransportFault } from '../behaviour/behaviour.js';
-import { MAX_HOLD_MS } from '../core/limits.js';
-import { MarketStubError } from '../core/market-stub-error.js';
-import { utf8 } from '../core/bytes.js';
+import { MAX_HOLD_MS } from '../floor/limits.js';
+import { MarketStubError } from '../floor/market-stub-error.js';
+import { utf8 } from '../floor/bytes.js';
 import { catalogueIndex } from '../deviation/deviation-catalogue.js';
 import type { Deviation, ListDeviation } from '../deviation/deviation-definition.js';
 import { preferredDeviation } from '../deviation/deviation-settings.js';

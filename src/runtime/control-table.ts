@@ -1,5 +1,5 @@
 import type { Behaviour, BehaviourRule, BehaviourRuleInput } from '../behaviour/behaviour.js';
-import { MarketStubError, optionError } from '../core/market-stub-error.js';
+import { MarketStubError, optionError } from '../floor/market-stub-error.js';
 import { planDeviations, type DeviationSetting } from '../deviation/deviation-settings.js';
 import type { JournalEntry, JournalFilter } from '../journal/request-journal.js';
 import type { Market } from '../schema/generated/market-types.js';

@@ -1,7 +1,7 @@
 import statuses from 'statuses';
 import type { ResponseProfile } from './response-profile.js';
 import { jsonReply, type Reply } from './reply.js';
-import { utf8 } from '../core/bytes.js';
+import { utf8 } from '../floor/bytes.js';
 
 /** Stable error codes of the stub's JSON error bodies. */
 export type ErrorCode =

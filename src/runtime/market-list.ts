@@ -2,7 +2,7 @@ import type { CatalogEntry, MarketCatalog } from '../catalog/market-catalog.js';
 import { errorReply } from './error-reply.js';
 import { jsonReply, sharedJsonReply, type Reply } from './reply.js';
 import type { ResponseProfile } from './response-profile.js';
-import { concatBytes, fromBase64Url, toBase64Url, utf8 } from '../core/bytes.js';
+import { concatBytes, fromBase64Url, toBase64Url, utf8 } from '../floor/bytes.js';
 
 // Per-catalog caches: a catalog is immutable, so its filtered index lists and whole-list bodies
 // can be computed once (edits swap in a new catalog object, which starts with empty caches).

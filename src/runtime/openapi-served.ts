@@ -1,6 +1,6 @@
 import type { MarketCatalog } from '../catalog/market-catalog.js';
-import { utf8, utf8Text } from '../core/bytes.js';
-import { packageLicense, packageVersion } from '../core/package-info.js';
+import { utf8, utf8Text } from '../floor/bytes.js';
+import { packageLicense, packageVersion } from '../floor/package-info.js';
 import { renderList } from './market-list.js';
 import { buildOpenApiDocument, type OpenApiServed } from './openapi-document.js';
 import type { ResponseProfile } from './response-profile.js';

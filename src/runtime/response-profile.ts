@@ -1,5 +1,5 @@
-import { locatedProblem, problemsError, type ErrorFinding } from '../core/market-stub-error.js';
-import { BOOLEAN, choice, int, readTyped, TEXT, type OptionKind } from '../core/option-kind.js';
+import { locatedProblem, problemsError, type ErrorFinding } from '../floor/market-stub-error.js';
+import { BOOLEAN, choice, int, readTyped, TEXT, type OptionKind } from '../floor/option-kind.js';
 
 /**
  * Response profiles: choices for what the service leaves undocumented (envelopes, paging, error shapes: real deployments differ on each). The

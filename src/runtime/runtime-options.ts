@@ -1,14 +1,14 @@
 import { checkBehaviour, ruleProblems } from '../behaviour/behaviour.js';
-import { MAX_JOURNAL_BYTES, MAX_JOURNAL_ENTRIES } from '../core/limits.js';
+import { MAX_JOURNAL_BYTES, MAX_JOURNAL_ENTRIES } from '../floor/limits.js';
 import { planDeviations } from '../deviation/deviation-settings.js';
-import { HOST_NAME } from '../core/host-name.js';
-import { MarketStubError, optionError, problemsError, relocate } from '../core/market-stub-error.js';
-import { checkFields, type FieldRule } from '../core/option-fields.js';
-import { BOOLEAN, int } from '../core/option-kind.js';
+import { HOST_NAME } from '../floor/host-name.js';
+import { MarketStubError, optionError, problemsError, relocate } from '../floor/market-stub-error.js';
+import { checkFields, type FieldRule } from '../floor/option-fields.js';
+import { BOOLEAN, int } from '../floor/option-kind.js';
 import { profileProblems } from './response-profile.js';
 import { CATALOG_FIELDS } from '../catalog/catalog-options.js';
 import type { MarketCatalog } from '../catalog/market-catalog.js';
-import type { StubLogger } from '../core/stub-logger.js';
+import type { StubLogger } from '../floor/stub-logger.js';
 import type { Behaviour, BehaviourRuleInput } from '../behaviour/behaviour.js';
 import type { DeviationSetting } from '../deviation/deviation-settings.js';
 import type { ResponseProfile } from './response-profile.js';
@@ -34,7 +34,7 @@ export interface RuntimeOptions {
   journalBytes?: number;
   /** `redacted` (default): Authorization, Proxy-Authorization and Cookie values are journaled as `[redacted]`; `full` keeps them. */
   journalHeaders?: 'redacted' | 'full';
-  /** Header names whose values the journal redacts besides the defaults (X-Api-Key, Cookie…: core/secret-names.ts). */
+  /** Header names whose values the journal redacts besides the defaults (X-Api-Key, Cookie…: floor/secret-names.ts). */
   redactHeaders?: readonly string[];
   /** Query parameter names whose values the journal and the request log redact besides the defaults (token, api_key, signature…). */
   redactQuery?: readonly string[];

@@ -1,6 +1,6 @@
 import { checkBehaviour, type Behaviour, type BehaviourRule, type BehaviourRuleInput } from '../behaviour/behaviour.js';
-import { MAX_EDITABLE, MAX_JOURNAL_READ, MAX_MARKETS_PER_CALL, MAX_TICKS_PER_CALL } from '../core/limits.js';
-import { MarketStubError, optionError, relocate } from '../core/market-stub-error.js';
+import { MAX_EDITABLE, MAX_JOURNAL_READ, MAX_MARKETS_PER_CALL, MAX_TICKS_PER_CALL } from '../floor/limits.js';
+import { MarketStubError, optionError, relocate } from '../floor/market-stub-error.js';
 import { type JournalEntry, type JournalFilter } from '../journal/request-journal.js';
 import type { StubRuntime } from './stub-runtime.js';
 import type { Market } from '../schema/generated/market-types.js';

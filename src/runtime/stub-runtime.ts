@@ -1,12 +1,12 @@
-import { DEFAULT_JOURNAL_BYTES } from '../core/limits.js';
-import type { StubLogger } from '../core/stub-logger.js';
+import { DEFAULT_JOURNAL_BYTES } from '../floor/limits.js';
+import type { StubLogger } from '../floor/stub-logger.js';
 import { createMarketStore, type MarketStore } from '../catalog/market-store.js';
 import { createBehaviourEngine, type BehaviourEngine } from '../behaviour/behaviour.js';
-import { MarketStubError } from '../core/market-stub-error.js';
+import { MarketStubError } from '../floor/market-stub-error.js';
 import { planDeviations } from '../deviation/deviation-settings.js';
 import { createRequestJournal, type RequestJournal } from '../journal/request-journal.js';
 import { resolveProfile, type ResponseProfile } from './response-profile.js';
-import { secretNames, type SecretNames } from '../core/secret-names.js';
+import { secretNames, type SecretNames } from '../floor/secret-names.js';
 import type { RuntimeOptions } from './runtime-options.js';
 
 export type { RuntimeOptions } from './runtime-options.js';

@@ -1,4 +1,4 @@
-import type { LocatedProblem } from '../core/located-problem.js';
+import type { LocatedProblem } from '../floor/located-problem.js';
 
 /**
  * A finding: one way a document departs from the contract or from our assumptions.

@@ -12,7 +12,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run-cli.js';
 import { SERVE_OPTIONS } from '../../src/options/tables/serve-options.js';
-import { MAX_CONFIG_FILE_BYTES } from '../../src/core/limits.js';
+import { MAX_CONFIG_FILE_BYTES } from '../../src/floor/limits.js';
 import { optionKey } from '../../src/options/resolve-options.js';
 import { renderConfigSchema } from '../../scripts/gen-config-schema.js';
 import { startServeProcess } from '../support/cli-process.js';

@@ -4,7 +4,7 @@ import { MockAgent } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { checkDeployment } from '../../src/index.js';
 import { ContractRunError } from '../../src/contract/http-client/contract-run-error.js';
-import { MarketStubError } from '../../src/core/market-stub-error.js';
+import { MarketStubError } from '../../src/floor/market-stub-error.js';
 import { closedPort, conformingMarkets, json, summaryOf, withServer } from './deviant-server.js';
 
 describe('checkDeployment', () => {

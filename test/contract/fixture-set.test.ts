@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readFixtures } from '../../src/fixtures/load-fixtures.js';
+import { readFixtures } from '../../src/file-system/load-fixtures.js';
 import { FIXTURE_SET_STEPS, SET_POINTER, SETS_DIR, stageFixtureSet, writeFixtureSet, type FixtureSetStep } from '../../src/contract/fixture-sets/fixture-set.js';
 import type { Market } from '../../src/index.js';
 import { conformingMarket } from './deviant-server.js';

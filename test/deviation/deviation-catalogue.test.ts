@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { LIST_ENDPOINT, SINGLE_ENDPOINT } from '../../src/contract/checks/contract-finding.js';
-import { CONTRACT_CHECKS, FINDING_KINDS } from '../../src/core/finding-codes.js';
+import { CONTRACT_CHECKS, FINDING_KINDS } from '../../src/floor/finding-codes.js';
 import { DEVIATIONS, deviationNames, findDeviation, UNPROVOKED_FINDINGS } from '../../src/deviation/deviation-catalogue.js';
 
 /** `severity code endpoint` of every kind the checker can emit (errors and warnings). */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_DEVIATED_MARKET_IDS, MAX_DEVIATION_SETTINGS } from '../../src/core/limits.js';
+import { MAX_DEVIATED_MARKET_IDS, MAX_DEVIATION_SETTINGS } from '../../src/floor/limits.js';
 import { refusal as refused } from '../support/refusal.js';
-import { MarketStubError } from '../../src/core/market-stub-error.js';
+import { MarketStubError } from '../../src/floor/market-stub-error.js';
 import { catalogueIndex, DEVIATIONS, findDeviation } from '../../src/deviation/deviation-catalogue.js';
 import type { MarketDeviation } from '../../src/deviation/deviation-definition.js';
 import { describePlan, marketDeviations, parseDeviationFlags, planDeviations, preferredDeviation, selectsMarket } from '../../src/deviation/deviation-settings.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fnv1a } from '../../src/core/text-hash.js';
+import { fnv1a } from '../../src/floor/text-hash.js';
 import { findDeviation } from '../../src/deviation/deviation-catalogue.js';
 import type { MarketDeviation } from '../../src/deviation/deviation-definition.js';
 import { integerMarketId } from '../../src/deviation/market-deviations.js';

@@ -4,9 +4,9 @@
 import request from 'supertest';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildCatalog, createApp, startMarketStub, type MarketStub, type MarketStubOptions } from '../../src/index.js';
-import { MarketStubError } from '../../src/core/market-stub-error.js';
+import { MarketStubError } from '../../src/floor/market-stub-error.js';
 import { integerMarketId } from '../../src/deviation/market-deviations.js';
-import { fnv1a } from '../../src/core/text-hash.js';
+import { fnv1a } from '../../src/floor/text-hash.js';
 
 const CLOCK = '2030-01-01';
 const json = { 'content-type': 'application/json' };

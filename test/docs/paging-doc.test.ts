@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { expect, it } from 'vitest';
 import { PAGING_DIALECTS } from '../../src/contract/paging/paging-dialects.js';
-import { CONTRACT_CHECKS } from '../../src/core/finding-codes.js';
+import { CONTRACT_CHECKS } from '../../src/floor/finding-codes.js';
 
 const doc = readFileSync(new URL('../../docs/paging.md', import.meta.url), 'utf8');
 /** The first-column codes of the table rows under `heading`. */

@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildCatalog, createApp, startMarketStub, type MarketStub } from '../../src/index.js';
-import { MarketStubError, type MarketStubErrorCode } from '../../src/core/market-stub-error.js';
+import { MarketStubError, type MarketStubErrorCode } from '../../src/floor/market-stub-error.js';
 
 const market = (id: string, extra: Record<string, unknown> = {}) => ({ market_id: id, title: `Will ${id} happen?`, status: 'active', yes_price: 0.3, no_price: 0.7, resolution_date: '2027-05-01', ...extra });
 const json = { 'content-type': 'application/json' };

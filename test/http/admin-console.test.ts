@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { buildCatalog, createApp } from '../../src/index.js';
-import { MAX_CONSOLE_ASSET_BYTES } from '../../src/core/limits.js';
+import { MAX_CONSOLE_ASSET_BYTES } from '../../src/floor/limits.js';
 import { CONSOLE_CSP } from '../../src/runtime/admin/console-routes.js';
 import { startServeProcess } from '../support/cli-process.js';
 

@@ -4,8 +4,8 @@ import { buildCatalog, createApp, getMarketValidator, type Market } from '../../
 import { createStubRuntime } from '../../src/runtime/stub-runtime.js';
 import { toSummary } from '../../src/catalog/market-catalog.js';
 import { createStubControls } from '../../src/runtime/stub-controls.js';
-import { MarketStubError } from '../../src/core/market-stub-error.js';
-import { mixSeed } from '../../src/core/seed-mix.js';
+import { MarketStubError } from '../../src/floor/market-stub-error.js';
+import { mixSeed } from '../../src/floor/seed-mix.js';
 
 const market = (id: string, extra: Record<string, unknown> = {}): Market => ({ market_id: id, title: `Will ${id} happen?`, status: 'active', yes_price: 0.3, no_price: 0.7, resolution_date: '2027-05-01', ...extra }) as Market;
 

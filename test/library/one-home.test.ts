@@ -6,13 +6,13 @@ import { describe, expect, expectTypeOf, it } from 'vitest';
 import { connectMarketStub, crawlDeployment, MarketStubError, startRecordingProxy } from '../../src/index.js';
 import { PROXY_OPTIONS } from '../../src/options/tables/proxy-options.js';
 import { createMarketStubHandlers } from '../../src/msw.js';
-import { httpUrlExpected } from '../../src/core/http-url.js';
+import { httpUrlExpected } from '../../src/floor/http-url.js';
 import { optionKey, resolveOptions } from '../../src/options/resolve-options.js';
 import { libraryOptionsOf } from '../../src/options/launch-options.js';
 import { optionTable } from '../../src/options/option-values.js';
 import { SERVE_OPTIONS } from '../../src/options/tables/serve-options.js';
 import { checkStubOptions } from '../../src/stub-options.js';
-import { int } from '../../src/core/option-kind.js';
+import { int } from '../../src/floor/option-kind.js';
 
 const SRC = path.resolve(import.meta.dirname, '../../src');
 
@@ -39,7 +39,7 @@ function thrown(fn: () => unknown): MarketStubError {
 }
 
 describe('limits live on the floor', () => {
-  it('every exported MAX_/DEFAULT_ constant is defined in src/core/limits.ts, and only there', () => {
+  it('every exported MAX_/DEFAULT_ constant is defined in src/floor/limits.ts, and only there', () => {
     const defined = definitions(/^export const ((?:MAX|DEFAULT)_[A-Z0-9_]+)/gm);
     expect(defined.filter((d) => !d.startsWith(`core${path.sep}limits.ts:`))).toEqual([]);
     expect(defined.length).toBeGreaterThanOrEqual(36);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMarketStub, type MarketStub } from '../../src/index.js';
-import { FixtureError } from '../../src/fixtures/load-fixtures.js';
+import { FixtureError } from '../../src/file-system/load-fixtures.js';
 
 // The per-file beforeAll/afterAll pattern from the README: several stubs on port 0, in parallel,
 // with different seeds.

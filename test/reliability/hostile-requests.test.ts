@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mixSeed } from '../../src/core/seed-mix.js';
+import { mixSeed } from '../../src/floor/seed-mix.js';
 import { startServeProcess } from '../support/cli-process.js';
 import { connect } from 'node:net';
 import { exchange, figure, parseResponse, QUICK, rssOf } from './reliability-support.js';

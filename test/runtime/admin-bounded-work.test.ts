@@ -3,9 +3,9 @@
 // one tick call visits at most MAX_TICK_WORK markets, so it holds the server a bounded time.
 import { afterEach, describe, expect, it } from 'vitest';
 import { startMarketStub, type MarketStub } from '../../src/index.js';
-import { MAX_LISTED_PROBLEMS, MAX_TICK_WORK } from '../../src/core/limits.js';
-import type { FixtureError} from '../../src/fixtures/load-fixtures.js';
-import { MarketStubError } from '../../src/core/market-stub-error.js';
+import { MAX_LISTED_PROBLEMS, MAX_TICK_WORK } from '../../src/floor/limits.js';
+import type { FixtureError} from '../../src/file-system/load-fixtures.js';
+import { MarketStubError } from '../../src/floor/market-stub-error.js';
 
 const open: MarketStub[] = [];
 afterEach(async () => {

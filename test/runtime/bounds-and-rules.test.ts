@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { MAX_HOLD_MS } from '../../src/core/limits.js';
+import { MAX_HOLD_MS } from '../../src/floor/limits.js';
 import { rawExchange } from '../support/raw-http.js';
 import { buildCatalog, createApp, startMarketStub, type MarketCatalog, type MarketStub } from '../../src/index.js';
 import { createRequestJournal } from '../../src/journal/request-journal.js';

@@ -3,8 +3,8 @@ import { mkdtemp, rm, writeFile, mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { validateMarkets } from '../../src/fixtures/build-catalog.js';
-import { readFixtures, type FixtureError } from '../../src/fixtures/load-fixtures.js';
+import { validateMarkets } from '../../src/file-system/build-catalog.js';
+import { readFixtures, type FixtureError } from '../../src/file-system/load-fixtures.js';
 import { runCliProcess } from '../support/cli-process.js';
 
 let root: string;

@@ -2,7 +2,7 @@
 // it sets, and the subpath export with testcontainers as an optional peer dependency. Started for
 // real against podman in test/container/testcontainers.test.ts.
 import { spawnSync } from 'node:child_process';
-import { DEFAULT_MARKET_STUB_IMAGE } from '../../src/core/limits.js';
+import { DEFAULT_MARKET_STUB_IMAGE } from '../../src/floor/limits.js';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';

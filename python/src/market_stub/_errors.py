@@ -7,7 +7,7 @@ from typing import Any
 
 from ._types import Finding
 
-#: Every code the admin API and this package use (src/core/market-stub-error.ts, MarketStubErrorCode).
+#: Every code the admin API and this package use (src/floor/market-stub-error.ts, MarketStubErrorCode).
 ERROR_CODES = frozenset(
     {
         "OPTION_INVALID",

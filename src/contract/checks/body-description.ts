@@ -1,6 +1,6 @@
 import { loadMarketSchema } from '../../schema/market-schema.js';
 import { describeFound } from '../../schema/finding.js';
-import { parseJsonText } from '../../core/bounded-json.js';
+import { parseJsonText } from '../../floor/bounded-json.js';
 import { StreamedArray } from '../http-client/index.js';
 
 // How the checks describe what they found: media types, charsets and bodies in words.
@@ -27,7 +27,7 @@ export function charsetOf(contentType: string | undefined): string | undefined {
 }
 
 /**
- * Parses a body as JSON under the JSON rules (core/bounded-json.ts); `ok: false` when it is not JSON
+ * Parses a body as JSON under the JSON rules (floor/bounded-json.ts); `ok: false` when it is not JSON
  * (empty bodies included) or breaks a rule (too deep, a forbidden member): such a body is kept and
  * described as text, never as a value no serialiser could write back.
  */

@@ -1,9 +1,9 @@
-import type { FindingCode } from '../../core/finding-codes.js';
-import type { ContractEndpoint, Severity } from '../../core/vocabulary.js';
-import type { LocatedProblem } from '../../core/located-problem.js';
+import type { FindingCode } from '../../floor/finding-codes.js';
+import type { ContractEndpoint, Severity } from '../../floor/vocabulary.js';
+import type { LocatedProblem } from '../../floor/located-problem.js';
 
-// The vocabulary lives on the floor (src/core/vocabulary.ts), where the deviation catalogue reads it too.
-export { LIST_ENDPOINT, SEVERITY_ORDER, SINGLE_ENDPOINT, type ContractEndpoint, type Severity } from '../../core/vocabulary.js';
+// The vocabulary lives on the floor (src/floor/vocabulary.ts), where the deviation catalogue reads it too.
+export { LIST_ENDPOINT, SEVERITY_ORDER, SINGLE_ENDPOINT, type ContractEndpoint, type Severity } from '../../floor/vocabulary.js';
 
 /** One concrete occurrence kept as an example of an aggregated finding. */
 export interface FindingExample {
@@ -38,7 +38,7 @@ export interface Observation {
 /**
  * An aggregated finding of a contract check: every observation with the same (severity, code,
  * endpoint, pointer template) counted once, with up to three examples. A LocatedProblem
- * (core/located-problem.ts) whose pointer is a template.
+ * (floor/located-problem.ts) whose pointer is a template.
  */
 export interface ContractFinding extends LocatedProblem {
   severity: Severity;

@@ -1,4 +1,4 @@
-import { packageVersion } from '../../core/package-info.js';
+import { packageVersion } from '../../floor/package-info.js';
 import type { ContractFinding } from './contract-finding.js';
 import type { ReportDistributions } from './report-distributions.js';
 

@@ -1,6 +1,6 @@
 import { SEVERITY_ORDER, type ContractFinding, type FindingExample, type Observation } from './contract-finding.js';
-import { MAX_EXAMPLES } from '../../core/limits.js';
-import type { FindingCode } from '../../core/finding-codes.js';
+import { MAX_EXAMPLES } from '../../floor/limits.js';
+import type { FindingCode } from '../../floor/finding-codes.js';
 
 
 /** Collects observations into aggregated findings; memory grows with distinct findings, not occurrences. */

@@ -1,7 +1,7 @@
 // The contract room's checks: judging answers against the contract (status, encoding, JSON body,
 // schema, list consistency) into findings, aggregating them, and the ContractReport they sum up
 // to (with its response-time distributions). Which check a finding code belongs to lives beside
-// the codes (src/core/finding-codes.ts). Imports the HTTP client and paging; other sub-rooms and
+// the codes (src/floor/finding-codes.ts). Imports the HTTP client and paging; other sub-rooms and
 // rooms import these files only from here (.dependency-cruiser.cjs).
 export { describeBody, parseJsonBody } from './body-description.js';
 export { type ContractEndpoint, type ContractFinding, type FindingExample, LIST_ENDPOINT, type Observation, type Severity, SEVERITY_ORDER, SINGLE_ENDPOINT } from './contract-finding.js';

@@ -1,11 +1,11 @@
-import { jsonRuleBroken, utf8Error, type JsonInputError } from '../../core/bounded-json.js';
-import { MAX_MARKET_DEPTH } from '../../core/limits.js';
+import { jsonRuleBroken, utf8Error, type JsonInputError } from '../../floor/bounded-json.js';
+import { MAX_MARKET_DEPTH } from '../../floor/limits.js';
 import type { FindingAggregator } from './finding-aggregator.js';
 import type { ContractEndpoint, Observation } from './contract-finding.js';
 
 /**
  * The `json-rule` error for an answer, list item or market that breaks a JSON rule of
- * core/bounded-json.ts (docs/limits.md, "Reading JSON"): nested too deep, a forbidden member name,
+ * floor/bounded-json.ts (docs/limits.md, "Reading JSON"): nested too deep, a forbidden member name,
  * bytes that are not UTF-8. The pointer is the one where the rule was broken (`error.pointer` below
  * `basePointer`); findings aggregate by the item's pointer (`/*` for any list item).
  */

@@ -1,4 +1,4 @@
-import { fnv1a } from '../../core/text-hash.js';
+import { fnv1a } from '../../floor/text-hash.js';
 
 /** A text the list showed, kept compactly: its hash and length for comparison, a short form for messages. */
 export interface ListedText {

@@ -1,5 +1,5 @@
 import { describeNormalisationDifference, normalisationNote, normalisedVariant } from './unicode-difference.js';
-import { hasFloatNoise, isCalendarDate, priceSumDeviation, PRICE_SUM_TOLERANCE } from '../../core/market-rules.js';
+import { hasFloatNoise, isCalendarDate, priceSumDeviation, PRICE_SUM_TOLERANCE } from '../../floor/market-rules.js';
 import { getMarketValidator } from '../../schema/market-validator.js';
 import { describeFound, pointerToken, type Finding } from '../../schema/finding.js';
 import type { Market } from '../../schema/generated/market-types.js';
@@ -7,9 +7,9 @@ import { LIST_ENDPOINT, SINGLE_ENDPOINT, type ContractEndpoint, type FindingExam
 import { createFindingAggregator, type FindingAggregator } from './finding-aggregator.js';
 import { readJsonText, type JsonAnomaly, type JsonReadResult } from '../http-client/index.js';
 import { findMarketArray, type ListShape } from '../paging/index.js';
-import { schemaFindingCode, type FindingCode } from '../../core/finding-codes.js';
+import { schemaFindingCode, type FindingCode } from '../../floor/finding-codes.js';
 import { ListedMarkets, sameText, type ListedMarket } from './listed-markets.js';
-import type { JsonInputError } from '../../core/bounded-json.js';
+import type { JsonInputError } from '../../floor/bounded-json.js';
 import { listedId, singleEnvelopeKey } from './market-identity.js';
 import { charsetOf, describeBody, describeValue, documentedMarketFields, isJsonMediaType } from './body-description.js';
 import { jsonRuleObservation, marketRuleBroken } from './json-rule-finding.js';

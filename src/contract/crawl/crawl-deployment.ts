@@ -4,7 +4,7 @@ import { SINGLE_ENDPOINT } from '../checks/index.js';
 import { buildContractReport, type ContractReport } from '../checks/index.js';
 import { crawlList } from './crawl-list.js';
 import { resolveCrawlSettings, singleUrl, type CrawlOptions } from './crawl-settings.js';
-import { IN_FLIGHT_MARKET_BYTES } from '../../core/crawl-limits.js';
+import { IN_FLIGHT_MARKET_BYTES } from '../../floor/crawl-limits.js';
 import { createCrawlState, failureCode, type CrawlState } from './crawl-state.js';
 import { displayBase, formatBytes, requestTarget, RequestFailure, type DeploymentResponse } from '../http-client/index.js';
 import { fixtureText } from '../../catalog/fixture-text.js';
@@ -16,7 +16,7 @@ import { delistedSince } from './delisted-recheck.js';
 import { describeEventStream, isEventStreamType } from './event-stream.js';
 import { DeploymentRefusal, refusalReport } from '../reports/index.js';
 import { buildDistributions } from '../checks/index.js';
-import { redactQueryValues } from '../../core/secret-names.js';
+import { redactQueryValues } from '../../floor/secret-names.js';
 
 export { CRAWL_DEFAULTS, CRAWL_LIMITS, marketsUrl, parseBaseUrl, singleUrl, resolveCrawlSettings, type CrawlOptions, type CrawlProgress, type CrawlSettings } from './crawl-settings.js';
 
@@ -53,7 +53,7 @@ export interface CrawlResult {
  *
  * Exit-code rules (docs/contract-check.md): the report's exitCode is 1 when there is an error
  * finding (or a warning with `strict`), else 0. Secrets (the header values) are redacted from the
- * report in every form (core/redact-secrets.ts).
+ * report in every form (floor/redact-secrets.ts).
  * @throws ContractRunError `DEPLOYMENT_UNREACHABLE` when the first list request gets no HTTP
  *   answer; DeploymentRefusal (`UNAUTHORIZED`, `DEPLOYMENT_UNREACHABLE`) carrying its could-not-run
  *   `report` when the deployment refuses access or announces an outage, `LIMIT_EXCEEDED` when a list page is larger than maxBodyMb, `OPTION_INVALID` for a bad

@@ -1,11 +1,11 @@
-import { todayUtc, isCalendarDate } from '../../core/market-rules.js';
-import { readHttpUrl } from '../../core/http-url.js';
-import { showValue } from '../../core/market-stub-error.js';
-import { expectedText, int, readTyped } from '../../core/option-kind.js';
-import { CRAWL_DEFAULTS, CRAWL_LIMITS, IN_FLIGHT_MARKET_BYTES } from '../../core/crawl-limits.js';
+import { todayUtc, isCalendarDate } from '../../floor/market-rules.js';
+import { readHttpUrl } from '../../floor/http-url.js';
+import { showValue } from '../../floor/market-stub-error.js';
+import { expectedText, int, readTyped } from '../../floor/option-kind.js';
+import { CRAWL_DEFAULTS, CRAWL_LIMITS, IN_FLIGHT_MARKET_BYTES } from '../../floor/crawl-limits.js';
 
-export { CRAWL_DEFAULTS, CRAWL_LIMITS } from '../../core/crawl-limits.js';
-import { createRedactor, type Redactor } from '../../core/redact-secrets.js';
+export { CRAWL_DEFAULTS, CRAWL_LIMITS } from '../../floor/crawl-limits.js';
+import { createRedactor, type Redactor } from '../../floor/redact-secrets.js';
 import { ContractRunError } from '../http-client/index.js';
 import type { MarketSpool } from '../fixture-sets/index.js';
 import { createOutgoingAgent, type OutgoingAgent, type OutgoingNetwork } from '../http-client/index.js';
@@ -80,7 +80,7 @@ export interface CrawlOptions {
    * (docs/networks.md). Ignored when `dispatcher` is given. @default direct, no client certificate
    */
   network?: OutgoingNetwork;
-  /** Query parameter names whose values are secrets besides the defaults (token, api_key, key, signature…: core/secret-names.ts): kept out of the report, and, in the base URL's query, redacted by value everywhere. */
+  /** Query parameter names whose values are secrets besides the defaults (token, api_key, key, signature…: floor/secret-names.ts): kept out of the report, and, in the base URL's query, redacted by value everywhere. */
   redactQuery?: readonly string[];
   /** Aborting stops the crawl with a ContractRunError (code INTERRUPTED). */
   signal?: AbortSignal;
@@ -180,7 +180,7 @@ export function singleUrl(base: URL, id: string): URL {
 }
 
 /**
- * Parses a base URL for a crawl or proxy (core/http-url.ts: a query is kept, it may carry an API key).
+ * Parses a base URL for a crawl or proxy (floor/http-url.ts: a query is kept, it may carry an API key).
  * @throws ContractRunError OPTION_INVALID when it is not an absolute http(s) URL or carries a user
  *   name or password (`--base-url: expected an absolute http:// or https:// URL without a user name
  *   or password, found …`; a URL with credentials is not shown).

@@ -1,4 +1,4 @@
-import { todayUtc } from '../../core/market-rules.js';
+import { todayUtc } from '../../floor/market-rules.js';
 import { LIST_ENDPOINT } from '../checks/index.js';
 import type { CrawlState } from './crawl-state.js';
 

@@ -1,4 +1,4 @@
-import { mixSeed } from '../../core/seed-mix.js';
+import { mixSeed } from '../../floor/seed-mix.js';
 import { SINGLE_ENDPOINT } from '../checks/index.js';
 import type { ProbeSummary } from '../checks/index.js';
 import { singleUrl } from './crawl-settings.js';

@@ -1,9 +1,9 @@
 import { hostname } from 'node:os';
 import { link, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileSystemCause } from '../../fixtures/file-system-cause.js';
-import { MarketStubError } from '../../core/market-stub-error.js';
-import { unwritableError } from '../../fixtures/write-file-atomic.js';
+import { fileSystemCause } from '../../file-system/file-system-cause.js';
+import { MarketStubError } from '../../floor/market-stub-error.js';
+import { unwritableError } from '../../file-system/write-file-atomic.js';
 
 /** Who holds a fixture set's lock: written into the lock file as JSON. */
 export interface FixtureSetLockOwner {

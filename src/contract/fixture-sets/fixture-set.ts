@@ -1,12 +1,12 @@
 import { link, lstat, mkdir, open, readdir, readlink, rename, rm, stat, symlink, copyFile } from 'node:fs/promises';
 import path from 'node:path';
-import { makeDirectory } from '../../fixtures/file-system-cause.js';
-import { unwritableError, writeDurable, writeFailureReason } from '../../fixtures/write-file-atomic.js';
+import { makeDirectory } from '../../file-system/file-system-cause.js';
+import { unwritableError, writeDurable, writeFailureReason } from '../../file-system/write-file-atomic.js';
 import type { Market } from '../../schema/generated/market-types.js';
 import { ContractRunError } from '../http-client/index.js';
 import { createMarketSpool, type MarketSpool } from './market-spool.js';
 import { lockFixtureSet, type FixtureSetLock } from './fixture-set-lock.js';
-import { MarketStubError } from '../../core/market-stub-error.js';
+import { MarketStubError } from '../../floor/market-stub-error.js';
 import { fixtureText } from '../../catalog/fixture-text.js';
 
 /** The file a recorded fixture set holds its markets in (`serve --fixtures DIR` reads `DIR/*.json`). */

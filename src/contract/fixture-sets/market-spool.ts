@@ -1,4 +1,4 @@
-import { fnv1a } from '../../core/text-hash.js';
+import { fnv1a } from '../../floor/text-hash.js';
 import { open, rm, type FileHandle } from 'node:fs/promises';
 
 /**

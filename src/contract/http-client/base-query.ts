@@ -1,4 +1,4 @@
-import { secretNames, secretQueryValues, type SecretNames } from '../../core/secret-names.js';
+import { secretNames, secretQueryValues, type SecretNames } from '../../floor/secret-names.js';
 
 /**
  * The query of a `--base-url` (`https://host/v1?api_key=K&region=eu`), kept on every request of a
@@ -12,9 +12,9 @@ export interface BaseQuery {
   readonly origin: string;
   /** The parameters, in the order given (empty when the base URL has no query): the decoded name, and the `name=value` text as written in the base URL. */
   readonly params: ReadonlyArray<readonly [string, string]>;
-  /** The names of the parameters whose values are secrets (core/secret-names.ts defaults plus `--redact-query`), as given. */
+  /** The names of the parameters whose values are secrets (floor/secret-names.ts defaults plus `--redact-query`), as given. */
   readonly secretParams: readonly string[];
-  /** The values of those secret parameters, to redact by value in every form (core/redact-secrets.ts). */
+  /** The values of those secret parameters, to redact by value in every form (floor/redact-secrets.ts). */
   readonly secretValues: readonly string[];
   /** Names that say which query parameters are secrets, for redacting URLs in text. */
   readonly names: SecretNames;

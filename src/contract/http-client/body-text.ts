@@ -1,10 +1,10 @@
-import { Utf8Watch } from '../../core/bounded-json.js';
+import { Utf8Watch } from '../../floor/bounded-json.js';
 
 /**
  * Turns a body's bytes into UTF-8 text chunk by chunk, the way `Response.text()` would (WHATWG
  * "UTF-8 decode": a leading byte-order mark is dropped, invalid bytes become U+FFFD), while
  * noting what that hides: whether a BOM was there, where the first bytes that are not UTF-8 were
- * (RFC 8259 §8.1; such a body breaks the JSON rules of core/bounded-json.ts), and how many bytes came.
+ * (RFC 8259 §8.1; such a body breaks the JSON rules of floor/bounded-json.ts), and how many bytes came.
  */
 export class BodyText {
   /** True when the body started with the UTF-8 byte-order mark EF BB BF. */

@@ -1,4 +1,4 @@
-import { MarketStubError } from '../../core/market-stub-error.js';
+import { MarketStubError } from '../../floor/market-stub-error.js';
 
 /** Codes of a check, record or proxy that could not run. */
 export type ContractRunErrorCode = 'OPTION_INVALID' | 'DEPLOYMENT_UNREACHABLE' | 'INTERRUPTED' | 'OUTPUT_UNWRITABLE' | 'LIMIT_EXCEEDED' | 'UNAUTHORIZED';

@@ -1,8 +1,8 @@
 import { jsonParser } from 'stream-json/core/parser.js';
 import { getManyValues, isMany, none } from 'stream-chain/defs.js';
 import { pointerToken } from '../../schema/finding.js';
-import { depthError, FORBIDDEN_MEMBERS, memberError, type JsonInputError } from '../../core/bounded-json.js';
-import { MAX_JSON_DEPTH } from '../../core/limits.js';
+import { depthError, FORBIDDEN_MEMBERS, memberError, type JsonInputError } from '../../floor/bounded-json.js';
+import { MAX_JSON_DEPTH } from '../../floor/limits.js';
 
 /**
  * Something in a JSON text that `JSON.parse` hides, kept with its literal text:
@@ -35,7 +35,7 @@ export interface JsonReaderEvents {
 
 /**
  * The end of a read: the value (in list mode, the top level with every streamed array replaced by
- * its item count) or why it is not JSON; `rule` when it broke a JSON rule of core/bounded-json.ts.
+ * its item count) or why it is not JSON; `rule` when it broke a JSON rule of floor/bounded-json.ts.
  */
 export type JsonReadResult = { ok: true; value: unknown } | { ok: false; reason: string; rule?: JsonInputError };
 
@@ -202,7 +202,7 @@ function dispatchToken(token: Token, on: { open(kind: 'object' | 'array'): void;
 }
 
 /**
- * Applies the JSON rules of core/bounded-json.ts while tokens stream: a container past
+ * Applies the JSON rules of floor/bounded-json.ts while tokens stream: a container past
  * MAX_JSON_DEPTH and a FORBIDDEN_MEMBERS name. Inside an item of a streamed array the item is
  * dropped, the rest of it skipped and `onRefusedItem` told once it ends (one refused item, the list
  * read on); anywhere else `fail` ends the read. Nothing deeper than the limit is ever built.

@@ -1,6 +1,6 @@
-import { createRedactor } from '../../core/redact-secrets.js';
+import { createRedactor } from '../../floor/redact-secrets.js';
 import type { ContractReport } from '../checks/index.js';
-import type { ReportFormat } from '../../core/vocabulary.js';
+import type { ReportFormat } from '../../floor/vocabulary.js';
 import { formatHtmlReport } from './format-html-report.js';
 import { formatJunitReport } from './format-junit-report.js';
 import { formatMarkdownReport } from './format-markdown-report.js';
@@ -8,7 +8,7 @@ import { formatSarifReport, type SarifOptions } from './format-sarif-report.js';
 import { formatTextReport } from './format-text-report.js';
 import { displayReport, jsonReportText } from './report-display.js';
 
-export { REPORT_FORMATS, type ReportFormat } from '../../core/vocabulary.js';
+export { REPORT_FORMATS, type ReportFormat } from '../../floor/vocabulary.js';
 
 /** How a report is rendered. */
 export interface FormatOptions {
@@ -16,7 +16,7 @@ export interface FormatOptions {
   colour?: boolean;
   /**
    * Values that must never appear in a report (the --header values): every form of each (escaped,
-   * truncated, without its auth scheme) is replaced by `[redacted]` (core/redact-secrets.ts).
+   * truncated, without its auth scheme) is replaced by `[redacted]` (floor/redact-secrets.ts).
    */
   secrets?: readonly string[];
   /** The sarif format's repository-relative contract path (format-sarif-report.ts). */

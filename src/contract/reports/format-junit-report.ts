@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import type { create as Create } from 'xmlbuilder2';
 import { LIST_ENDPOINT, SINGLE_ENDPOINT, type ContractEndpoint, type ContractFinding } from '../checks/index.js';
-import { CONTRACT_CHECKS, checkOfCode } from '../../core/finding-codes.js';
+import { CONTRACT_CHECKS, checkOfCode } from '../../floor/finding-codes.js';
 import type { ContractReport } from '../checks/index.js';
 import { quoted, xmlValue } from './report-display.js';
 

@@ -1,9 +1,9 @@
 import type { Location, Log, ReportingDescriptor, Result } from 'sarif';
-import { fnv1a } from '../../core/text-hash.js';
+import { fnv1a } from '../../floor/text-hash.js';
 import { loadMarketSchema } from '../../schema/market-schema.js';
 import type { ContractFinding } from '../checks/index.js';
 import type { ContractReport } from '../checks/index.js';
-import { checkOfCode } from '../../core/finding-codes.js';
+import { checkOfCode } from '../../floor/finding-codes.js';
 import { jsonReportText, quoted, uriReference, uriText } from './report-display.js';
 
 /**

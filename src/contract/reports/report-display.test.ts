@@ -1,4 +1,4 @@
-// The escaping layer of the reports (report-display.ts over core/display-value.ts), by property:
+// The escaping layer of the reports (report-display.ts over floor/display-value.ts), by property:
 // for any string a deployment may send, each format's rendering is safe and reads back.
 import { createRequire } from 'node:module';
 import type AjvFormats from 'ajv-formats';
@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { marked } from 'marked';
 import { SaxesParser } from 'saxes';
 import { describe, expect, it } from 'vitest';
-import { DISPLAY_HEAD, DISPLAY_TAIL, DISPLAY_VALUE_MAX, displayValue, shortenValue, visibleControls } from '../../core/display-value.js';
+import { DISPLAY_HEAD, DISPLAY_TAIL, DISPLAY_VALUE_MAX, displayValue, shortenValue, visibleControls } from '../../floor/display-value.js';
 import { buildContractReport, type ContractReport } from '../checks/contract-report.js';
 import { formatContractReport } from './format-contract-report.js';
 import { formatJunitReport } from './format-junit-report.js';

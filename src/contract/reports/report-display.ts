@@ -2,12 +2,12 @@
 // (ids, field names, pointers, header values, bodies, page links), so every format renders values
 // only through these functions. docs/reports.md, "Values from the deployment", says the rule per format.
 import escapeHtml from 'escape-html';
-import { displayValue, escapeInvisiblesInJson, mapStrings } from '../../core/display-value.js';
+import { displayValue, escapeInvisiblesInJson, mapStrings } from '../../floor/display-value.js';
 import type { ContractReport } from '../checks/index.js';
 
 /**
  * The report as the human formats (text, markdown, html, junit, sarif) show it: every string
- * shortened and with its controls made visible (core/display-value.ts displayValue). The json
+ * shortened and with its controls made visible (floor/display-value.ts displayValue). The json
  * format keeps the exact values (jsonReportText).
  */
 export function displayReport(report: ContractReport): ContractReport {
@@ -22,7 +22,7 @@ export function quoted(value: string): string {
 /**
  * A JSON document as the json and sarif formats write it: 2-space indented, ending in a newline,
  * with DEL, C1, bidi, zero-width and separator characters escaped as `\uXXXX` (the same value;
- * core/display-value.ts escapeInvisiblesInJson), so `cat` of the file cannot drive a terminal.
+ * floor/display-value.ts escapeInvisiblesInJson), so `cat` of the file cannot drive a terminal.
  */
 export function jsonReportText(value: unknown): string {
   return `${escapeInvisiblesInJson(JSON.stringify(value, null, 2))}\n`;

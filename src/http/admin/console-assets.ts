@@ -1,5 +1,5 @@
 import type Crypto from 'node:crypto';
-import { MAX_CONSOLE_ASSET_BYTES } from '../../core/limits.js';
+import { MAX_CONSOLE_ASSET_BYTES } from '../../floor/limits.js';
 import { readFile, stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';

@@ -1,9 +1,9 @@
-import { CRAWL_DEFAULTS, CRAWL_LIMITS } from '../../core/crawl-limits.js';
-import { REPORT_FORMATS } from '../../core/vocabulary.js';
+import { CRAWL_DEFAULTS, CRAWL_LIMITS } from '../../floor/crawl-limits.js';
+import { REPORT_FORMATS } from '../../floor/vocabulary.js';
 import { optionTable, type TableValues } from '../option-values.js';
 import type { OptionSpec } from '../resolve-options.js';
 import { NETWORK_OPTIONS, REDACT_QUERY_OPTION } from './network-options.js';
-import { BOOLEAN, choice, int, LIST } from '../../core/option-kind.js';
+import { BOOLEAN, choice, int, LIST } from '../../floor/option-kind.js';
 
 /** An integer option kind within the crawl's own limits (CRAWL_LIMITS: one definition for library and CLI). */
 const limit = (name: keyof typeof CRAWL_LIMITS) => int(CRAWL_LIMITS[name][0], CRAWL_LIMITS[name][1]);

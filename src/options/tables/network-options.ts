@@ -1,5 +1,5 @@
 import type { OptionSpec } from '../resolve-options.js';
-import { LIST } from '../../core/option-kind.js';
+import { LIST } from '../../floor/option-kind.js';
 
 /** The network options of check, record and proxy, as data (curl's names: --proxy, --cert, --key, --pass, --cacert). */
 export const NETWORK_OPTIONS = [
@@ -10,8 +10,8 @@ export const NETWORK_OPTIONS = [
   { flag: 'cacert', env: ['MARKET_STUB_CACERT'], kind: { type: 'path' }, defaultText: 'Node\'s bundled CAs', describe: 'Certificate authorities to trust instead of the bundled ones (PEM file)', group: 'Network:' },
 ] as const satisfies readonly OptionSpec[];
 
-/** Extends the secret query parameter names (core/secret-names.ts) of a report or log. */
+/** Extends the secret query parameter names (floor/secret-names.ts) of a report or log. */
 export const REDACT_QUERY_OPTION = { flag: 'redact-query', env: ['MARKET_STUB_REDACT_QUERY'], kind: LIST, defaultText: 'the default list', describe: 'Also redact this query parameter\'s values (repeat or comma-separate), in the --base-url query too; adds to token, access_token, api_key, key, signature… (docs/networks.md)', group: 'Report:' } as const satisfies OptionSpec;
 
-/** Extends the secret request header names (core/secret-names.ts) of the proxy's logs and report. */
+/** Extends the secret request header names (floor/secret-names.ts) of the proxy's logs and report. */
 export const REDACT_HEADER_OPTION = { flag: 'redact-header', key: 'redactHeaders', env: ['MARKET_STUB_REDACT_HEADER'], kind: LIST, defaultText: 'the default list', describe: 'Also redact the values clients send in this request header (repeat or comma-separate); adds to Authorization, Cookie, X-Api-Key, X-Auth-Token… (docs/networks.md)', group: 'Output:' } as const satisfies OptionSpec;

@@ -1,9 +1,9 @@
-import { REPORT_FORMATS } from '../../core/vocabulary.js';
+import { REPORT_FORMATS } from '../../floor/vocabulary.js';
 import { optionTable, type TableValues } from '../option-values.js';
 import { FORMAT_OPTION, REPORT_FILES_OPTION, STRICT_OPTION } from './crawl-options.js';
 import { NETWORK_OPTIONS, REDACT_HEADER_OPTION, REDACT_QUERY_OPTION } from './network-options.js';
-import { choice, int } from '../../core/option-kind.js';
-import { PROXY_OPTION_BOUNDS } from '../../core/limits.js';
+import { choice, int } from '../../floor/option-kind.js';
+import { PROXY_OPTION_BOUNDS } from '../../floor/limits.js';
 
 /** `market-stub proxy`'s options as data: where to listen and forward, what to write on exit, the network (shared with check and record). */
 export const PROXY_OPTIONS = optionTable([

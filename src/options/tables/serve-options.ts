@@ -1,12 +1,12 @@
 import { TRANSPORT_FAULTS, type Behaviour } from '../../behaviour/behaviour.js';
-import { DEFAULT_GRACE_MS, DEFAULT_JOURNAL_BYTES, MAX_DELAY_MS, MAX_GRACE_MS } from '../../core/limits.js';
+import { DEFAULT_GRACE_MS, DEFAULT_JOURNAL_BYTES, MAX_DELAY_MS, MAX_GRACE_MS } from '../../floor/limits.js';
 // A row that feeds a library option takes that option's kind from the library's table: one home for its bounds.
 import { CATALOG_FIELDS } from '../../catalog/catalog-options.js';
 import { RUNTIME_FIELDS } from '../../runtime/runtime-options.js';
 import { PROFILE_FIELDS } from '../../runtime/response-profile.js';
 import { optionTable, type TableValues } from '../option-values.js';
 import type { OptionSpec } from '../resolve-options.js';
-import { BOOLEAN, choice, int, LIST } from '../../core/option-kind.js';
+import { BOOLEAN, choice, int, LIST } from '../../floor/option-kind.js';
 
 
 /** The config file `serve` reads from the working directory when neither --config nor MARKET_STUB_CONFIG names one. */

@@ -1,8 +1,8 @@
-import { utf8 } from '../../core/bytes.js';
-import { MAX_ADDED_MARKETS, MAX_ADMIN_BODY_BYTES, MAX_ADMIN_IN_FLIGHT, MAX_DEVIATED_MARKET_IDS, MAX_DEVIATION_SETTINGS, MAX_EDITABLE, MAX_JOURNAL_READ, MAX_JSON_DEPTH, MAX_MARKETS_PER_CALL, MAX_TICKS_PER_CALL, MAX_TICK_WORK } from '../../core/limits.js';
-import { MarketStubError } from '../../core/market-stub-error.js';
+import { utf8 } from '../../floor/bytes.js';
+import { MAX_ADDED_MARKETS, MAX_ADMIN_BODY_BYTES, MAX_ADMIN_IN_FLIGHT, MAX_DEVIATED_MARKET_IDS, MAX_DEVIATION_SETTINGS, MAX_EDITABLE, MAX_JOURNAL_READ, MAX_JSON_DEPTH, MAX_MARKETS_PER_CALL, MAX_TICKS_PER_CALL, MAX_TICK_WORK } from '../../floor/limits.js';
+import { MarketStubError } from '../../floor/market-stub-error.js';
 import { createStubControls, type StubControls } from '../stub-controls.js';
-import { packageVersion } from '../../core/package-info.js';
+import { packageVersion } from '../../floor/package-info.js';
 import type { StubRequest } from '../answer-request.js';
 import { jsonReply, type Reply } from '../reply.js';
 import { ADMIN_PREFIX, type StubRuntime } from '../stub-runtime.js';
@@ -13,7 +13,7 @@ import { AdminFailure, adminErrorReply, adminFailure } from './admin-error.js';
 import type { AdminAnswer, AdminRoute } from './admin-route.js';
 import { CONTROLS } from '../control-table.js';
 import { CONSOLE_PATH, createConsoleFiles, isConsolePath, type ConsoleAssetSource } from './console-routes.js';
-import { nextTurn } from '../../core/next-turn.js';
+import { nextTurn } from '../../floor/next-turn.js';
 
 
 /** The admin API's limits, as `GET /__stub` reports them (and the README's limits table lists them). */

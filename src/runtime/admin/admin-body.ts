@@ -1,6 +1,6 @@
-import { concatBytes } from '../../core/bytes.js';
-import { MAX_ADMIN_BODY_BYTES, MAX_JSON_DEPTH } from '../../core/limits.js';
-import { decodeJsonBytes, JsonInputError, parseJsonText } from '../../core/bounded-json.js';
+import { concatBytes } from '../../floor/bytes.js';
+import { MAX_ADMIN_BODY_BYTES, MAX_JSON_DEPTH } from '../../floor/limits.js';
+import { decodeJsonBytes, JsonInputError, parseJsonText } from '../../floor/bounded-json.js';
 import type { StubRequest } from '../answer-request.js';
 import { AdminFailure, adminFailure } from './admin-error.js';
 
@@ -67,7 +67,7 @@ function unreadable(where: string, why: string): AdminFailure {
 }
 
 /**
- * Parses a body read by readAdminBody under the JSON rules of core/bounded-json.ts: UTF-8 without
+ * Parses a body read by readAdminBody under the JSON rules of floor/bounded-json.ts: UTF-8 without
  * a byte-order mark, nested at most MAX_JSON_DEPTH levels (scanned before parsing), valid JSON.
  * Member names (`__proto__`…) are refused by the controls each value goes to (checkJsonInput), in
  * the same words as the in-process handle.

@@ -1,7 +1,7 @@
-import { adminCode, MarketStubError, type MarketStubErrorCode } from '../../core/market-stub-error.js';
-import { utf8 } from '../../core/bytes.js';
+import { adminCode, MarketStubError, type MarketStubErrorCode } from '../../floor/market-stub-error.js';
+import { utf8 } from '../../floor/bytes.js';
 import { jsonReply, type Reply } from '../reply.js';
-import type { LocatedProblem } from '../../core/located-problem.js';
+import type { LocatedProblem } from '../../floor/located-problem.js';
 
 /**
  * The one JSON shape of every admin API error, whatever the response profile (the profile's error
@@ -17,7 +17,7 @@ export interface AdminErrorBody {
   option?: string;
   expected?: string;
   found?: string;
-  /** Every located problem, in the one shape (core/located-problem.ts). */
+  /** Every located problem, in the one shape (floor/located-problem.ts). */
   findings?: LocatedProblem[];
   /** How many problems were found beyond those listed in `findings` (the first 100 are listed). */
   more?: number;

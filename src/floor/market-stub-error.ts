@@ -40,7 +40,7 @@ export type MarketStubErrorCode =
 
 /**
  * One located problem inside a value (a market, a patch, a config file): the LocatedProblem every
- * surface reports (core/located-problem.ts). `pointer` points into the value the caller passed
+ * surface reports (floor/located-problem.ts). `pointer` points into the value the caller passed
  * (`/3/yes_price`), `''` for the whole value; `message` is `pointer: expected …, found …` as one line.
  */
 export type ErrorFinding = LocatedProblem;

@@ -1,6 +1,6 @@
 /**
  * The one reader of "an http(s) base URL" (WHATWG URL, as `new URL` parses it): the `url` option
- * kind (core/option-kind.ts), a crawl's and the proxy's base URL (contract/crawl/crawl-settings.ts), the
+ * kind (floor/option-kind.ts), a crawl's and the proxy's base URL (contract/crawl/crawl-settings.ts), the
  * MSW and Fetch handlers' `baseUrl` (msw/msw-options.ts) and connectMarketStub's `url`
  * (client/connect-market-stub.ts) all read through it, so each refuses the same things with the same words.
  */

@@ -61,7 +61,7 @@ export const MAX_CONFIG_FILE_BYTES = 1024 * 1024;
 /** How many concrete occurrences an aggregated finding keeps. */
 export const MAX_EXAMPLES = 3;
 
-// Enforced in core/bounded-json.ts
+// Enforced in floor/bounded-json.ts
 /**
  * Deepest nesting of any JSON document market-stub reads (the outermost array or object is level
  * 1). 64 is far above any real market (a market is 1 level, its documented fields 2) and far below
@@ -77,7 +77,7 @@ export const MAX_JSON_DEPTH = 64;
  */
 export const MAX_MARKET_DEPTH = MAX_JSON_DEPTH - 2;
 
-// Enforced in core/secret-names.ts
+// Enforced in floor/secret-names.ts
 /**
  * Request header fields that carry credentials: RFC 9110 §11.6.2 `Authorization`, §11.7.2
  * `Proxy-Authorization`, RFC 6265 §5.4 `Cookie`, and the API-key and token fields APIs commonly
@@ -103,7 +103,7 @@ export const MAX_DEVIATION_SETTINGS = 200;
 /** Most market ids the settings of one call name in total. */
 export const MAX_DEVIATED_MARKET_IDS = 10_000;
 
-// Enforced in fixtures/load-fixtures.ts
+// Enforced in file-system/load-fixtures.ts
 /** Most `*.json` files a fixture directory may hold. */
 export const MAX_FIXTURE_FILES = 10_000;
 /** Largest fixture file, bytes; `generate` keeps to it too (validate and serve --fixtures read no larger file). */
