@@ -58,6 +58,8 @@ export const SECTIONS: Record<string, () => string> = {
   ...Object.fromEntries(COMMANDS.map((c) => [`options-${c.name}`, () => optionTable(c.name)])),
   // The deviation catalogue (src/deviation) and the findings no deviation provokes.
   'feeds-serve': () => feedsTable('serve'),
+  'feeds-check': () => feedsTable('check'),
+  'feeds-proxy': () => feedsTable('proxy'),
   deviations: deviationTable,
   'unprovoked-findings': unprovokedTable,
 };

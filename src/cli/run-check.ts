@@ -8,10 +8,10 @@ import { baseUrlSecrets, DeploymentRefusal, networkSecrets } from '../contract/i
 import { readNetworkFlags } from './network-flags.js';
 import type { ContractReport } from '../contract/index.js';
 import { crawlDeployment, type CrawlOptions, type CrawlProgress } from '../contract/index.js';
-import { CRAWL_LIMITS } from '../floor/crawl-limits.js';
+import { libraryOptionsOf } from '../options/launch-options.js';
 import { formatContractReport, type ReportFormat } from '../contract/index.js';
 import type { ResolvedOptions } from '../options/resolve-options.js';
-import type { CheckValues } from '../options/tables/crawl-options.js';
+import { CHECK_OPTIONS, type CheckValues, type CrawlFeeds } from '../options/tables/crawl-options.js';
 import { EXIT, type CliIo } from './cli-io.js';
 import type { ContractCliIo } from './cli-io.js';
 import { parseReportTargets, type ReportTarget } from './report-targets.js';
@@ -29,6 +29,9 @@ export interface CrawlFlags {
   reports: ReportTarget[];
 }
 
+/** Holds every `feeds` of check's and record's rows to a key of CrawlOptions (a misspelt one does not compile). */
+const FEEDS_CRAWL_KEYS: [CrawlFeeds] extends [keyof CrawlOptions] ? true : never = true;
+
 /**
  * Turns resolved crawl options into the crawl's options and report settings (certificate files read).
  * @throws ContractRunError OPTION_INVALID for a malformed --header (never echoing its value), an unreadable certificate file.
@@ -37,17 +40,8 @@ export async function resolveCrawlFlags(options: ResolvedOptions<CheckValues>, e
   const v = options.values;
   const headers = parseHeaderFlags(v.header, options.origins.header ?? '--header');
   const network = await readNetworkFlags(options, env);
-  const crawl: CrawlOptions = {
-    baseUrl: v.baseUrl,
-    headers,
-    network,
-    all: v.all,
-    strict: v.strict,
-    sameOriginOnly: v.sameOriginOnly,
-    ...(v.today !== undefined ? { today: v.today } : {}),
-    redactQuery: v.redactQuery ?? [],
-  };
-  for (const name of Object.keys(CRAWL_LIMITS) as (keyof typeof CRAWL_LIMITS)[]) crawl[name] = v[name];
+  // Every row that feeds a crawl option passes it in one loop; the headers and the network are composed from several flags.
+  const crawl: CrawlOptions = { ...(FEEDS_CRAWL_KEYS && (libraryOptionsOf(CHECK_OPTIONS, v) as Omit<CrawlOptions, 'baseUrl'>)), baseUrl: v.baseUrl, headers, network };
   const { format, output } = v;
   const reports = parseReportTargets(v.report, format, options.origins.report ?? '--report', output === undefined ? [] : [output]);
   return { crawl, format, output, outputOrigin: options.origins.output, secrets: [...headers.map(([, value]) => value), ...networkSecrets(network), ...baseUrlSecrets(v.baseUrl, v.redactQuery ?? [])], reports };

@@ -7,11 +7,15 @@ import { stageFixtureSet, type FixtureSetStaging } from '../contract/index.js';
 import { startRecordingProxy, type RecordingProxy, type RecordingProxyOptions } from '../proxy/recording-proxy.js';
 import { createLogger, flushWithin, logDropNotice, resolveLogFormat } from '../logger.js';
 import type { ResolvedOptions } from '../options/resolve-options.js';
-import type { ProxyValues } from '../options/tables/proxy-options.js';
+import { PROXY_OPTIONS, type ProxyFeeds, type ProxyValues } from '../options/tables/proxy-options.js';
+import { libraryOptionsOf } from '../options/launch-options.js';
 import type { ContractCliIo } from './cli-io.js';
 import { couldNotRun, emitReport } from './run-check.js';
 import { parseReportTargets } from './report-targets.js';
 import { readNetworkFlags } from './network-flags.js';
+
+/** Holds every `feeds` of the proxy's rows to a key of RecordingProxyOptions (a misspelt one does not compile). */
+const FEEDS_PROXY_KEYS: [ProxyFeeds] extends [keyof RecordingProxyOptions] ? true : never = true;
 
 /**
  * `market-stub proxy`: forwards every request to --upstream and passes the answers back unchanged,
@@ -42,8 +46,8 @@ export async function runProxy(options: ResolvedOptions<ProxyValues>, io: Contra
       onDrop: logDropNotice({ command: 'proxy', log: 'log', remedy: 'Read or redirect the proxy\'s stdout (> file).' }, io.stderr),
     });
     const proxy = await startOrRefuse({
-      upstream, port: v.port, host: v.host, strict: v.strict, timeoutMs: v.timeoutMs, graceMs: v.graceMs, maxBodyMb: v.maxBodyMb,
-      redactHeaders: v.redactHeaders ?? [], redactQuery: v.redactQuery ?? [], network,
+      // Every row that feeds a startRecordingProxy option passes it in one loop; the network is composed from several flags.
+      ...(FEEDS_PROXY_KEYS && (libraryOptionsOf(PROXY_OPTIONS, v) as Omit<RecordingProxyOptions, 'upstream'>)), upstream, network,
       ...(staging ? { spool: staging.spool } : {}),
       onFinding: (finding) => logFinding(logger, finding, logFormat === 'json'),
       onUpstreamError: (e) => logger.error(`${e.method} ${e.path}: the upstream gave no answer (${e.reason}); the client got 502/504`),

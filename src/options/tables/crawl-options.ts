@@ -10,22 +10,22 @@ const limit = (name: keyof typeof CRAWL_LIMITS) => int(CRAWL_LIMITS[name][0], CR
 
 /** The crawl options shared by `check` and `record`: the deployment and how to crawl it (defaults from CRAWL_DEFAULTS, the crawl's one defaults object). */
 export const CRAWL_OPTIONS = [
-  { flag: 'base-url', env: ['MARKET_STUB_BASE_URL'], kind: { type: 'url' }, required: 'the deployment\'s base URL, whose GET {base}/markets is the list (--base-url https://api.example.com/v1)', describe: 'Base URL of the deployment; GET {base}/markets is the list. Its query (?api_key=…) is sent on every request to its origin, secret values never shown (docs/networks.md)', group: 'Deployment:' },
+  { flag: 'base-url', feeds: 'baseUrl', env: ['MARKET_STUB_BASE_URL'], kind: { type: 'url' }, required: 'the deployment\'s base URL, whose GET {base}/markets is the list (--base-url https://api.example.com/v1)', describe: 'Base URL of the deployment; GET {base}/markets is the list. Its query (?api_key=…) is sent on every request to its origin, secret values never shown (docs/networks.md)', group: 'Deployment:' },
   { flag: 'header', env: ['MARKET_STUB_HEADER'], kind: { type: 'list', separator: '\n' }, secret: true, defaultText: 'none', describe: 'Header sent on every request to the --base-url origin only, "Name: value" (repeatable; the variable takes one per line); values never reach reports, logs or fixtures', group: 'Deployment:' },
-  { flag: 'same-origin-only', env: ['MARKET_STUB_SAME_ORIGIN_ONLY'], kind: BOOLEAN, default: false, describe: 'Refuse redirects and paging links to another origin (error) instead of following them without the --header values (warning)', group: 'Deployment:' },
-  { flag: 'timeout-ms', env: ['MARKET_STUB_TIMEOUT_MS'], kind: limit('timeoutMs'), default: CRAWL_DEFAULTS.timeoutMs, describe: 'Time limit per request, body included, ms', group: 'Deployment:' },
-  { flag: 'max-body-mb', env: ['MARKET_STUB_MAX_BODY_MB'], kind: limit('maxBodyMb'), default: CRAWL_DEFAULTS.maxBodyMb, describe: 'Largest response body, decompressed, MiB: a larger list stops the check (exit 2), a larger market is an error', group: 'Deployment:' },
-  { flag: 'max-market-bytes', env: ['MARKET_STUB_MAX_MARKET_BYTES'], kind: limit('maxMarketBytes'), default: CRAWL_DEFAULTS.maxMarketBytes, describe: 'Largest single-market body, decompressed, bytes: a larger one is an error finding, read no further; at most 64 MiB of market bodies are read at once (fewer requests in flight when --concurrency × this would pass it)', group: 'Deployment:' },
-  { flag: 'retries', env: ['MARKET_STUB_RETRIES'], kind: limit('retries'), default: CRAWL_DEFAULTS.retries, describe: 'Retries of a 503 answer per request, honouring Retry-After; of a 429 once the pace is down to one request at a time', group: 'Deployment:' },
-  { flag: 'retry-after-max-ms', env: ['MARKET_STUB_RETRY_AFTER_MAX_MS'], kind: limit('retryAfterMaxMs'), default: CRAWL_DEFAULTS.retryAfterMaxMs, describe: 'Longest Retry-After (or rate-limit reset) waited for, ms; a longer one ends the retries', group: 'Deployment:' },
-  { flag: 'max-markets', env: ['MARKET_STUB_MAX_MARKETS'], kind: limit('maxMarkets'), default: CRAWL_DEFAULTS.maxMarkets, describe: 'Listed markets to request one by one, spread over the list', group: 'Crawl:' },
-  { flag: 'all', env: ['MARKET_STUB_ALL'], kind: BOOLEAN, default: false, describe: 'Request every listed market (overrides --max-markets)', group: 'Crawl:' },
-  { flag: 'concurrency', env: ['MARKET_STUB_CONCURRENCY'], kind: limit('concurrency'), default: CRAWL_DEFAULTS.concurrency, describe: 'Requests (and keep-alive connections) in flight at once', group: 'Crawl:' },
-  { flag: 'max-pages', env: ['MARKET_STUB_MAX_PAGES'], kind: limit('maxPages'), default: CRAWL_DEFAULTS.maxPages, describe: 'List pages followed at most; stopping there is a warning', group: 'Crawl:' },
+  { flag: 'same-origin-only', feeds: 'sameOriginOnly', env: ['MARKET_STUB_SAME_ORIGIN_ONLY'], kind: BOOLEAN, default: false, describe: 'Refuse redirects and paging links to another origin (error) instead of following them without the --header values (warning)', group: 'Deployment:' },
+  { flag: 'timeout-ms', feeds: 'timeoutMs', env: ['MARKET_STUB_TIMEOUT_MS'], kind: limit('timeoutMs'), default: CRAWL_DEFAULTS.timeoutMs, describe: 'Time limit per request, body included, ms', group: 'Deployment:' },
+  { flag: 'max-body-mb', feeds: 'maxBodyMb', env: ['MARKET_STUB_MAX_BODY_MB'], kind: limit('maxBodyMb'), default: CRAWL_DEFAULTS.maxBodyMb, describe: 'Largest response body, decompressed, MiB: a larger list stops the check (exit 2), a larger market is an error', group: 'Deployment:' },
+  { flag: 'max-market-bytes', feeds: 'maxMarketBytes', env: ['MARKET_STUB_MAX_MARKET_BYTES'], kind: limit('maxMarketBytes'), default: CRAWL_DEFAULTS.maxMarketBytes, describe: 'Largest single-market body, decompressed, bytes: a larger one is an error finding, read no further; at most 64 MiB of market bodies are read at once (fewer requests in flight when --concurrency × this would pass it)', group: 'Deployment:' },
+  { flag: 'retries', feeds: 'retries', env: ['MARKET_STUB_RETRIES'], kind: limit('retries'), default: CRAWL_DEFAULTS.retries, describe: 'Retries of a 503 answer per request, honouring Retry-After; of a 429 once the pace is down to one request at a time', group: 'Deployment:' },
+  { flag: 'retry-after-max-ms', feeds: 'retryAfterMaxMs', env: ['MARKET_STUB_RETRY_AFTER_MAX_MS'], kind: limit('retryAfterMaxMs'), default: CRAWL_DEFAULTS.retryAfterMaxMs, describe: 'Longest Retry-After (or rate-limit reset) waited for, ms; a longer one ends the retries', group: 'Deployment:' },
+  { flag: 'max-markets', feeds: 'maxMarkets', env: ['MARKET_STUB_MAX_MARKETS'], kind: limit('maxMarkets'), default: CRAWL_DEFAULTS.maxMarkets, describe: 'Listed markets to request one by one, spread over the list', group: 'Crawl:' },
+  { flag: 'all', feeds: 'all', env: ['MARKET_STUB_ALL'], kind: BOOLEAN, default: false, describe: 'Request every listed market (overrides --max-markets)', group: 'Crawl:' },
+  { flag: 'concurrency', feeds: 'concurrency', env: ['MARKET_STUB_CONCURRENCY'], kind: limit('concurrency'), default: CRAWL_DEFAULTS.concurrency, describe: 'Requests (and keep-alive connections) in flight at once', group: 'Crawl:' },
+  { flag: 'max-pages', feeds: 'maxPages', env: ['MARKET_STUB_MAX_PAGES'], kind: limit('maxPages'), default: CRAWL_DEFAULTS.maxPages, describe: 'List pages followed at most; stopping there is a warning', group: 'Crawl:' },
 ] as const satisfies readonly OptionSpec[];
 
 /** --strict: warnings fail the run too (check, record, proxy). */
-export const STRICT_OPTION = { flag: 'strict', env: ['MARKET_STUB_STRICT'], kind: BOOLEAN, default: false, describe: 'Warnings fail the check too (exit 1)', group: 'Report:' } as const satisfies OptionSpec;
+export const STRICT_OPTION = { flag: 'strict', feeds: 'strict', env: ['MARKET_STUB_STRICT'], kind: BOOLEAN, default: false, describe: 'Warnings fail the check too (exit 1)', group: 'Report:' } as const satisfies OptionSpec;
 /** --format: the report format (check, record, proxy). */
 export const FORMAT_OPTION = { flag: 'format', env: ['MARKET_STUB_FORMAT'], kind: choice(...REPORT_FORMATS), default: 'text', describe: 'Report format', group: 'Report:' } as const satisfies OptionSpec;
 /** --report FORMAT:PATH: more report files of the same run (check, record, proxy). */
@@ -33,8 +33,8 @@ export const REPORT_FILES_OPTION = { flag: 'report', env: ['MARKET_STUB_REPORT']
 
 /** The report options shared by `check` and `record` (`proxy` takes --format, --report and --strict from here too). */
 export const REPORT_OPTIONS = [
-  { flag: 'slow-ms', env: ['MARKET_STUB_SLOW_MS'], kind: limit('slowMs'), default: CRAWL_DEFAULTS.slowMs, describe: 'A single-market answer slower than this, ms, is a warning (slow-answer)', group: 'Report:' },
-  { flag: 'today', env: ['MARKET_STUB_TODAY'], kind: { type: 'date' }, defaultText: 'the deployment\'s Date header, else today (UTC)', describe: 'The day an active market\'s resolution_date may not be before (past-resolution-date), YYYY-MM-DD', group: 'Report:' },
+  { flag: 'slow-ms', feeds: 'slowMs', env: ['MARKET_STUB_SLOW_MS'], kind: limit('slowMs'), default: CRAWL_DEFAULTS.slowMs, describe: 'A single-market answer slower than this, ms, is a warning (slow-answer)', group: 'Report:' },
+  { flag: 'today', feeds: 'today', env: ['MARKET_STUB_TODAY'], kind: { type: 'date' }, defaultText: 'the deployment\'s Date header, else today (UTC)', describe: 'The day an active market\'s resolution_date may not be before (past-resolution-date), YYYY-MM-DD', group: 'Report:' },
   STRICT_OPTION,
   FORMAT_OPTION,
   { flag: 'output', env: ['MARKET_STUB_OUTPUT'], kind: { type: 'path' }, defaultText: 'stdout', describe: 'Write the report to this file (atomically) instead of stdout', group: 'Report:' },
@@ -42,6 +42,9 @@ export const REPORT_OPTIONS = [
 ] as const satisfies readonly OptionSpec[];
 
 const CHECK_ROWS = [...CRAWL_OPTIONS, ...REPORT_OPTIONS, ...NETWORK_OPTIONS, REDACT_QUERY_OPTION] as const;
+
+/** The crawlDeployment options check's and record's rows feed (each held to a key of CrawlOptions where they are read: run-check.ts). */
+export type CrawlFeeds = Extract<(typeof CHECK_ROWS)[number], { feeds: string }>['feeds'];
 
 /** `market-stub check`'s options: the crawl, the report, the network. */
 export const CHECK_OPTIONS = optionTable(CHECK_ROWS);

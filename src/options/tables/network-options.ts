@@ -11,7 +11,7 @@ export const NETWORK_OPTIONS = [
 ] as const satisfies readonly OptionSpec[];
 
 /** Extends the secret query parameter names (floor/secret-names.ts) of a report or log. */
-export const REDACT_QUERY_OPTION = { flag: 'redact-query', env: ['MARKET_STUB_REDACT_QUERY'], kind: LIST, defaultText: 'the default list', describe: 'Also redact this query parameter\'s values (repeat or comma-separate), in the --base-url query too; adds to token, access_token, api_key, key, signature… (docs/networks.md)', group: 'Report:' } as const satisfies OptionSpec;
+export const REDACT_QUERY_OPTION = { flag: 'redact-query', feeds: 'redactQuery', env: ['MARKET_STUB_REDACT_QUERY'], kind: LIST, defaultText: 'the default list', describe: 'Also redact this query parameter\'s values (repeat or comma-separate), in the --base-url query too; adds to token, access_token, api_key, key, signature… (docs/networks.md)', group: 'Report:' } as const satisfies OptionSpec;
 
 /** Extends the secret request header names (floor/secret-names.ts) of the proxy's logs and report. */
-export const REDACT_HEADER_OPTION = { flag: 'redact-header', key: 'redactHeaders', env: ['MARKET_STUB_REDACT_HEADER'], kind: LIST, defaultText: 'the default list', describe: 'Also redact the values clients send in this request header (repeat or comma-separate); adds to Authorization, Cookie, X-Api-Key, X-Auth-Token… (docs/networks.md)', group: 'Output:' } as const satisfies OptionSpec;
+export const REDACT_HEADER_OPTION = { flag: 'redact-header', feeds: 'redactHeaders', key: 'redactHeaders', env: ['MARKET_STUB_REDACT_HEADER'], kind: LIST, defaultText: 'the default list', describe: 'Also redact the values clients send in this request header (repeat or comma-separate); adds to Authorization, Cookie, X-Api-Key, X-Auth-Token… (docs/networks.md)', group: 'Output:' } as const satisfies OptionSpec;
