@@ -18,8 +18,8 @@ const ASSEMBLY = '^src/(stub|stub-options)\\.ts$';
 const EDGES = '^src/(contract|proxy|client|options|config-file|cli)/|^src/(config|serve-environment|logger)\\.ts$';
 // The contract room's sub-rooms (docs/architecture.md): each has an index.ts, its only door.
 // From the bottom up: http-client, paging, checks, reports, crawl; fixture-sets beside them.
-// The recording proxy sees these (crawl only for parseBaseUrl, until one URL parser lives on the floor):
-const PROXY_SEES = 'http-client|paging|checks|fixture-sets|crawl';
+// The recording proxy sees these (the HTTP client and the checks it observes; paging for the next-page link, a fixture set to record into):
+const PROXY_SEES = 'http-client|paging|checks|fixture-sets';
 const SUB_ROOM_ENTRY = '^src/contract/[^/]+/index\\.ts$';
 const ENTRIES = '^src/(index|cli|msw|fetch|testcontainers)\\.ts$';
 

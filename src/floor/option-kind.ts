@@ -147,7 +147,7 @@ function readList(kind: Extract<OptionKind, { type: 'list' }>, items: readonly u
   return { ok: true, value: values };
 }
 
-/** The `url` kind takes credentials and a query: the surface that reads the value refuses what it must (contract/crawl/crawl-settings.ts parseBaseUrl refuses credentials without showing them). */
+/** The `url` kind takes credentials and a query: the surface that reads the value refuses what it must (contract/http-client/base-url.ts parseBaseUrl refuses credentials without showing them). */
 const URL_KIND = { credentials: true, query: true } as const;
 
 function fail(kind: OptionKind): ReadResult {

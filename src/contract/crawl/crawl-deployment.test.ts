@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ContractRunError } from '../http-client/contract-run-error.js';
-import { marketsUrl, parseBaseUrl, singleUrl, spreadSample } from './crawl-deployment.js';
+import { parseBaseUrl } from '../http-client/index.js';
+import { marketsUrl, singleUrl, spreadSample } from './crawl-deployment.js';
 
 describe('deployment URLs', () => {
   it.each([

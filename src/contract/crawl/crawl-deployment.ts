@@ -18,7 +18,7 @@ import { DeploymentRefusal, refusalReport } from '../reports/index.js';
 import { buildDistributions } from '../checks/index.js';
 import { redactQueryValues } from '../../floor/secret-names.js';
 
-export { CRAWL_DEFAULTS, CRAWL_LIMITS, marketsUrl, parseBaseUrl, singleUrl, resolveCrawlSettings, type CrawlOptions, type CrawlProgress, type CrawlSettings } from './crawl-settings.js';
+export { CRAWL_DEFAULTS, CRAWL_LIMITS, marketsUrl, singleUrl, resolveCrawlSettings, type CrawlOptions, type CrawlProgress, type CrawlSettings } from './crawl-settings.js';
 
 /** A single-market answer that `record` does not write as a fixture (written apart with --keep-invalid). */
 export interface InvalidResponse {

@@ -1,12 +1,11 @@
 import { todayUtc, isCalendarDate } from '../../floor/market-rules.js';
-import { readHttpUrl } from '../../floor/http-url.js';
 import { showValue } from '../../floor/market-stub-error.js';
 import { expectedText, int, readTyped } from '../../floor/option-kind.js';
 import { CRAWL_DEFAULTS, CRAWL_LIMITS, IN_FLIGHT_MARKET_BYTES } from '../../floor/crawl-limits.js';
 
 export { CRAWL_DEFAULTS, CRAWL_LIMITS } from '../../floor/crawl-limits.js';
 import { createRedactor, type Redactor } from '../../floor/redact-secrets.js';
-import { ContractRunError } from '../http-client/index.js';
+import { ContractRunError, parseBaseUrl } from '../http-client/index.js';
 import type { MarketSpool } from '../fixture-sets/index.js';
 import { createOutgoingAgent, type OutgoingAgent, type OutgoingNetwork } from '../http-client/index.js';
 import { checkHeaderFields } from '../http-client/index.js';
@@ -179,16 +178,4 @@ export function singleUrl(base: URL, id: string): URL {
   return url;
 }
 
-/**
- * Parses a base URL for a crawl or proxy (floor/http-url.ts: a query is kept, it may carry an API key).
- * @throws ContractRunError OPTION_INVALID when it is not an absolute http(s) URL or carries a user
- *   name or password (`--base-url: expected an absolute http:// or https:// URL without a user name
- *   or password, found …`; a URL with credentials is not shown).
- */
-export function parseBaseUrl(value: string | URL, option = '--base-url'): URL {
-  const read = readHttpUrl(value, { query: true });
-  if (read.ok) return read.url;
-  const found = read.secret ? 'a URL with credentials (not shown); pass credentials with --header "Authorization: …" instead' : JSON.stringify(String(value));
-  throw new ContractRunError('OPTION_INVALID', `${option}: expected ${read.expected}, found ${found}.`);
-}
 

@@ -3,4 +3,3 @@
 // reports and fixture sets (the top sub-room: nothing in the contract room imports it). Other
 // rooms import these files only from here (.dependency-cruiser.cjs).
 export { checkDeployment, crawlDeployment, type CrawlOptions, type CrawlProgress, type CrawlResult, type InvalidResponse } from './crawl-deployment.js';
-export { parseBaseUrl } from './crawl-settings.js';

@@ -3,6 +3,7 @@
 // pace and its rate-limit fields, interim responses, content codings, bounded body text and the
 // streamed JSON reader, and ContractRunError, the error a run stops with. It imports no other
 // sub-room. Other sub-rooms and rooms import these files only from here (.dependency-cruiser.cjs).
+export { parseBaseUrl } from './base-url.js';
 export { type BaseQuery, baseUrlSecrets, readBaseQuery, shownUrl, withBaseQuery } from './base-query.js';
 export { BodyText, collectBodyText } from './body-text.js';
 export { contentDecoders, decodeFailureReason, unsupportedCodingReason } from './content-decoding.js';
