@@ -17,12 +17,12 @@ export const MUTATION_AREAS = {
     mutate: ['src/behaviour/behaviour.ts'],
     // ruleProblems is the one check of rules for the library's `rules` and serve's `--behaviours`
     // (test/library/rule-problems.test.ts); the serve config's behaviour flags reach checkBehaviour.
-    tests: ['src/behaviour/**/*.test.ts', 'test/library/rule-problems.test.ts', 'src/config.test.ts', 'src/options/*.test.ts', 'test/library/one-home.test.ts'],
+    tests: ['src/behaviour/**/*.test.ts', 'test/library/rule-problems.test.ts', 'src/config.test.ts', 'src/options/*.test.ts'],
   },
   deviation: {
     mutate: ['src/deviation/*.ts', '!src/deviation/*.test.ts'],
-    // The settings' checks are reached from the serve config (--deviation: src/config.test.ts) and the
-    // library's option check (test/library/one-home.test.ts) too.
+    // deviation-rules-conflicts.test.ts asks through createApp and the admin API (in process); the serve
+    // config (src/config.test.ts, src/options/*.test.ts) reads --deviation and plans the settings too.
     tests: [
       'src/deviation/**/*.test.ts', 'test/deviation/deviation-catalogue.test.ts', 'test/deviation/deviation-rules-*.test.ts', 'test/docs/generated-sections.test.ts',
       'src/config.test.ts', 'src/options/*.test.ts', 'test/library/one-home.test.ts',

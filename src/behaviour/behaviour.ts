@@ -246,7 +246,7 @@ function rulesMatching(rules: readonly BehaviourRule[], request: Parameters<Beha
  * The one check of behaviour rules (startMarketStub's and createApp's `rules`, `serve`'s
  * `--behaviours` file and the config file's inline `rules`): an array of rules as the engine takes
  * them (checkRule, the engine's own check). Returns the first problem of each bad rule, located by
- * pointer (`/1/match/route`). Never throws.
+ * pointer (`/1/match/route`). Throws only what reading the value itself throws (a caller's getter).
  */
 export function ruleProblems(value: unknown): ErrorFinding[] {
   if (!Array.isArray(value)) return [locatedProblem('', 'an array of rules {match, behaviour, times?, id?}', value)];
