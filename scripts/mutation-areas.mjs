@@ -21,12 +21,8 @@ export const MUTATION_AREAS = {
   },
   deviation: {
     mutate: ['src/deviation/*.ts', '!src/deviation/*.test.ts'],
-    // deviation-rules-conflicts.test.ts asks through createApp and the admin API (in process); the serve
-    // config (src/config.test.ts, src/options/*.test.ts) reads --deviation and plans the settings too.
-    tests: [
-      'src/deviation/**/*.test.ts', 'test/deviation/deviation-catalogue.test.ts', 'test/deviation/deviation-rules-*.test.ts', 'test/docs/generated-sections.test.ts',
-      'src/config.test.ts', 'src/options/*.test.ts', 'test/library/one-home.test.ts',
-    ],
+    // deviation-rules-conflicts.test.ts asks through createApp and the admin API (in process).
+    tests: ['src/deviation/**/*.test.ts', 'test/deviation/deviation-catalogue.test.ts', 'test/deviation/deviation-rules-*.test.ts', 'test/docs/generated-sections.test.ts'],
   },
   'request-path': {
     // The core's stages route → decide → render (src/runtime/answer-request.ts: routeOf,

@@ -162,10 +162,16 @@ export function describePlan(plan: DeviationPlan): DeviationSetting[] {
  * or the flag and variable's `=RATE` (`flag`: parseDeviationFlags).
  * @returns what the surface expected, or undefined when the setting keeps the rule.
  */
-function wholeListExpected(deviation: Deviation, rate: unknown, marketIds: unknown, surface: 'option' | 'flag'): string | undefined {
+function wholeListExpected(deviation: Deviation, rate: unknown, marketIds: unknown, surface: keyof typeof WHOLE_LIST_EXPECTED): string | undefined {
   if (deviation.scope !== 'list' || ((rate === undefined || rate === 1) && marketIds === undefined)) return undefined;
-  return surface === 'flag' ? `${deviation.name} without =RATE (it changes the whole list)` : `no rate and no marketIds: ${deviation.name} changes the whole list`;
+  return WHOLE_LIST_EXPECTED[surface](deviation.name);
 }
+
+/** What each surface expected of a deviation of the whole list, in its own terms. */
+const WHOLE_LIST_EXPECTED = {
+  option: (name: string) => `no rate and no marketIds: ${name} changes the whole list`,
+  flag: (name: string) => `${name} without =RATE (it changes the whole list)`,
+};
 
 /**
  * Reads `--deviation NAME[=RATE]` values (a repeated flag, or comma-separated in
