@@ -1,13 +1,15 @@
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { createMemoryCatalog } from '../../src/catalog/market-catalog.js';
+import { MAX_HOLD_MS } from '../../src/floor/limits.js';
 import { answerRequest } from '../../src/runtime/answer-request.js';
 import { createStubRuntime, type RuntimeOptions } from '../../src/runtime/stub-runtime.js';
 import { createApp, type Market } from '../../src/index.js';
 
 // Deviations of the whole list and of one market as a client reads them over HTTP (in process,
-// createApp + supertest): the first page alone, the retirement headers, a paging loop's Link joined
-// with them, the rate limit's pacing, and the journal's labels of a Prefer deviation.
+// createApp + supertest, or the core's answerRequest where timing matters): the first page alone, the
+// retirement headers, a paging loop's Link joined with them, the rate limit's pacing, a slow item's
+// delay, and the journal's labels of a Prefer deviation.
 
 const marketsOf = (n: number): Market[] => Array.from({ length: n }, (_, i) => ({ market_id: `m-${i}`, title: `Market ${i}`, status: 'active', yes_price: 0.5, no_price: 0.5, resolution_date: '2027-01-01' }));
 const stub = (count: number, options: Partial<RuntimeOptions> = {}) => {
@@ -69,6 +71,20 @@ describe('rate-limited-ratelimit: every answer announces what is left, then 429'
     expect(answers.map((r) => r?.status)).toEqual([...Array.from({ length: 10 }, () => 200), 429]);
     expect(answers.map((r) => /r=(\d+)/.exec(r?.headers['ratelimit'] ?? '')?.[1])).toEqual(['9', '8', '7', '6', '5', '4', '3', '2', '1', '0', '0']);
     expect(answers[0]?.headers['ratelimit-policy']).toBe('"default";q=10;w=1');
+  });
+});
+
+describe('item-slow: the deviation\'s delay adds to the behaviour\'s, within the hold', () => {
+  // The core's answer carries the delay; the adapter waits it (not waited here).
+  const delayOf = (runtime: ReturnType<typeof stub>['runtime'], prefer?: string) =>
+    answerRequest(runtime, { method: 'GET', target: '/markets/m-0', headers: prefer === undefined ? {} : { prefer } })?.delayMs;
+
+  it('2500 ms alone, plus a Prefer delay, capped at MAX_HOLD_MS; another market has none', () => {
+    const { runtime } = stub(3, { deviations: [{ name: 'item-slow', marketIds: ['m-0'] }] });
+    expect(delayOf(runtime)).toBe(2500);
+    expect(delayOf(runtime, 'delay=100')).toBe(2600);
+    expect(delayOf(runtime, `delay=${MAX_HOLD_MS - 1000}`)).toBe(MAX_HOLD_MS);
+    expect(answerRequest(runtime, { method: 'GET', target: '/markets/m-1', headers: { prefer: 'delay=100' } })?.delayMs).toBe(100);
   });
 });
 
