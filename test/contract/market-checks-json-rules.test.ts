@@ -75,6 +75,12 @@ describe('the list endpoint', () => {
     expect(deep.findings[0]?.examples[0]?.marketId).toBe('m-1');
   });
 
+  it('a forbidden member outside the items refuses the whole page: one json-rule error, no list', () => {
+    const { page, findings } = list(`{"constructor":1,"markets":[${JSON.stringify(summary)}]}`);
+    expect(page).toBeUndefined();
+    expect(ruleOf(findings)).toEqual([['json-rule', '', 'no member named "constructor" (__proto__, constructor, prototype and Object.prototype\'s member names are refused)', [['/constructor', '"constructor"']]]]);
+  });
+
   it('without a Content-Type: a body that is not JSON says so in its error; a JSON list is a content-type warning', () => {
     const notJson = list('<html>', null).findings;
     expect(notJson.map((f) => [f.code, f.examples[0]?.found])).toEqual([['not-json', 'no Content-Type (not JSON: expected a value)']]);
