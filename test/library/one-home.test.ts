@@ -10,8 +10,12 @@ import { httpUrlExpected } from '../../src/floor/http-url.js';
 import { optionKey, resolveOptions } from '../../src/options/resolve-options.js';
 import { libraryOptionsOf } from '../../src/options/launch-options.js';
 import { optionTable } from '../../src/options/option-values.js';
-import { SERVE_OPTIONS } from '../../src/options/tables/serve-options.js';
-import { checkStubOptions } from '../../src/stub-options.js';
+import { SERVE_OPTIONS, serveRowsOf } from '../../src/options/tables/serve-options.js';
+import { checkStubOptions, STUB_FIELDS, STUB_SERVE_FLAGS } from '../../src/stub-options.js';
+import { RUNTIME_FIELDS, RUNTIME_SERVE_FLAGS } from '../../src/runtime/runtime-options.js';
+import { SERVE_GROUPS } from '../../src/floor/option-spec.js';
+import { renderHelp } from '../../src/cli/render-help.js';
+import { COMMANDS } from '../../src/cli/commands.js';
 import { int } from '../../src/floor/option-kind.js';
 
 const SRC = path.resolve(import.meta.dirname, '../../src');
@@ -118,6 +122,43 @@ describe('a CLI row names the library option it feeds: CLI → library is a loop
     expect(libraryOptionsOf(table, resolved.values)).toEqual({ journalSize: 4 });
     expect(() => resolveOptions(table, { flags: { 'journal-limit': '6' }, env: {} })).toThrow('--journal-limit: expected an integer from 0 to 5, found "6".');
     expect(table.map(optionKey)).toEqual(['journalLimit']);
+  });
+});
+
+describe('an option serve and the library both take is one entry beside the library field (its ServeFlag)', () => {
+  const flagsAndFields = [[STUB_SERVE_FLAGS, STUB_FIELDS], [RUNTIME_SERVE_FLAGS, RUNTIME_FIELDS]] as const;
+
+  it('every ServeFlag is a serve row feeding its field, with the flag\'s kind or else the field\'s own check (the same object)', () => {
+    for (const [flags, fields] of flagsAndFields) {
+      for (const [key, flag] of Object.entries(flags)) {
+        const row = SERVE_OPTIONS.find((r) => r.flag === flag.flag);
+        expect(row?.feeds, flag.flag).toBe(key);
+        expect(row?.kind, flag.flag).toBe('kind' in flag ? flag.kind : (fields as Record<string, unknown>)[key]);
+        expect(typeof row?.kind, flag.flag).toBe('object');
+      }
+    }
+    const fedKeys = SERVE_OPTIONS.flatMap((r) => (r.feeds === undefined ? [] : [r.feeds]));
+    expect(fedKeys.sort()).toEqual([...Object.keys(STUB_SERVE_FLAGS), ...Object.keys(RUNTIME_SERVE_FLAGS)].sort());
+  });
+
+  it('a flag added beside a library field becomes a serve row: typed, bounded by the field\'s check, fed to it', () => {
+    const rows = serveRowsOf({ journalSize: { flag: 'journal-limit', env: ['MARKET_STUB_JOURNAL_LIMIT'], default: 2, describe: 'a flag added by this test', group: SERVE_GROUPS.control } }, RUNTIME_FIELDS);
+    const table = optionTable(rows);
+    expect(rows[0]?.kind).toBe(RUNTIME_FIELDS.journalSize);
+    const resolved = resolveOptions(table, { flags: {}, env: { MARKET_STUB_JOURNAL_LIMIT: '7' } });
+    expectTypeOf(resolved.values.journalLimit).toEqualTypeOf<number>();
+    expect(libraryOptionsOf(table, resolved.values)).toEqual({ journalSize: 7 });
+    const { max } = RUNTIME_FIELDS.journalSize;
+    expect(() => resolveOptions(table, { flags: { 'journal-limit': String(max + 1) }, env: {} })).toThrow(`--journal-limit: expected an integer from 0 to ${max}, found "${max + 1}".`);
+    expect(thrown(() => checkStubOptions({ journalSize: max + 1 })).expected).toBe(`an integer from 0 to ${max}`);
+  });
+
+  it('serve --help lists its headings in SERVE_GROUPS order, each heading once, the library\'s options first under each', () => {
+    const page = renderHelp(COMMANDS, COMMANDS.find((c) => c.name === 'serve'), 100);
+    const headings = page.split('\n').filter((line) => /^\S.*:$/.test(line));
+    expect(headings.filter((h) => Object.values<string>(SERVE_GROUPS).includes(h))).toEqual(Object.values(SERVE_GROUPS));
+    const server = SERVE_OPTIONS.filter((r) => r.group === SERVE_GROUPS.server).map((r) => r.flag);
+    expect(server).toEqual(['port', 'host', 'shutdown-grace', 'cors', 'config', 'print-config', 'quiet', 'log-format']);
   });
 });
 
