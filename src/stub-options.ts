@@ -3,7 +3,7 @@ import { optionError } from './floor/market-stub-error.js';
 import { checkFields, type FieldRule } from './floor/option-fields.js';
 import { BOOLEAN, int, TEXT } from './floor/option-kind.js';
 import { DEFAULT_GRACE_MS, MAX_GRACE_MS } from './floor/limits.js';
-import { SERVE_GROUPS, type ServeFlag } from './floor/option-spec.js';
+import type { ServeFlag } from './floor/option-spec.js';
 import { RUNTIME_FIELDS } from './runtime/runtime-options.js';
 import type { RuntimeOptions } from './runtime/stub-runtime.js';
 
@@ -49,9 +49,9 @@ export const STUB_FIELDS = {
  * (ServeFlag, floor/option-spec.ts); their kinds are the catalog's (STUB_FIELDS).
  */
 export const CATALOG_SERVE_FLAGS = {
-  seed: { flag: 'seed', env: ['MARKET_STUB_SEED'], default: 1, describe: 'Seed of the generated catalog, ticks, jitter and error rates', group: SERVE_GROUPS.data },
-  count: { flag: 'count', env: ['MARKET_STUB_COUNT'], default: 100, describe: 'Number of generated markets', group: SERVE_GROUPS.data },
-  clock: { flag: 'clock', env: ['MARKET_STUB_CLOCK'], defaultText: 'today (UTC)', describe: 'Clock date YYYY-MM-DD (UTC); resolution dates fall 1–730 days after it', group: SERVE_GROUPS.data },
+  seed: { flag: 'seed', env: ['MARKET_STUB_SEED'], default: 1, describe: 'Seed of the generated catalog, ticks, jitter and error rates', group: 'Data:' },
+  count: { flag: 'count', env: ['MARKET_STUB_COUNT'], default: 100, describe: 'Number of generated markets', group: 'Data:' },
+  clock: { flag: 'clock', env: ['MARKET_STUB_CLOCK'], defaultText: 'today (UTC)', describe: 'Clock date YYYY-MM-DD (UTC); resolution dates fall 1–730 days after it', group: 'Data:' },
 } as const satisfies { readonly [K in keyof MarketStubOptions]?: ServeFlag };
 
 /**
@@ -61,11 +61,11 @@ export const CATALOG_SERVE_FLAGS = {
  * row feeding that field; the runtime's are RUNTIME_SERVE_FLAGS (runtime/runtime-options.ts).
  */
 export const STUB_SERVE_FLAGS = {
-  port: { flag: 'port', env: ['MARKET_STUB_PORT', 'PORT'], default: 4010, describe: 'TCP port to listen on; 0 picks a free port', group: SERVE_GROUPS.server },
-  host: { flag: 'host', env: ['MARKET_STUB_HOST', 'HOST'], default: '127.0.0.1', describe: 'Interface address to bind (0.0.0.0 in containers)', group: SERVE_GROUPS.server },
-  shutdownGraceMs: { flag: 'shutdown-grace', env: ['MARKET_STUB_SHUTDOWN_GRACE'], default: DEFAULT_GRACE_MS, describe: 'On SIGTERM/SIGINT, ms that requests already received get to finish before a 503', group: SERVE_GROUPS.server },
-  fixtures: { flag: 'fixtures', env: ['MARKET_STUB_FIXTURES'], defaultText: 'none: generated markets', describe: 'Serve the markets in this JSON file or directory of JSON files instead of generated ones', group: SERVE_GROUPS.data },
-  watch: { flag: 'watch', env: ['MARKET_STUB_WATCH'], default: false, describe: 'With --fixtures: reload on change (invalid changes are logged, old data kept)', group: SERVE_GROUPS.data },
+  port: { flag: 'port', env: ['MARKET_STUB_PORT', 'PORT'], default: 4010, describe: 'TCP port to listen on; 0 picks a free port', group: 'Server:' },
+  host: { flag: 'host', env: ['MARKET_STUB_HOST', 'HOST'], default: '127.0.0.1', describe: 'Interface address to bind (0.0.0.0 in containers)', group: 'Server:' },
+  shutdownGraceMs: { flag: 'shutdown-grace', env: ['MARKET_STUB_SHUTDOWN_GRACE'], default: DEFAULT_GRACE_MS, describe: 'On SIGTERM/SIGINT, ms that requests already received get to finish before a 503', group: 'Server:' },
+  fixtures: { flag: 'fixtures', env: ['MARKET_STUB_FIXTURES'], defaultText: 'none: generated markets', describe: 'Serve the markets in this JSON file or directory of JSON files instead of generated ones', group: 'Data:' },
+  watch: { flag: 'watch', env: ['MARKET_STUB_WATCH'], default: false, describe: 'With --fixtures: reload on change (invalid changes are logged, old data kept)', group: 'Data:' },
   ...CATALOG_SERVE_FLAGS,
 } as const satisfies { readonly [K in keyof MarketStubOptions]?: ServeFlag };
 
