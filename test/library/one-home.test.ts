@@ -3,7 +3,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import { connectMarketStub, crawlDeployment, MarketStubError, startRecordingProxy } from '../../src/index.js';
+import { connectMarketStub, crawlDeployment, generateMarket, generateMarkets, MarketStubError, startMarketStub, startRecordingProxy } from '../../src/index.js';
 import { PROXY_OPTIONS } from '../../src/options/tables/proxy-options.js';
 import { createMarketStubHandlers } from '../../src/msw.js';
 import { httpUrlExpected } from '../../src/floor/http-url.js';
@@ -176,5 +176,26 @@ describe('the crawl and the proxy word a bad number as every surface does, from 
     const refusal = (options: Parameters<typeof crawlDeployment>[0]) => crawlDeployment(options).then(() => undefined, (e: unknown) => e as MarketStubError);
     expect((await refusal({ baseUrl: 'http://127.0.0.1:1', concurrency: 0 }))?.message).toBe('concurrency (--concurrency): expected an integer from 1 to 256, found 0.');
     expect((await refusal({ baseUrl: 'http://127.0.0.1:1', today: '2026-13-01' }))?.message).toBe('today: expected a YYYY-MM-DD calendar date, found "2026-13-01".');
+  });
+});
+
+describe('the public generators refuse a bad input as every surface does: one error type, the same words', () => {
+  it('generateMarket and generateMarkets say what startMarketStub says of the same clock and seed', async () => {
+    const stub = await startMarketStub({ clock: '2026-13-01' }).then(() => undefined, (e: unknown) => e as MarketStubError);
+    const one = thrown(() => generateMarket(0, { seed: 1, clock: '2026-13-01' }));
+    const many = thrown(() => generateMarkets(2, { seed: 1, clock: '2026-13-01' }));
+    for (const error of [stub, one, many]) expect(error).toMatchObject({ code: 'OPTION_INVALID', option: 'clock', expected: 'a YYYY-MM-DD calendar date', found: '"2026-13-01"' });
+    expect(one.message).toBe('generateMarket: clock: expected a YYYY-MM-DD calendar date, found "2026-13-01"');
+    expect(thrown(() => generateMarkets(1, { seed: -1, clock: '2026-01-01' }))).toMatchObject({ option: 'seed', expected: `an integer from 0 to ${Number.MAX_SAFE_INTEGER}` });
+  });
+
+  it('an index or count outside its bounds, an unknown key or a missing field is named, never a RangeError', () => {
+    expect(thrown(() => generateMarket(-1, { seed: 1, clock: '2026-01-01' }))).toMatchObject({ option: 'index', found: '-1' });
+    expect(thrown(() => generateMarket(1.5, { seed: 1, clock: '2026-01-01' }))).toMatchObject({ option: 'index' });
+    expect(thrown(() => generateMarkets(-3, { seed: 1, clock: '2026-01-01' })).message).toMatch(/^generateMarkets: count: expected an integer from 0 to 100000000, found -3\.?$/);
+    expect(thrown(() => generateMarkets(1, { seed: 1, clock: '2026-01-01', cuont: 3 } as never))).toMatchObject({ option: 'cuont' });
+    expect(thrown(() => generateMarkets(1, { seed: 1 } as never))).toMatchObject({ option: 'clock' });
+    expect(thrown(() => generateMarket(0, undefined as never))).toMatchObject({ option: 'options' });
+    expect(generateMarkets(2, { seed: 1, clock: '2026-01-01' }).map((m) => m.market_id)).toEqual([0, 1].map((i) => generateMarket(i, { seed: 1, clock: '2026-01-01' }).market_id));
   });
 });
