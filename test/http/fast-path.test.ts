@@ -62,3 +62,19 @@ describe.each(PROFILES)('fast path and Express app agree for profile %j', (profi
     }
   });
 });
+
+describe('a CORS preflight on every adapter', () => {
+  it('is a 204 with no Content-Length and no body, over node:http and Express alike (RFC 9110 §8.6)', async () => {
+    const server = await listen(createRequestHandler(createStubRuntime({ catalog })), { port: 0, host: '127.0.0.1' });
+    servers.push(server);
+    const headers = { origin: 'http://app.test', 'access-control-request-method': 'GET' };
+    const viaServer = await fetch(`${server.url}/markets`, { method: 'OPTIONS', headers });
+    const viaApp = await request(createApp({ catalog })).options('/markets').set(headers);
+    for (const [status, contentLength, allowOrigin] of [[viaServer.status, viaServer.headers.get('content-length'), viaServer.headers.get('access-control-allow-origin')], [viaApp.status, viaApp.headers['content-length'] ?? null, viaApp.headers['access-control-allow-origin']]]) {
+      expect(status).toBe(204);
+      expect(contentLength).toBeNull();
+      expect(allowOrigin).toBe('*');
+    }
+    expect(await viaServer.text()).toBe('');
+  });
+});
