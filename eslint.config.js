@@ -5,7 +5,7 @@ import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
   // src/**/generated/: code written by scripts/gen-*.mjs (tests fail when it is stale), not by hand.
-  { ignores: ['dist/', 'coverage/', '**/node_modules/', 'bench/results/', '.build/', '.measure/', 'src/**/generated/', 'test-results/', 'python/src/market_stub/_bundled/', 'python/dist/', '**/.venv*/'] },
+  { ignores: ['dist/', 'coverage/', '**/node_modules/', 'bench/results/', '.build/', '.measure/', 'src/**/generated/', 'test-results/', 'python/src/market_stub/_bundled/', 'python/dist/', '**/.venv*/', '.stryker-tmp/', 'reports/mutation/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -8,7 +8,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { COMMANDS } from '../src/cli/commands.js';
 import type { OptionKind } from '../src/floor/option-kind.js';
-import type { OptionSpec } from '../src/options/resolve-options.js';
+import type { OptionSpec } from '../src/floor/option-spec.js';
 import { deviationTable, unprovokedTable } from '../src/deviation/deviation-table.js';
 
 

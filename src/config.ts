@@ -7,42 +7,23 @@ import { profileProblems, resolveProfile, type ResponseProfile } from './runtime
 import { ConfigError, problem, resolveOptions, type ResolvedOptions } from './options/resolve-options.js';
 import { BEHAVIOUR_OPTIONS, SERVE_OPTIONS, type ServeValues } from './options/tables/serve-options.js';
 import { HOST_NAME } from './floor/host-name.js';
-import type { LogFormat } from './logger.js';
 import { parseDeviationFlags, type DeviationSetting } from './deviation/deviation-settings.js';
 
-/** Resolved, validated options of `market-stub serve`. */
+/**
+ * Resolved, validated options of `market-stub serve`: every option's value as resolved (`values`;
+ * the rows that feed a library option pass theirs on by one loop, options/launch-options.ts) and
+ * the structured values composed from several options, which the library takes as one.
+ */
 export interface ServeConfig {
-  readonly port: number;
-  readonly host: string;
-  /** Fixture file or directory; when set, the generated catalog options are ignored. */
-  readonly fixtures: string | undefined;
-  readonly watch: boolean;
-  readonly seed: number;
-  readonly count: number;
-  /** YYYY-MM-DD (UTC). */
-  readonly clock: string;
-  readonly quiet: boolean;
-  readonly logFormat: LogFormat | 'auto';
   readonly profile: ResponseProfile;
   /** Global behaviour for every market request. */
   readonly behaviour: Behaviour;
-  /** Rules read from `--behaviours FILE`. */
+  /** Rules read from `--behaviours FILE` or the config file's inline `rules`. */
   readonly rules: readonly BehaviourRuleInput[];
   /** Deviations from `--deviation NAME[=RATE]` (src/deviation). */
   readonly deviations: readonly DeviationSetting[];
-  readonly admin: boolean;
-  readonly adminToken: string | undefined;
-  readonly journalSize: number;
-  readonly journalBytes: number;
-  readonly journalHeaders: 'redacted' | 'full';
-  /** Header and query parameter names redacted besides the defaults (floor/secret-names.ts). */
-  readonly redactHeaders: readonly string[];
-  readonly redactQuery: readonly string[];
-  readonly allowedHosts: readonly string[];
-  readonly shutdownGraceMs: number;
-  readonly cors: boolean;
-  /** Every option's resolved value by key, the clock's computed default filled in: what the rows that feed a library option pass on (options/launch-options.ts). */
-  readonly values: ServeValues;
+  /** Every option's resolved value by key, the clock's computed default filled in. */
+  readonly values: ServeValues & { readonly clock: string };
   /** Where each option's value came from: `--port`, `MARKET_STUB_PORT`, `default`; `rules` too. */
   readonly origins: { readonly [K in keyof ServeValues | 'rules']?: string };
 }
@@ -73,34 +54,9 @@ export function composeServeConfig(resolved: ResolvedOptions<ServeValues>, now: 
   const behaviour = checkBehaviour(Object.fromEntries(Object.entries(BEHAVIOUR_OPTIONS).map(([field, key]) => [field, v[key]]).filter(([, value]) => value !== undefined)));
   const rules = serveRules(resolved);
   if (v.watch && v.fixtures === undefined) throw new ConfigError(`${origins.watch} needs --fixtures PATH (there is nothing to watch for generated markets).`);
-  const clock = v.clock ?? todayUtc(now);
-  return Object.freeze({
-    port: v.port,
-    host: v.host,
-    fixtures: v.fixtures,
-    watch: v.watch,
-    seed: v.seed,
-    count: v.count,
-    clock,
-    quiet: v.quiet,
-    logFormat: v.logFormat,
-    profile,
-    behaviour,
-    rules: rules.value,
-    deviations: parseDeviations(given(resolved, 'deviation')),
-    admin: v.admin !== 'off',
-    adminToken: v.adminToken,
-    journalSize: v.journalSize,
-    journalBytes: v.journalBytes,
-    journalHeaders: v.journalHeaders,
-    redactHeaders: v.redactHeaders ?? [],
-    redactQuery: v.redactQuery ?? [],
-    allowedHosts: parseHostList(given(resolved, 'allowedHosts')),
-    shutdownGraceMs: v.shutdownGrace,
-    cors: v.cors !== 'off',
-    values: Object.freeze({ ...v, clock }),
-    origins: { ...origins, rules: rules.origin },
-  });
+  checkHostList(given(resolved, 'allowedHosts'));
+  const deviations = parseDeviations(given(resolved, 'deviation'));
+  return Object.freeze({ profile, behaviour, rules: rules.value, deviations, values: Object.freeze({ ...v, clock: v.clock ?? todayUtc(now) }), origins: { ...origins, rules: rules.origin } });
 }
 
 /** The response profile, checking what spans options: an envelope key's form, the page size within the largest page. @throws ConfigError */
@@ -119,13 +75,12 @@ function given(resolved: ResolvedOptions<ServeValues>, key: keyof ServeValues): 
   return origin === undefined || origin === 'default' ? undefined : { value: resolved.values[key], source: origin };
 }
 
-function parseHostList(g: { value: unknown; source: string } | undefined): string[] {
-  if (!g) return [];
-  const items = (Array.isArray(g.value) ? g.value : [g.value]).flatMap((v) => String(v).split(',')).map((h) => h.trim()).filter(Boolean);
+/** The host names `--allowed-hosts` gave, each a name, `.domain` or `*` (the library checks them too, naming `allowedHosts`). @throws ConfigError naming the source */
+function checkHostList(g: { value: unknown; source: string } | undefined): void {
+  const items = g === undefined ? [] : Array.isArray(g.value) ? (g.value as unknown[]) : [g.value];
   for (const item of items) {
-    if (!HOST_NAME.test(item)) throw new ConfigError(`${g.source}: expected host names such as market-stub, .ci.internal or *, found ${JSON.stringify(item)}.`);
+    if (!HOST_NAME.test(String(item))) throw new ConfigError(`${g?.source}: expected host names such as market-stub, .ci.internal or *, found ${JSON.stringify(item)}.`);
   }
-  return items;
 }
 
 function parseDeviations(g: { value: unknown; source: string } | undefined): DeviationSetting[] {

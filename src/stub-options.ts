@@ -2,7 +2,8 @@ import { CATALOG_FIELDS, checkCatalogCombination } from './catalog/catalog-optio
 import { optionError } from './floor/market-stub-error.js';
 import { checkFields, type FieldRule } from './floor/option-fields.js';
 import { BOOLEAN, int, TEXT } from './floor/option-kind.js';
-import { MAX_GRACE_MS } from './floor/limits.js';
+import { DEFAULT_GRACE_MS, MAX_GRACE_MS } from './floor/limits.js';
+import type { ServeFlag } from './floor/option-spec.js';
 import { RUNTIME_FIELDS } from './runtime/runtime-options.js';
 import type { RuntimeOptions } from './runtime/stub-runtime.js';
 
@@ -34,7 +35,7 @@ export interface MarketStubOptions extends Omit<RuntimeOptions, 'catalog'> {
 }
 
 /** startMarketStub's fields: the runtime's and the catalog's, plus where to listen; one check per MarketStubOptions field, held to the interface both ways (`satisfies`). */
-const STUB_FIELDS: Record<string, FieldRule> = {
+export const STUB_FIELDS = {
   ...RUNTIME_FIELDS,
   ...CATALOG_FIELDS,
   port: int(0, 65_535),
@@ -42,6 +43,31 @@ const STUB_FIELDS: Record<string, FieldRule> = {
   watch: BOOLEAN,
   shutdownGraceMs: int(0, MAX_GRACE_MS),
 } satisfies Record<keyof MarketStubOptions, FieldRule>;
+
+/**
+ * The `market-stub serve` (and `generate`) flags of the catalog's options: seed, count and clock
+ * (ServeFlag, floor/option-spec.ts); their kinds are the catalog's (STUB_FIELDS).
+ */
+export const CATALOG_SERVE_FLAGS = {
+  seed: { flag: 'seed', env: ['MARKET_STUB_SEED'], default: 1, describe: 'Seed of the generated catalog, ticks, jitter and error rates', group: 'Data:' },
+  count: { flag: 'count', env: ['MARKET_STUB_COUNT'], default: 100, describe: 'Number of generated markets', group: 'Data:' },
+  clock: { flag: 'clock', env: ['MARKET_STUB_CLOCK'], defaultText: 'today (UTC)', describe: 'Clock date YYYY-MM-DD (UTC); resolution dates fall 1–730 days after it', group: 'Data:' },
+} as const satisfies { readonly [K in keyof MarketStubOptions]?: ServeFlag };
+
+/**
+ * The `market-stub serve` flags of startMarketStub's own options and the catalog's (ServeFlag,
+ * floor/option-spec.ts): flag, variables, default and help beside the field's doc
+ * (MarketStubOptions) and check (STUB_FIELDS). options/tables/serve-options.ts makes each a serve
+ * row feeding that field; the runtime's are RUNTIME_SERVE_FLAGS (runtime/runtime-options.ts).
+ */
+export const STUB_SERVE_FLAGS = {
+  port: { flag: 'port', env: ['MARKET_STUB_PORT', 'PORT'], default: 4010, describe: 'TCP port to listen on; 0 picks a free port', group: 'Server:' },
+  host: { flag: 'host', env: ['MARKET_STUB_HOST', 'HOST'], default: '127.0.0.1', describe: 'Interface address to bind (0.0.0.0 in containers)', group: 'Server:' },
+  shutdownGraceMs: { flag: 'shutdown-grace', env: ['MARKET_STUB_SHUTDOWN_GRACE'], default: DEFAULT_GRACE_MS, describe: 'On SIGTERM/SIGINT, ms that requests already received get to finish before a 503', group: 'Server:' },
+  fixtures: { flag: 'fixtures', env: ['MARKET_STUB_FIXTURES'], defaultText: 'none: generated markets', describe: 'Serve the markets in this JSON file or directory of JSON files instead of generated ones', group: 'Data:' },
+  watch: { flag: 'watch', env: ['MARKET_STUB_WATCH'], default: false, describe: 'With --fixtures: reload on change (invalid changes are logged, old data kept)', group: 'Data:' },
+  ...CATALOG_SERVE_FLAGS,
+} as const satisfies { readonly [K in keyof MarketStubOptions]?: ServeFlag };
 
 /**
  * Checks the options of `startMarketStub` before anything starts: every field's type and range,

@@ -1,7 +1,11 @@
 import type { Market } from '../schema/generated/market-types.js';
-import { MAX_HORIZON_DAYS } from '../floor/limits.js';
+import { MAX_COUNT, MAX_HORIZON_DAYS } from '../floor/limits.js';
 import { addDays, complementaryPrices, isCalendarDate } from '../floor/market-rules.js';
 import { mixSeed } from '../floor/seed-mix.js';
+import { optionError } from '../floor/market-stub-error.js';
+import { checkFields } from '../floor/option-fields.js';
+import { readTyped } from '../floor/option-kind.js';
+import { CATALOG_FIELDS } from './catalog-options.js';
 import { poolSpan, valuePools, type PooledField } from './value-pools.js';
 
 /** Inputs that fully determine a generated market. */
@@ -41,10 +45,21 @@ function horizonOf(clock: string): readonly string[] {
  * float noise such as 0.5700000000000001, which real deployments send), `resolution_date` 1–730 days after the
  * clock date, and a `-{index+1}` suffix that makes `market_id` unique.
  * Pure: the result depends only on (seed, index, clock), in any order and any catalog size.
- * @throws RangeError when `clock` is not a YYYY-MM-DD calendar date or `index` is not a non-negative integer.
+ * @throws MarketStubError OPTION_INVALID naming `generateMarket` and the field, worded as every
+ *   surface words it: `generateMarket: clock: expected a YYYY-MM-DD calendar date, found "2026-13-01"`;
+ *   `index` must be a safe integer from 0 (any market of any catalog size).
  */
 export function generateMarket(index: number, options: GenerateOptions): Market {
-  if (!Number.isSafeInteger(index) || index < 0) throw new RangeError(`market index must be a non-negative integer, got ${index}`);
+  checkGenerate('generateMarket', 'index', index, Number.MAX_SAFE_INTEGER, options);
+  return marketAt(index, options);
+}
+
+/**
+ * Market number `index` of the catalog (seed, clock), with no check of its inputs: for the catalog
+ * and `market-stub generate`, whose options were checked once (CATALOG_FIELDS); generateMarket is
+ * the checked door.
+ */
+export function marketAt(index: number, options: GenerateOptions): Market {
   const horizon = horizonOf(options.clock);
   const { seed } = options;
   const pools = valuePools(seed);
@@ -78,9 +93,25 @@ export function indexFromGeneratedId(marketId: string): number | undefined {
   return Number.isSafeInteger(n - 1) ? n - 1 : undefined;
 }
 
-/** Generates markets 0…count−1 of the catalog defined by (seed, clock), in catalog order. */
+/**
+ * Generates markets 0…count−1 of the catalog defined by (seed, clock), in catalog order, held in
+ * memory (a catalog of millions is better served lazily: buildCatalog, or streamed: `market-stub
+ * generate`).
+ * @throws MarketStubError OPTION_INVALID naming `generateMarkets` and the field: `count` an integer
+ *   from 0 to MAX_COUNT (src/floor/limits.ts), `seed` and `clock` as buildCatalog takes them.
+ */
 export function generateMarkets(count: number, options: GenerateOptions): Market[] {
+  checkGenerate('generateMarkets', 'count', count, MAX_COUNT, options);
   const markets: Market[] = new Array<Market>(count);
-  for (let i = 0; i < count; i++) markets[i] = generateMarket(i, options);
+  for (let i = 0; i < count; i++) markets[i] = marketAt(i, options);
   return markets;
+}
+
+/** The checks of the public generators: `seed` and `clock` as the catalog's (CATALOG_FIELDS), no other key, and the index or count within [0, max]. */
+function checkGenerate(where: string, name: string, n: number, max: number, options: GenerateOptions): void {
+  const read = readTyped({ type: 'integer', min: 0, max }, n);
+  if (!read.ok) throw optionError(where, name, read.expected, n);
+  if (options === null || typeof options !== 'object') throw optionError(where, 'options', 'an object { seed, clock }', options);
+  checkFields(options, { seed: CATALOG_FIELDS.seed, clock: CATALOG_FIELDS.clock }, where);
+  for (const key of ['seed', 'clock'] as const) if (options[key] === undefined) throw optionError(where, key, key === 'seed' ? 'an integer seed' : 'a YYYY-MM-DD clock date', undefined);
 }

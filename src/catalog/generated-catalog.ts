@@ -1,4 +1,4 @@
-import { generateMarket, indexFromGeneratedId, type GenerateOptions } from './generate-markets.js';
+import { indexFromGeneratedId, marketAt, type GenerateOptions } from './generate-markets.js';
 import { toCatalogEntry, toSummary, type CatalogEntry, type MarketCatalog } from './market-catalog.js';
 import { concatBytes, utf8 } from '../floor/bytes.js';
 import { nextTurn } from '../floor/next-turn.js';
@@ -31,11 +31,11 @@ export function createGeneratedCatalog(count: number, options: GenerateOptions):
 
   const entryAt = (index: number): CatalogEntry | undefined => {
     if (!Number.isInteger(index) || index < 0 || index >= count) return undefined;
-    if (memo) return (entries[index] ??= toCatalogEntry(generateMarket(index, options)));
+    if (memo) return (entries[index] ??= toCatalogEntry(marketAt(index, options)));
     let entry = cache.get(index);
     if (!entry) {
       if (cache.size >= CACHE_LIMIT) cache.clear();
-      entry = toCatalogEntry(generateMarket(index, options));
+      entry = toCatalogEntry(marketAt(index, options));
       cache.set(index, entry);
     }
     return entry;
@@ -47,7 +47,7 @@ export function createGeneratedCatalog(count: number, options: GenerateOptions):
       const parts: string[] = [];
       for (let i = from; i < Math.min(count, from + CHUNK); i++) {
         // Streamed markets skip the cache (a full crawl must not churn it) and serialise only the list item.
-        parts.push(memo ? (entryAt(i)?.summaryJson ?? '') : JSON.stringify(toSummary(generateMarket(i, options))));
+        parts.push(memo ? (entryAt(i)?.summaryJson ?? '') : JSON.stringify(toSummary(marketAt(i, options))));
       }
       yield utf8(`${from === 0 ? '' : ','}${parts.join(',')}`);
     }

@@ -1,5 +1,6 @@
 import { typeLabel } from '../floor/option-kind.js';
-import { flagName, type AnyOptionValues, type OptionSpec, type OptionTable, type ResolvedOptions } from '../options/resolve-options.js';
+import { flagName, type AnyOptionValues, type OptionTable, type ResolvedOptions } from '../options/resolve-options.js';
+import type { OptionSpec } from '../floor/option-spec.js';
 import type { CliIo } from './cli-io.js';
 
 /** What runs a command once its options are resolved and valid. */

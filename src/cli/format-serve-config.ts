@@ -19,7 +19,7 @@ export function formatServeConfig(config: ServeConfig, resolved: ResolvedOptions
   for (const spec of SERVE_OPTIONS) {
     if (spec.flag === 'print-config') continue;
     const key = optionKey(spec);
-    const value = key === 'clock' ? config.clock : values[key];
+    const value = key === 'clock' ? config.values.clock : values[key];
     const origin = origins[key] ?? 'default';
     const shown = value === undefined ? '(not set)' : spec.secret ? '(set, not shown)' : JSON.stringify(value);
     const because = ignored.get(key)?.because;

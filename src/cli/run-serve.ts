@@ -28,20 +28,20 @@ export async function runServe(options: ResolvedOptions<ServeValues>, io: CliIo)
     return EXIT.ok;
   }
   for (const ignored of ignoredServeOptions(options)) io.stderr(`${ignoredOptionWarning(ignored)}\n`);
-  const logFormat = resolveLogFormat(config.logFormat, io.isTTY);
+  const logFormat = resolveLogFormat(config.values.logFormat, io.isTTY);
   const logger = createLogger({
     format: logFormat, destination: io.stdoutStream === process.stdout ? 1 : io.stdoutStream, colorize: io.isTTY,
     onDrop: logDropNotice({ command: 'serve', log: 'request log', remedy: 'Read or redirect the stub\'s stdout (> file), or pass --quiet.' }, io.stderr),
   });
   // One line per warning, in one stream: the request log when there is one (a JSON line, or a
   // pretty one on a terminal), stderr with --quiet; never both (`podman logs` shows both streams).
-  const launched = await launchOrRefuse(config, config.quiet ? undefined : logger, io);
+  const launched = await launchOrRefuse(config, config.values.quiet ? undefined : logger, io);
   if (typeof launched === 'number') return launched;
   const { stub, runtime } = launched;
   const catalog = runtime.store.current();
   const ready = `market-stub listening on ${stub.url} serving ${catalog.description}`;
   if (logFormat === 'json') {
-    logger.info({ url: stub.url, source: catalog.source, count: catalog.size, seed: config.fixtures ? undefined : config.seed, clock: config.clock }, ready);
+    logger.info({ url: stub.url, source: catalog.source, count: catalog.size, seed: config.values.fixtures ? undefined : config.values.seed, clock: config.values.clock }, ready);
     // Request lines are written in batches; the ready line goes out now (scripts wait for it).
     logger.flush();
   } else io.stdout(`${ready}\n`);
@@ -84,7 +84,7 @@ async function launchOrRefuse(config: ServeConfig, logger: MarketStubOptions['lo
     }
     if (error instanceof MarketStubError && error.code === 'LISTEN_FAILED') {
       const code = (error.cause as NodeJS.ErrnoException | undefined)?.code ?? 'error';
-      io.stderr(`market-stub serve: cannot listen on ${config.host}:${config.port} (${code}). Choose another --port (0 picks a free one) or --host.\n`);
+      io.stderr(`market-stub serve: cannot listen on ${config.values.host}:${config.values.port} (${code}). Choose another --port (0 picks a free one) or --host.\n`);
       return EXIT.couldNotRun;
     }
     if (error instanceof MarketStubError) {

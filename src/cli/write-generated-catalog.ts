@@ -4,7 +4,7 @@
 import { lstat, readdir, rename, rm } from 'node:fs/promises';
 import { MAX_FIXTURE_FILE_BYTES } from '../floor/limits.js';
 import path from 'node:path';
-import { generateMarket, type GenerateOptions } from '../catalog/generate-markets.js';
+import { marketAt, type GenerateOptions } from '../catalog/generate-markets.js';
 import { fixtureText } from '../catalog/fixture-text.js';
 import { makeDirectory } from '../file-system/file-system-cause.js';
 import { MarketStubError } from '../floor/market-stub-error.js';
@@ -27,7 +27,7 @@ function* marketTexts(spec: GeneratedCatalogSpec): Generator<string> {
     if (i % 4096 === 0 && spec.signal?.aborted) {
       throw new MarketStubError({ code: 'INTERRUPTED', where: 'generate', message: `interrupted after ${i} markets` });
     }
-    yield fixtureText(generateMarket(i, spec));
+    yield fixtureText(marketAt(i, spec));
   }
 }
 

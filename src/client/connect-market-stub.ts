@@ -1,7 +1,8 @@
-import { DEFAULT_CLIENT_TIMEOUT_MS, DEFAULT_MAX_RESPONSE_BYTES } from '../floor/limits.js';
+import { DEFAULT_CLIENT_TIMEOUT_MS, DEFAULT_MAX_RESPONSE_BYTES, MAX_CLIENT_RESPONSE_BYTES, MAX_CLIENT_TIMEOUT_MS, MIN_CLIENT_RESPONSE_BYTES } from '../floor/limits.js';
 import { readHttpUrl } from '../floor/http-url.js';
 import { optionError } from '../floor/market-stub-error.js';
-import { readTyped, type OptionKind } from '../floor/option-kind.js';
+import { checkFields, type FieldRule } from '../floor/option-fields.js';
+import { int } from '../floor/option-kind.js';
 import { LIBRARY_CONTROLS, type MarketStubClient } from '../runtime/control-table.js';
 import { createAdminTransport, type AdminTransport } from './admin-transport.js';
 
@@ -19,11 +20,16 @@ export interface ConnectMarketStubOptions {
 }
 
 
-const OPTION_KINDS: Record<keyof ConnectMarketStubOptions, OptionKind> = {
+/**
+ * connectMarketStub's fields, one check each, held to the interface (`satisfies`). adminToken's kind
+ * (`token`) refuses what a header cannot carry unchanged (RFC 9110 §5.5), which fetch would refuse
+ * later with a message that shows it; checkFields never shows its value.
+ */
+const CONNECT_FIELDS = {
   adminToken: { type: 'token' },
-  timeoutMs: { type: 'integer', min: 1, max: 3_600_000 },
-  maxResponseBytes: { type: 'integer', min: 1024, max: 4 * 1024 * 1024 * 1024 },
-};
+  timeoutMs: int(1, MAX_CLIENT_TIMEOUT_MS),
+  maxResponseBytes: int(MIN_CLIENT_RESPONSE_BYTES, MAX_CLIENT_RESPONSE_BYTES),
+} satisfies Record<keyof ConnectMarketStubOptions, FieldRule>;
 
 /**
  * A client for a stub running elsewhere (another process, a container, a CI service), with the
@@ -68,17 +74,7 @@ function checkBaseUrl(url: unknown): string {
   return `${parsed.origin}${parsed.pathname.replace(/\/+$/, '')}`;
 }
 
-/** @throws MarketStubError OPTION_INVALID naming the option; never shows the token. */
+/** @throws MarketStubError OPTION_INVALID naming the option (floor/option-fields.ts checkFields); never shows the token. */
 function checkConnectOptions(options: unknown): void {
-  const where = 'connectMarketStub';
-  if (options === null || typeof options !== 'object' || Array.isArray(options)) throw optionError(where, 'options', 'an object of options', options);
-  for (const [key, value] of Object.entries(options)) {
-    const kind = OPTION_KINDS[key as keyof ConnectMarketStubOptions] as OptionKind | undefined;
-    if (!kind) throw optionError(where, key, `a known option (${Object.keys(OPTION_KINDS).join(', ')})`, key);
-    if (value === undefined) continue;
-    const read = readTyped(kind, value);
-    const secret = key === 'adminToken';
-    // adminToken's kind (`token`) refuses what a header cannot carry unchanged (RFC 9110 §5.5); fetch would refuse it later with a message that shows it.
-    if (!read.ok) throw optionError(where, key, read.expected, secret ? '(not shown)' : value);
-  }
+  checkFields(options, CONNECT_FIELDS, 'connectMarketStub');
 }

@@ -1,7 +1,8 @@
 import { TRANSPORT_FAULTS } from '../behaviour/behaviour.js';
 import { MAX_DELAY_MS } from '../floor/limits.js';
 import { BEHAVIOUR_OPTIONS, CONFIG_FILE_NAME, SERVE_OPTIONS } from '../options/tables/serve-options.js';
-import { optionKey, type OptionSpec } from '../options/resolve-options.js';
+import { optionKey } from '../options/resolve-options.js';
+import type { OptionSpec } from '../floor/option-spec.js';
 import type { OptionKind } from '../floor/option-kind.js';
 
 /** A JSON Schema node (draft-07), as plain JSON. */

@@ -10,7 +10,8 @@ import { closest, distance } from 'fastest-levenshtein';
 import { CONFIG_FILE_NAME, SERVE_OPTIONS } from '../options/tables/serve-options.js';
 import { pointerToken, valueAtPointer } from '../schema/finding.js';
 import { expectedText } from '../floor/option-kind.js';
-import { ConfigError, MISSING, optionKey, problem, type ConfigSection, type OptionProblem, type OptionSpec } from '../options/resolve-options.js';
+import { ConfigError, MISSING, optionKey, problem, type ConfigSection, type OptionProblem } from '../options/resolve-options.js';
+import type { OptionSpec } from '../floor/option-spec.js';
 import { buildConfigSchema, CONFIG_SECTIONS, type SchemaNode } from './config-schema.js';
 
 

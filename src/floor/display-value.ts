@@ -24,6 +24,12 @@ export const DISPLAY_VALUE_MAX = 300;
 export const DISPLAY_HEAD = 200;
 /** Code points kept from the end of a shortened value. */
 export const DISPLAY_TAIL = 80;
+/**
+ * Longest sentence market-stub writes itself around values it has already shortened (a refused
+ * run's cause and what to do: contract/crawl/credential-refusal.ts), shown whole up to this many
+ * code points so that the remedy at its end is never cut.
+ */
+export const DISPLAY_SENTENCE_MAX = 1000;
 
 /** The characters visibleControls rewrites (see the module comment). */
 const INVISIBLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}\p{Noncharacter_Code_Point}]/gu;
@@ -58,21 +64,27 @@ export function escapeInvisiblesInJson(json: string): string {
 }
 
 /**
- * `value` whole when it has at most DISPLAY_VALUE_MAX code points; else its first DISPLAY_HEAD
- * and last DISPLAY_TAIL code points around `…[N characters cut]…` (N code points left out). A
- * surrogate pair is never split.
+ * `value` whole when it has at most `max` code points (DISPLAY_VALUE_MAX); else its first
+ * `max − DISPLAY_VALUE_MAX + DISPLAY_HEAD` (DISPLAY_HEAD) and last DISPLAY_TAIL code points around
+ * `…[N characters cut]…` (N code points left out). A surrogate pair is never split.
  */
-export function shortenValue(value: string): string {
-  if (value.length <= DISPLAY_VALUE_MAX) return value;
+export function shortenValue(value: string, max = DISPLAY_VALUE_MAX): string {
+  if (value.length <= max) return value;
   const points = Array.from(value);
-  if (points.length <= DISPLAY_VALUE_MAX) return value;
-  const cut = points.length - DISPLAY_HEAD - DISPLAY_TAIL;
-  return `${points.slice(0, DISPLAY_HEAD).join('')}…[${cut} characters cut]…${points.slice(-DISPLAY_TAIL).join('')}`;
+  if (points.length <= max) return value;
+  const head = max - DISPLAY_VALUE_MAX + DISPLAY_HEAD;
+  const cut = points.length - head - DISPLAY_TAIL;
+  return `${points.slice(0, head).join('')}…[${cut} characters cut]…${points.slice(-DISPLAY_TAIL).join('')}`;
 }
 
 /** A value as every human output shows it: shortened, then its controls made visible. */
 export function displayValue(value: string): string {
   return visibleControls(shortenValue(value));
+}
+
+/** A sentence market-stub wrote around shortened values, as every human output shows it: whole up to DISPLAY_SENTENCE_MAX, its controls made visible. */
+export function displaySentence(value: string): string {
+  return visibleControls(shortenValue(value, DISPLAY_SENTENCE_MAX));
 }
 
 /**

@@ -52,6 +52,11 @@ export const MAX_TLS_FILE_BYTES = 1_048_576;
 export const DEFAULT_CLIENT_TIMEOUT_MS = 10_000;
 /** Default largest answer the remote client reads, bytes (256 MiB). */
 export const DEFAULT_MAX_RESPONSE_BYTES = 256 * 1024 * 1024;
+/** Longest `timeoutMs` the remote client takes, ms (one hour). */
+export const MAX_CLIENT_TIMEOUT_MS = 3_600_000;
+/** Smallest and largest `maxResponseBytes` the remote client takes, bytes (1 KiB, 4 GiB). */
+export const MIN_CLIENT_RESPONSE_BYTES = 1024;
+export const MAX_CLIENT_RESPONSE_BYTES = 4 * 1024 * 1024 * 1024;
 
 // Enforced in config-file/load-config-file.ts
 /** Largest config file read, bytes (1 MiB); a larger one is refused before parsing. */

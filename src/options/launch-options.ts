@@ -1,6 +1,6 @@
 import type { ServeConfig } from '../config.js';
 import type { MarketStubOptions } from '../stub.js';
-import type { OptionSpec } from './resolve-options.js';
+import type { OptionSpec } from '../floor/option-spec.js';
 import { optionKey } from './resolve-options.js';
 import { SERVE_OPTIONS, type ServeFeeds } from './tables/serve-options.js';
 

@@ -1,5 +1,6 @@
 import type { OptionKind } from '../floor/option-kind.js';
-import type { OptionSpec, OptionTable } from './resolve-options.js';
+import type { OptionSpec } from '../floor/option-spec.js';
+import type { OptionTable } from './resolve-options.js';
 
 /** `journal-size` → `journalSize`: the key an option's flag gives (resolve-options.ts optionKey does the same at run time). */
 type CamelCase<S extends string> = S extends `${infer Head}-${infer Tail}` ? `${Head}${Capitalize<CamelCase<Tail>>}` : S;

@@ -1,41 +1,7 @@
-import { expectedText, readText, readTyped, type OptionKind, type OptionValue } from '../floor/option-kind.js';
+import { expectedText, readText, readTyped, type OptionValue } from '../floor/option-kind.js';
 import type { LocatedProblem } from '../floor/located-problem.js';
 import { MarketStubError } from '../floor/market-stub-error.js';
-
-/**
- * One option of a command, as data: its flag, environment variables, kind, default and help. The
- * same row drives yargs' help, the precedence of sources, validation and the error message.
- */
-export interface OptionSpec {
-  /** Flag name, kebab-case, without dashes: `journal-size` is `--journal-size`. */
-  flag: string;
-  /** Key in config files and library options; the camelCase of `flag` when absent. */
-  key?: string;
-  /** Environment variables, first set one wins (`MARKET_STUB_PORT`, then `PORT`). */
-  env?: readonly string[];
-  kind: OptionKind;
-  describe: string;
-  /** Help heading the option is listed under. */
-  group?: string;
-  /** The value when no source gives one; absent means "not set". */
-  default?: OptionValue;
-  /** How `--help` shows a default that is computed or absent (`today (UTC)`, `none`). */
-  defaultText?: string;
-  /** Set for a required option: what to give, e.g. `the deployment's base URL (--base-url https://api.example.com/v1)`. */
-  required?: string;
-  /** A positional argument (`validate <path>`) instead of a flag. */
-  positional?: boolean;
-  /** A secret (header values, tokens): messages name the option but never show the value. */
-  secret?: boolean;
-  /** Given by flag or environment only, never in a config file (`--config` itself, `--print-config`). */
-  cliOnly?: boolean;
-  /**
-   * The library option this row's value is passed as (for `serve`: a key of startMarketStub's
-   * MarketStubOptions, such as `journalSize`). The command → library mapping is this field, read by
-   * one loop (options/launch-options.ts libraryOptionsOf); a choice of `on`/`off` feeds a boolean.
-   */
-  feeds?: string;
-}
+import type { OptionSpec } from '../floor/option-spec.js';
 
 declare const VALUES: unique symbol;
 

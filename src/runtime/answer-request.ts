@@ -50,7 +50,7 @@ export interface StubAnswer {
   fault: TransportFault | undefined;
   dribbleMs: number;
   labels: readonly string[];
-  /** A CORS preflight answer (sent as it is: 204 with `content-length: 0`). */
+  /** A CORS preflight answer (sent as it is: 204, no body and no Content-Length, RFC 9110 §8.6). */
   preflight?: true;
   /** An answer of the admin API (`/__stub`): never journaled. */
   admin?: true;
@@ -223,7 +223,7 @@ function injectedError(profile: ResponseProfile, applied: AppliedBehaviour): Rep
   return errorReply(profile.errors, status, code, message, {}, headers);
 }
 
-/** A CORS preflight (Fetch standard §3.2.2): answered for every path, before routing. */
+/** A CORS preflight (Fetch standard §3.2.2): answered for every path, before routing; a 204 carries no Content-Length (RFC 9110 §8.6). */
 function preflightAnswer(request: StubRequest): StubAnswer {
   const asked = request.headers['access-control-request-headers'];
   const reply: Reply = {
@@ -233,7 +233,6 @@ function preflightAnswer(request: StubRequest): StubAnswer {
       'access-control-allow-methods': 'GET, HEAD, OPTIONS',
       'access-control-allow-headers': asked === undefined ? 'Prefer, Authorization, Content-Type' : String(asked),
       'access-control-max-age': '600',
-      'content-length': '0',
     },
     body: new Uint8Array(0),
   };

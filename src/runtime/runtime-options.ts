@@ -1,10 +1,11 @@
 import { checkBehaviour, ruleProblems } from '../behaviour/behaviour.js';
-import { MAX_JOURNAL_BYTES, MAX_JOURNAL_ENTRIES } from '../floor/limits.js';
+import { DEFAULT_JOURNAL_BYTES, MAX_JOURNAL_BYTES, MAX_JOURNAL_ENTRIES } from '../floor/limits.js';
 import { planDeviations } from '../deviation/deviation-settings.js';
 import { HOST_NAME } from '../floor/host-name.js';
 import { MarketStubError, optionError, problemsError, relocate } from '../floor/market-stub-error.js';
 import { checkFields, type FieldRule } from '../floor/option-fields.js';
-import { BOOLEAN, int } from '../floor/option-kind.js';
+import { BOOLEAN, choice, int, LIST } from '../floor/option-kind.js';
+import type { ServeFlag } from '../floor/option-spec.js';
 import { profileProblems } from './response-profile.js';
 import { CATALOG_FIELDS } from '../catalog/catalog-options.js';
 import type { MarketCatalog } from '../catalog/market-catalog.js';
@@ -76,7 +77,7 @@ export const RUNTIME_FIELDS = {
   },
   journalSize: int(0, MAX_JOURNAL_ENTRIES),
   journalBytes: int(1024, MAX_JOURNAL_BYTES),
-  journalHeaders: { type: 'choice', choices: ['redacted', 'full'] },
+  journalHeaders: choice('redacted', 'full'),
   redactHeaders: checkNameList,
   redactQuery: checkNameList,
   cors: BOOLEAN,
@@ -89,6 +90,26 @@ export const RUNTIME_FIELDS = {
     if (typeof value !== 'function') throw optionError(where, option, 'a function (line: string) => void', value);
   },
 } satisfies Record<Exclude<keyof RuntimeOptions, 'catalog'>, FieldRule>;
+
+/**
+ * The `market-stub serve` flags of the runtime options it takes (ServeFlag, floor/option-spec.ts):
+ * flag, variables, default and help beside the field's doc (RuntimeOptions) and check
+ * (RUNTIME_FIELDS). options/tables/serve-options.ts makes each a serve row feeding that field; a
+ * flag without `kind` reads the field's own kind. Headings are literals (ServeGroup holds them to
+ * SERVE_GROUPS) and the one call is marked pure, so a bundle that never reads these flags (the MSW
+ * and Fetch handlers) leaves them out.
+ */
+export const RUNTIME_SERVE_FLAGS = {
+  cors: { flag: 'cors', env: ['MARKET_STUB_CORS'], kind: /* @__PURE__ */ choice('on', 'off'), default: 'on', describe: 'Access-Control-Allow-Origin: * and preflight answers', group: 'Server:' },
+  admin: { flag: 'admin', env: ['MARKET_STUB_ADMIN'], kind: /* @__PURE__ */ choice('on', 'off'), default: 'on', describe: 'The admin API under /__stub', group: 'Runtime control:' },
+  adminToken: { flag: 'admin-token', env: ['MARKET_STUB_ADMIN_TOKEN'], secret: true, defaultText: 'none', describe: 'Require Authorization: Bearer TOKEN on the admin API (printable ASCII, no space at either end)', group: 'Runtime control:' },
+  journalSize: { flag: 'journal-size', env: ['MARKET_STUB_JOURNAL_SIZE'], default: 1000, describe: 'Requests kept in the journal (ring buffer)', group: 'Runtime control:' },
+  journalBytes: { flag: 'journal-bytes', env: ['MARKET_STUB_JOURNAL_BYTES'], default: DEFAULT_JOURNAL_BYTES, describe: 'Bytes the journal holds at most (oldest entries dropped first)', group: 'Runtime control:' },
+  journalHeaders: { flag: 'journal-headers', env: ['MARKET_STUB_JOURNAL_HEADERS'], default: 'redacted', describe: 'Journal secret header and query values (Authorization, Cookie, X-Api-Key, token=…: docs/networks.md) as [redacted], or in full', group: 'Runtime control:' },
+  redactHeaders: { flag: 'redact-header', key: 'redactHeaders', env: ['MARKET_STUB_REDACT_HEADER'], kind: LIST, defaultText: 'the default list', describe: 'Also redact this request header\'s values in the journal (repeat or comma-separate); adds to Authorization, Cookie, X-Api-Key, X-Auth-Token… (docs/networks.md)', group: 'Runtime control:' },
+  redactQuery: { flag: 'redact-query', env: ['MARKET_STUB_REDACT_QUERY'], kind: LIST, defaultText: 'the default list', describe: 'Also redact this query parameter\'s values in the journal and request log (repeat or comma-separate); adds to token, access_token, api_key, signature… (docs/networks.md)', group: 'Runtime control:' },
+  allowedHosts: { flag: 'allowed-hosts', env: ['MARKET_STUB_ALLOWED_HOSTS'], kind: LIST, defaultText: 'none', describe: 'Host names the admin API accepts besides IP addresses and localhost (DNS-rebinding defence): NAME, .DOMAIN, or * for any; repeat or comma-separate', group: 'Runtime control:' },
+} as const satisfies { readonly [K in keyof RuntimeOptions]?: ServeFlag };
 
 /**
  * The fields of a stub built from data, with no file system or socket (createFetchHandler,

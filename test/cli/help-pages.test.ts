@@ -10,6 +10,8 @@ import { runCliProcess } from '../support/cli-process.js';
 // as the 0.3 CLI printed it (yargs 18.2.0 with cliui 9 at 3bb1b4a) at 40, 60, 80, 100 (a piped
 // stdout) and 110 columns (the widest): the rendering must not move by a character. A deliberate change of layout updates
 // that file; a changed row (description, default, variable) changes the pages, and the file with it.
+// One such change since 0.3: serve's `Server:` heading lists the options the library also takes
+// (port, host, shutdown-grace, cors) before serve's own (src/options/tables/serve-options.ts).
 const pages = JSON.parse(readFileSync(new URL('./help-pages.json', import.meta.url), 'utf8')) as Record<string, Record<string, string>>;
 const cases = Object.entries(pages).flatMap(([width, byCommand]) => Object.keys(byCommand).map((command) => [Number(width), command] as const));
 

@@ -124,6 +124,9 @@ describe('could not run: the deployment refused or announced it is away (exit 2,
           expect(written, format).toMatch(/COULD NOT RUN against http\S+: the deployment refused access/);
           expect(written, format).not.toMatch(/\bFAIL\b/);
         }
+        // The sentence is shown whole, its remedy included: never cut for display (report-display.ts displayReport).
+        if (format !== 'json') expect(written, format).not.toContain('characters cut');
+        if (['text', 'html', 'junit'].includes(format)) expect(written, format).toContain('the others would be about access, not the contract.');
         if (format === 'sarif') {
           const log = JSON.parse(written) as { runs: Array<{ invocations: Array<{ executionSuccessful: boolean; exitCode: number }> }> };
           expect(sarifValidator()(log)).toBe(true);

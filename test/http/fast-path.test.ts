@@ -3,6 +3,7 @@ import request from 'supertest';
 import { buildCatalog, createApp, type MarketCatalog } from '../../src/index.js';
 import { createRequestHandler, listen, type RunningServer } from '../../src/http/server.js';
 import { createStubRuntime } from '../../src/runtime/stub-runtime.js';
+import { createFetchHandler } from '../../src/fetch.js';
 import type { ResponseProfile } from '../../src/runtime/response-profile.js';
 
 // The server answers the two market routes through runtime.handle before Express; createApp
@@ -60,5 +61,27 @@ describe.each(PROFILES)('fast path and Express app agree for profile %j', (profi
       }
       expect(await viaServer.text(), label).toBe(method === 'HEAD' ? '' : viaApp.text ?? '');
     }
+  });
+});
+
+describe('a CORS preflight on every adapter', () => {
+  it('is a 204 with no Content-Length and no body, over node:http, Express and the Fetch handler alike (RFC 9110 §8.6)', async () => {
+    const server = await listen(createRequestHandler(createStubRuntime({ catalog })), { port: 0, host: '127.0.0.1' });
+    servers.push(server);
+    const headers = { origin: 'http://app.test', 'access-control-request-method': 'GET' };
+    const viaServer = await fetch(`${server.url}/markets`, { method: 'OPTIONS', headers });
+    const viaApp = await request(createApp({ catalog })).options('/markets').set(headers);
+    const viaFetch = await createFetchHandler({ count: 2, clock: '2026-01-01' }).fetch(new Request('http://stub.test/markets', { method: 'OPTIONS', headers }));
+    const seen = [
+      [viaServer.status, viaServer.headers.get('content-length'), viaServer.headers.get('access-control-allow-origin')],
+      [viaApp.status, viaApp.headers['content-length'] ?? null, viaApp.headers['access-control-allow-origin']],
+      [viaFetch.status, viaFetch.headers.get('content-length'), viaFetch.headers.get('access-control-allow-origin')],
+    ];
+    for (const [status, contentLength, allowOrigin] of seen) {
+      expect(status).toBe(204);
+      expect(contentLength).toBeNull();
+      expect(allowOrigin).toBe('*');
+    }
+    expect(await viaServer.text()).toBe('');
   });
 });

@@ -3,15 +3,19 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import { connectMarketStub, crawlDeployment, MarketStubError, startRecordingProxy } from '../../src/index.js';
+import { connectMarketStub, crawlDeployment, generateMarket, generateMarkets, MarketStubError, startMarketStub, startRecordingProxy } from '../../src/index.js';
 import { PROXY_OPTIONS } from '../../src/options/tables/proxy-options.js';
 import { createMarketStubHandlers } from '../../src/msw.js';
 import { httpUrlExpected } from '../../src/floor/http-url.js';
 import { optionKey, resolveOptions } from '../../src/options/resolve-options.js';
 import { libraryOptionsOf } from '../../src/options/launch-options.js';
 import { optionTable } from '../../src/options/option-values.js';
-import { SERVE_OPTIONS } from '../../src/options/tables/serve-options.js';
-import { checkStubOptions } from '../../src/stub-options.js';
+import { SERVE_OPTIONS, serveRowsOf } from '../../src/options/tables/serve-options.js';
+import { checkStubOptions, STUB_FIELDS, STUB_SERVE_FLAGS } from '../../src/stub-options.js';
+import { RUNTIME_FIELDS, RUNTIME_SERVE_FLAGS } from '../../src/runtime/runtime-options.js';
+import { SERVE_GROUPS } from '../../src/floor/option-spec.js';
+import { renderHelp } from '../../src/cli/render-help.js';
+import { COMMANDS } from '../../src/cli/commands.js';
 import { int } from '../../src/floor/option-kind.js';
 
 const SRC = path.resolve(import.meta.dirname, '../../src');
@@ -121,6 +125,43 @@ describe('a CLI row names the library option it feeds: CLI → library is a loop
   });
 });
 
+describe('an option serve and the library both take is one entry beside the library field (its ServeFlag)', () => {
+  const flagsAndFields = [[STUB_SERVE_FLAGS, STUB_FIELDS], [RUNTIME_SERVE_FLAGS, RUNTIME_FIELDS]] as const;
+
+  it('every ServeFlag is a serve row feeding its field, with the flag\'s kind or else the field\'s own check (the same object)', () => {
+    for (const [flags, fields] of flagsAndFields) {
+      for (const [key, flag] of Object.entries(flags)) {
+        const row = SERVE_OPTIONS.find((r) => r.flag === flag.flag);
+        expect(row?.feeds, flag.flag).toBe(key);
+        expect(row?.kind, flag.flag).toBe('kind' in flag ? flag.kind : (fields as Record<string, unknown>)[key]);
+        expect(typeof row?.kind, flag.flag).toBe('object');
+      }
+    }
+    const fedKeys = SERVE_OPTIONS.flatMap((r) => (r.feeds === undefined ? [] : [r.feeds]));
+    expect(fedKeys.sort()).toEqual([...Object.keys(STUB_SERVE_FLAGS), ...Object.keys(RUNTIME_SERVE_FLAGS)].sort());
+  });
+
+  it('a flag added beside a library field becomes a serve row: typed, bounded by the field\'s check, fed to it', () => {
+    const rows = serveRowsOf({ journalSize: { flag: 'journal-limit', env: ['MARKET_STUB_JOURNAL_LIMIT'], default: 2, describe: 'a flag added by this test', group: SERVE_GROUPS.control } }, RUNTIME_FIELDS);
+    const table = optionTable(rows);
+    expect(rows[0]?.kind).toBe(RUNTIME_FIELDS.journalSize);
+    const resolved = resolveOptions(table, { flags: {}, env: { MARKET_STUB_JOURNAL_LIMIT: '7' } });
+    expectTypeOf(resolved.values.journalLimit).toEqualTypeOf<number>();
+    expect(libraryOptionsOf(table, resolved.values)).toEqual({ journalSize: 7 });
+    const { max } = RUNTIME_FIELDS.journalSize;
+    expect(() => resolveOptions(table, { flags: { 'journal-limit': String(max + 1) }, env: {} })).toThrow(`--journal-limit: expected an integer from 0 to ${max}, found "${max + 1}".`);
+    expect(thrown(() => checkStubOptions({ journalSize: max + 1 })).expected).toBe(`an integer from 0 to ${max}`);
+  });
+
+  it('serve --help lists its headings in SERVE_GROUPS order, each heading once, the library\'s options first under each', () => {
+    const page = renderHelp(COMMANDS, COMMANDS.find((c) => c.name === 'serve'), 100);
+    const headings = page.split('\n').filter((line) => /^\S.*:$/.test(line));
+    expect(headings.filter((h) => Object.values<string>(SERVE_GROUPS).includes(h))).toEqual(Object.values(SERVE_GROUPS));
+    const server = SERVE_OPTIONS.filter((r) => r.group === SERVE_GROUPS.server).map((r) => r.flag);
+    expect(server).toEqual(['port', 'host', 'shutdown-grace', 'cors', 'config', 'print-config', 'quiet', 'log-format']);
+  });
+});
+
 describe('the crawl and the proxy word a bad number as every surface does, from the same bounds as their CLI rows', () => {
   it('startRecordingProxy and market-stub proxy share each bound, and the library says "expected …, found …"', async () => {
     for (const [flag, key] of [['timeout-ms', 'timeoutMs'], ['grace-ms', 'graceMs'], ['max-body-mb', 'maxBodyMb']] as const) {
@@ -135,5 +176,26 @@ describe('the crawl and the proxy word a bad number as every surface does, from 
     const refusal = (options: Parameters<typeof crawlDeployment>[0]) => crawlDeployment(options).then(() => undefined, (e: unknown) => e as MarketStubError);
     expect((await refusal({ baseUrl: 'http://127.0.0.1:1', concurrency: 0 }))?.message).toBe('concurrency (--concurrency): expected an integer from 1 to 256, found 0.');
     expect((await refusal({ baseUrl: 'http://127.0.0.1:1', today: '2026-13-01' }))?.message).toBe('today: expected a YYYY-MM-DD calendar date, found "2026-13-01".');
+  });
+});
+
+describe('the public generators refuse a bad input as every surface does: one error type, the same words', () => {
+  it('generateMarket and generateMarkets say what startMarketStub says of the same clock and seed', async () => {
+    const stub = await startMarketStub({ clock: '2026-13-01' }).then(() => undefined, (e: unknown) => e as MarketStubError);
+    const one = thrown(() => generateMarket(0, { seed: 1, clock: '2026-13-01' }));
+    const many = thrown(() => generateMarkets(2, { seed: 1, clock: '2026-13-01' }));
+    for (const error of [stub, one, many]) expect(error).toMatchObject({ code: 'OPTION_INVALID', option: 'clock', expected: 'a YYYY-MM-DD calendar date', found: '"2026-13-01"' });
+    expect(one.message).toBe('generateMarket: clock: expected a YYYY-MM-DD calendar date, found "2026-13-01"');
+    expect(thrown(() => generateMarkets(1, { seed: -1, clock: '2026-01-01' }))).toMatchObject({ option: 'seed', expected: `an integer from 0 to ${Number.MAX_SAFE_INTEGER}` });
+  });
+
+  it('an index or count outside its bounds, an unknown key or a missing field is named, never a RangeError', () => {
+    expect(thrown(() => generateMarket(-1, { seed: 1, clock: '2026-01-01' }))).toMatchObject({ option: 'index', found: '-1' });
+    expect(thrown(() => generateMarket(1.5, { seed: 1, clock: '2026-01-01' }))).toMatchObject({ option: 'index' });
+    expect(thrown(() => generateMarkets(-3, { seed: 1, clock: '2026-01-01' })).message).toMatch(/^generateMarkets: count: expected an integer from 0 to 100000000, found -3\.?$/);
+    expect(thrown(() => generateMarkets(1, { seed: 1, clock: '2026-01-01', cuont: 3 } as never))).toMatchObject({ option: 'cuont' });
+    expect(thrown(() => generateMarkets(1, { seed: 1 } as never))).toMatchObject({ option: 'clock' });
+    expect(thrown(() => generateMarket(0, undefined as never))).toMatchObject({ option: 'options' });
+    expect(generateMarkets(2, { seed: 1, clock: '2026-01-01' }).map((m) => m.market_id)).toEqual([0, 1].map((i) => generateMarket(i, { seed: 1, clock: '2026-01-01' }).market_id));
   });
 });

@@ -154,6 +154,16 @@ describe('market-stub/fetch', () => {
   }, 30_000);
 });
 
+describe('the handler bundles', () => {
+  it('leave out the serve flags the runtime options carry (RUNTIME_SERVE_FLAGS: help text no handler reads)', () => {
+    for (const file of ['dist/fetch.js', 'dist/fetch.cjs', 'dist/msw.js', 'dist/msw.cjs']) {
+      const text = readFileSync(path.join(ROOT, file), 'utf8');
+      expect(text, file).toContain('journalSize');
+      expect(text, file).not.toContain('MARKET_STUB_JOURNAL_SIZE');
+    }
+  });
+});
+
 describe('the bundled json-schema-faker (its regex parse memoised at build time, scripts/jsf-pattern-memo.mjs)', () => {
   // 20 seeds of 100 markets: ~0.5 MB on stdout, under spawnSync's 1 MiB buffer.
   const SEEDS = Array.from({ length: 20 }, (_, i) => i * 7919 + 1);

@@ -1,6 +1,8 @@
 import type { ContractEndpoint } from '../checks/index.js';
 import { DeploymentRefusal } from '../reports/index.js';
 import { requestTarget, retryWait, type DeploymentResponse } from '../http-client/index.js';
+// What came from the deployment (the URL it answered at, its Retry-After) is shortened in the sentence, which is then shown whole (floor/display-value.ts displaySentence).
+import { shortenValue } from '../../floor/display-value.js';
 
 /**
  * A 503 (Service Unavailable) whose `Retry-After` (RFC 9110 §10.2.3, §15.6.4) asks for a wait
@@ -20,7 +22,7 @@ export async function stopOnAnnouncedOutage(response: DeploymentResponse, endpoi
   const until = new Date(now + waitMs).toISOString().replace(/\.\d{3}Z$/, 'Z');
   throw new DeploymentRefusal(
     'DEPLOYMENT_UNREACHABLE',
-    `the deployment announced it is unavailable: 503 (Service Unavailable) to GET ${requestTarget(response.url)} with Retry-After: ${header.trim()}, ${formatWait(waitMs)} from now (until about ${until}), more than the ${formatWait(capMs)} the check waits (--retry-after-max-ms ${capMs}). Run the check again after that time, or raise --retry-after-max-ms to wait for it. The report has this one finding: the others would be about the outage, not the contract.`,
+    `the deployment announced it is unavailable: 503 (Service Unavailable) to GET ${shortenValue(requestTarget(response.url))} with Retry-After: ${shortenValue(header.trim())}, ${formatWait(waitMs)} from now (until about ${until}), more than the ${formatWait(capMs)} the check waits (--retry-after-max-ms ${capMs}). Run the check again after that time, or raise --retry-after-max-ms to wait for it. The report has this one finding: the others would be about the outage, not the contract.`,
     'announced-outage',
     requestTarget(response.requested),
     endpoint,

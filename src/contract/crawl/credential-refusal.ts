@@ -4,6 +4,7 @@ import { requestTarget, type DeploymentResponse } from '../http-client/index.js'
 import type { BaseQuery } from '../http-client/index.js';
 import { describeBody } from '../checks/index.js';
 import { collectBodyText } from '../http-client/index.js';
+import { shortenValue } from '../../floor/display-value.js';
 
 /** Header names that carry a credential (RFC 9110 §11.6.2 Authorization, RFC 6265 Cookie, and the usual API-key and token names). */
 const CREDENTIAL_NAME = /^(authorization|cookie)$|auth|token|api-?key|secret|session|signature|credential/i;
@@ -38,7 +39,8 @@ export function watchCredentials(origin: string, headers: ReadonlyArray<readonly
       const body = await bodyShape(response);
       const what = status === 401 ? '401 (Unauthorized)' : '403 (Forbidden)';
       const after = successes > 0 ? ` after ${successes} successful answer${successes === 1 ? '' : 's'}` : '';
-      const at = `${what} to GET ${requestTarget(response.url)}${after} (${body})`;
+      // What came from the deployment (the URL it answered at, its body's keys) is shortened here, so the sentence around it is shown whole (floor/display-value.ts displaySentence).
+      const at = `${what} to GET ${shortenValue(requestTarget(response.url))}${after} (${shortenValue(body)})`;
       const tail = 'The report has this one finding: the others would be about access, not the contract.';
       let message: string;
       if (given.length > 0) message = `the deployment refused the credential given with ${given.join(', ')}: ${at}. It may be wrong, expired or lack access to this API; renew it and run again (its value is not shown). ${tail}`;

@@ -7,11 +7,11 @@ import fc from 'fast-check';
 import { marked } from 'marked';
 import { SaxesParser } from 'saxes';
 import { describe, expect, it } from 'vitest';
-import { DISPLAY_HEAD, DISPLAY_TAIL, DISPLAY_VALUE_MAX, displayValue, shortenValue, visibleControls } from '../../floor/display-value.js';
+import { DISPLAY_HEAD, DISPLAY_SENTENCE_MAX, DISPLAY_TAIL, DISPLAY_VALUE_MAX, displayValue, shortenValue, visibleControls } from '../../floor/display-value.js';
 import { buildContractReport, type ContractReport } from '../checks/contract-report.js';
 import { formatContractReport } from './format-contract-report.js';
 import { formatJunitReport } from './format-junit-report.js';
-import { jsonReportText, markdownCode, markdownText, uriReference } from './report-display.js';
+import { displayReport, jsonReportText, markdownCode, markdownText, uriReference } from './report-display.js';
 
 // eslint-disable-next-line no-control-regex -- the test is about control characters
 const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff\ufffe\uffff\ud800-\udfff]/u;
@@ -64,6 +64,35 @@ describe('displayValue (every human format)', () => {
     const long = `${'h'.repeat(DISPLAY_HEAD - 1)}😀${'m'.repeat(200_000)}😀${'t'.repeat(DISPLAY_TAIL - 1)}`;
     expect(shortenValue(long)).toBe(`${'h'.repeat(DISPLAY_HEAD - 1)}😀…[200000 characters cut]…😀${'t'.repeat(DISPLAY_TAIL - 1)}`);
     expect(displayValue(`${'\u001b'.repeat(DISPLAY_VALUE_MAX + 1)}`)).toBe(`${'\\u001b'.repeat(DISPLAY_HEAD)}…[21 characters cut]…${'\\u001b'.repeat(DISPLAY_TAIL)}`);
+  });
+});
+
+describe('a refused run\'s sentence (could-not-run: market-stub\'s own words around values it shortened)', () => {
+  /** A report whose one finding has `code` and says `sentence`. */
+  const refused = (code: 'could-not-run' | 'http-status', sentence: string) => buildContractReport({
+    command: 'check', baseUrl: 'http://127.0.0.1:1', startedAt: new Date(0), durationMs: 1, strict: false,
+    list: { shape: 'unavailable', pages: 0, paging: 'none', complete: false }, marketsListed: 0, marketsChecked: 0, requests: 1,
+    findings: [{ severity: 'error', code, endpoint: 'GET /markets', pointer: '', expected: 'access', found: sentence, message: `the check could not run: ${sentence}`, count: 1, examples: [{ pointer: '', found: sentence, request: '/markets' }] }],
+  });
+  const remedy = ' Give the one it expects with --header "Name: value". The report has this one finding.';
+  const sentence = `the deployment refused access: 403 (Forbidden) to GET /${'p'.repeat(DISPLAY_VALUE_MAX)}\u001b[2J${remedy}`;
+
+  it(`is shown whole up to ${DISPLAY_SENTENCE_MAX} code points, its controls still made visible; any other finding is cut at ${DISPLAY_VALUE_MAX}`, () => {
+    const shown = displayReport(refused('could-not-run', sentence)).findings[0];
+    expect(shown?.found).toBe(visibleControls(sentence));
+    expect(shown?.message.endsWith(remedy)).toBe(true);
+    expect(shown?.examples[0]?.found).toBe(visibleControls(sentence));
+    expect(displayReport(refused('http-status', sentence)).findings[0]?.found).toMatch(/characters cut/);
+    const text = formatContractReport(refused('could-not-run', sentence), 'text');
+    expect(text).toContain(`COULD NOT RUN against http://127.0.0.1:1: ${visibleControls(sentence)}`);
+    for (const line of text.split('\n')) expect(line).not.toMatch(UNSAFE);
+  });
+
+  it(`is still bounded: past ${DISPLAY_SENTENCE_MAX} code points it is cut like any value, keeping its end`, () => {
+    const long = `${'x'.repeat(5 * DISPLAY_SENTENCE_MAX)}${remedy}`;
+    const found = displayReport(refused('could-not-run', long)).findings[0]?.found ?? '';
+    expect(Array.from(found.replace(/…\[\d+ characters cut\]…/, '')).length).toBe(DISPLAY_SENTENCE_MAX - DISPLAY_VALUE_MAX + DISPLAY_HEAD + DISPLAY_TAIL);
+    expect(found.endsWith(remedy.slice(-DISPLAY_TAIL))).toBe(true);
   });
 });
 

@@ -2,16 +2,19 @@
 // (ids, field names, pointers, header values, bodies, page links), so every format renders values
 // only through these functions. docs/reports.md, "Values from the deployment", says the rule per format.
 import escapeHtml from 'escape-html';
-import { displayValue, escapeInvisiblesInJson, mapStrings } from '../../floor/display-value.js';
+import { displaySentence, displayValue, escapeInvisiblesInJson, mapStrings } from '../../floor/display-value.js';
 import type { ContractReport } from '../checks/index.js';
 
 /**
  * The report as the human formats (text, markdown, html, junit, sarif) show it: every string
- * shortened and with its controls made visible (floor/display-value.ts displayValue). The json
- * format keeps the exact values (jsonReportText).
+ * shortened and with its controls made visible (floor/display-value.ts displayValue). A refused
+ * run's finding (`could-not-run`, could-not-run-report.ts) is market-stub's own sentence around
+ * values shortened when it was written: shown whole up to DISPLAY_SENTENCE_MAX (displaySentence),
+ * so its remedy is never cut. The json format keeps the exact values (jsonReportText).
  */
 export function displayReport(report: ContractReport): ContractReport {
-  return mapStrings(report, displayValue);
+  const shown = mapStrings(report, displayValue);
+  return { ...shown, findings: shown.findings.map((finding, i) => (finding.code === 'could-not-run' ? mapStrings(report.findings[i] as typeof finding, displaySentence) : finding)) };
 }
 
 /** A displayed value in double quotes, a `"` inside written `\"`: `market "AT&T-2027"`. */

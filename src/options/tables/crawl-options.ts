@@ -1,7 +1,7 @@
 import { CRAWL_DEFAULTS, CRAWL_LIMITS } from '../../floor/crawl-limits.js';
 import { REPORT_FORMATS } from '../../floor/vocabulary.js';
 import { optionTable, type TableValues } from '../option-values.js';
-import type { OptionSpec } from '../resolve-options.js';
+import type { OptionSpec } from '../../floor/option-spec.js';
 import { NETWORK_OPTIONS, REDACT_QUERY_OPTION } from './network-options.js';
 import { BOOLEAN, choice, int, LIST } from '../../floor/option-kind.js';
 

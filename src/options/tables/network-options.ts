@@ -1,4 +1,4 @@
-import type { OptionSpec } from '../resolve-options.js';
+import type { OptionSpec } from '../../floor/option-spec.js';
 import { LIST } from '../../floor/option-kind.js';
 
 /** The network options of check, record and proxy, as data (curl's names: --proxy, --cert, --key, --pass, --cacert). */
