@@ -61,6 +61,8 @@ describe('route: which paths are market routes', () => {
     expect(preflight.headers).toMatchObject({ 'access-control-allow-origin': '*', 'access-control-allow-methods': 'GET, HEAD, OPTIONS', 'access-control-allow-headers': 'Prefer, Authorization, Content-Type', 'access-control-max-age': '600' });
     const asked = await request(stub).options('/markets').set('Access-Control-Request-Method', 'GET').set('Access-Control-Request-Headers', 'X-Trace').expect(204);
     expect(asked.headers['access-control-allow-headers']).toBe('X-Trace');
+    // A 204 carries no Content-Length (RFC 9110 §8.6).
+    expect([preflight.headers['content-length'], asked.headers['content-length']]).toEqual([undefined, undefined]);
     const listed = await request(stub).get('/markets').expect(200);
     expect(listed.headers['access-control-expose-headers']).toBe('Link, Retry-After, X-Total-Count, X-Per-Page, RateLimit, RateLimit-Policy, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Deprecation, Sunset, Date');
     const notFound = await request(stub).get('/nope').expect(404);
