@@ -15,10 +15,13 @@ export const MUTATION_AREAS = {
   },
   behaviour: {
     mutate: ['src/behaviour/behaviour.ts'],
-    tests: ['src/behaviour/**/*.test.ts'],
+    // ruleProblems is the one check of rules for the library's `rules` and serve's `--behaviours`
+    // (test/library/rule-problems.test.ts); the serve config's behaviour flags reach checkBehaviour.
+    tests: ['src/behaviour/**/*.test.ts', 'test/library/rule-problems.test.ts', 'src/config.test.ts', 'src/options/*.test.ts'],
   },
   deviation: {
     mutate: ['src/deviation/*.ts', '!src/deviation/*.test.ts'],
+    // deviation-rules-conflicts.test.ts asks through createApp and the admin API (in process).
     tests: ['src/deviation/**/*.test.ts', 'test/deviation/deviation-catalogue.test.ts', 'test/deviation/deviation-rules-*.test.ts', 'test/docs/generated-sections.test.ts'],
   },
   'request-path': {

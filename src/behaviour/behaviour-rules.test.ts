@@ -79,12 +79,19 @@ describe('parsePrefer: RFC 7240 preferences as a behaviour', () => {
     expect(refusal(() => parsePrefer('code')).option).toBe('Prefer.status');
     // A value may itself hold `=`: it is kept whole, and refused whole.
     expect(refusal(() => parsePrefer('fault=a=b')).message).toBe('Prefer.fault: expected one of reset, truncate, malformed, slow-body, found "a=b"');
+    // Only quotes around the whole value are taken off: a quote inside it is refused as sent.
+    expect(refusal(() => parsePrefer('fault="reset"x')).found).toBe('"\\"reset\\"x"');
+    expect(refusal(() => parsePrefer('fault=x"reset"')).found).toBe('"x\\"reset\\""');
   });
 });
 
 describe('decide: which rules reach a request', () => {
   it('nothing configured: no delay, no status, the default dribble, no labels', () => {
     expect(engine().decide(list)).toEqual({ delayMs: 0, dribbleMs: 2000, labels: [] });
+  });
+
+  it('nothing configured but a Prefer header: the preference applies', () => {
+    expect(engine().decide(list, { status: 503 })).toEqual({ delayMs: 0, dribbleMs: 2000, status: 503, labels: ['status=503 (Prefer)'] });
   });
 
   it('a route rule reaches its route only; a market rule that market only; a method rule that method only', () => {
@@ -245,6 +252,15 @@ describe('rules: ids, counts, replacement, removal and reset', () => {
     bare.setGlobal({ status: 500 });
     bare.reset();
     expect(bare.decide(list)).toEqual({ delayMs: 0, dribbleMs: 2000, labels: [] });
+  });
+});
+
+describe('reset without rules', () => {
+  it('a start-up global alone applies again after reset', () => {
+    const globalOnly = engine({ status: 503 });
+    globalOnly.setGlobal({});
+    globalOnly.reset();
+    expect(globalOnly.decide(list)).toMatchObject({ status: 503, labels: ['status=503'] });
   });
 });
 

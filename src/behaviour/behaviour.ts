@@ -242,34 +242,39 @@ function rulesMatching(rules: readonly BehaviourRule[], request: Parameters<Beha
   return [...matching.filter((m) => m.match.marketId === undefined), ...matching.filter((m) => m.match.marketId !== undefined)];
 }
 
-/** Checks a rule and freezes it (match and behaviour copied). @throws BehaviourError naming the field (`rule r1.match.route`). */
 /**
  * The one check of behaviour rules (startMarketStub's and createApp's `rules`, `serve`'s
  * `--behaviours` file and the config file's inline `rules`): an array of rules as the engine takes
  * them (checkRule, the engine's own check). Returns the first problem of each bad rule, located by
- * pointer (`/1/match/route`). Never throws.
+ * pointer (`/1/match/route`). Throws only what reading the value itself throws (a caller's getter).
  */
 export function ruleProblems(value: unknown): ErrorFinding[] {
   if (!Array.isArray(value)) return [locatedProblem('', 'an array of rules {match, behaviour, times?, id?}', value)];
   return value.flatMap((rule: unknown, i) => {
     try {
-      checkRule(rule as BehaviourRuleInput, () => 'r');
+      // Labelled `rule` whatever its id (an id may hold a dot): the rule is located by its index.
+      checkRule(rule as BehaviourRuleInput, () => 'r', 'rule');
       return [];
     } catch (error) {
       if (!(error instanceof BehaviourError)) throw error;
-      // checkRule names a field `rule.match.route` or `rule ID.match.route`: the path after the rule is its pointer.
-      const path = (error.option ?? '').replace(/^rule( [^.]+)?/, '').split('.').filter(Boolean);
+      // checkRule names a field `rule.match.route`: the path after the rule is its pointer.
+      const path = (error.option ?? '').replace(/^rule/, '').split('.').filter(Boolean);
       return [locatedProblem(`/${i}${path.map((key) => `/${key}`).join('')}`, error.expected ?? 'a valid rule', undefined, error.found ?? 'nothing (missing)')];
     }
   });
 }
 
-function checkRule(input: BehaviourRuleInput, newId: () => string): BehaviourRule {
+/**
+ * Checks a rule and freezes it (match and behaviour copied).
+ * @param label how its fields are named: `rule ID.match.route` by default (the engine's own errors), `rule.match.route` for ruleProblems.
+ * @throws BehaviourError naming the field.
+ */
+function checkRule(input: BehaviourRuleInput, newId: () => string, label?: string): BehaviourRule {
   if (input === null || typeof input !== 'object' || Array.isArray(input)) throw new BehaviourError('rule', 'an object {match, behaviour, times?, id?}', input);
   const known = ['id', 'match', 'behaviour', 'times'];
   for (const key of Object.keys(input)) if (!known.includes(key)) throw new BehaviourError(`rule.${key}`, `a known field (${known.join(', ')})`, key);
   if (input.id !== undefined && (typeof input.id !== 'string' || input.id === '' || input.id.length > 200)) throw new BehaviourError('rule.id', 'a non-empty string of at most 200 characters', input.id);
-  const where = `rule${input.id ? ` ${input.id}` : ''}`;
+  const where = label ?? `rule${input.id ? ` ${input.id}` : ''}`;
   const match = input.match as unknown;
   if (match === null || typeof match !== 'object' || Array.isArray(match)) throw new BehaviourError(`${where}.match`, 'an object such as {"route":"item","marketId":"abc"}', match);
   const m = match as Record<string, unknown>;

@@ -1,4 +1,4 @@
-import { composeServeConfig, ConfigError, type ServeConfig } from '../config.js';
+import { composeServeConfig, type ServeConfig } from '../config.js';
 import { MarketStubError } from '../floor/market-stub-error.js';
 import { FixtureError, formatFixtureProblems } from '../file-system/load-fixtures.js';
 import { createLogger, logDropNotice, resolveLogFormat } from '../logger.js';
@@ -54,12 +54,15 @@ export async function runServe(options: ResolvedOptions<ServeValues>, io: CliIo)
   return EXIT.ok;
 }
 
-/** The serve config, or exit code 2 after printing why the options do not compose (ConfigError, MarketStubError). */
+/**
+ * The serve config, or exit code 2 after printing why the options do not compose: any MarketStubError
+ * (the config's own ConfigError is one). Other errors are thrown on.
+ */
 function composeOrRefuse(options: ResolvedOptions<ServeValues>, io: CliIo): ServeConfig | number {
   try {
     return composeServeConfig(options);
   } catch (error) {
-    if (error instanceof ConfigError || error instanceof MarketStubError) {
+    if (error instanceof MarketStubError) {
       io.stderr(`market-stub serve: ${error.message} Run '${CLI_HINT} serve --help' for the options.\n`);
       return EXIT.couldNotRun;
     }

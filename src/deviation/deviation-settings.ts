@@ -61,7 +61,8 @@ export function planDeviations(value: unknown, where: string, option = 'deviatio
     if (marketIds !== undefined && (!Array.isArray(marketIds) || marketIds.length === 0 || !marketIds.every((id) => typeof id === 'string' && id !== ''))) throw optionError(where, `${at}.marketIds`, 'a non-empty array of market_ids', marketIds);
     if (rate !== undefined && marketIds !== undefined) throw optionError(where, at, 'either rate or marketIds, not both', 'both given');
     if (deviation.scope === 'list') {
-      if ((rate !== undefined && rate !== 1) || marketIds !== undefined) throw optionError(where, at, `no rate and no marketIds: ${deviation.name} changes the whole list`, rate ?? marketIds);
+      const expected = wholeListExpected(deviation, rate, marketIds, 'option');
+      if (expected !== undefined) throw optionError(where, at, expected, rate ?? marketIds);
       list.add(deviation);
       return;
     }
@@ -155,8 +156,27 @@ export function describePlan(plan: DeviationPlan): DeviationSetting[] {
 }
 
 /**
+ * The one rule of a deviation of the whole list (scope `list`): it changes the list for everyone,
+ * so it takes no share of markets (no rate, or 1) and no market ids. Every market deviation passes.
+ * Worded for the surface the setting came from: the library option's fields (`option`: planDeviations)
+ * or the flag and variable's `=RATE` (`flag`: parseDeviationFlags).
+ * @returns what the surface expected, or undefined when the setting keeps the rule.
+ */
+function wholeListExpected(deviation: Deviation, rate: unknown, marketIds: unknown, surface: keyof typeof WHOLE_LIST_EXPECTED): string | undefined {
+  if (deviation.scope !== 'list' || ((rate === undefined || rate === 1) && marketIds === undefined)) return undefined;
+  return WHOLE_LIST_EXPECTED[surface](deviation.name);
+}
+
+/** What each surface expected of a deviation of the whole list, in its own terms. */
+const WHOLE_LIST_EXPECTED = {
+  option: (name: string) => `no rate and no marketIds: ${name} changes the whole list`,
+  flag: (name: string) => `${name} without =RATE (it changes the whole list)`,
+};
+
+/**
  * Reads `--deviation NAME[=RATE]` values (a repeated flag, or comma-separated in
- * MARKET_STUB_DEVIATION): NAME alone is every market, RATE a share from 0 to 1.
+ * MARKET_STUB_DEVIATION): NAME alone is every market, RATE a share from 0 to 1; a deviation of the
+ * whole list takes no RATE but 1 (wholeListExpected, the rule planDeviations applies too).
  * @throws MarketStubError OPTION_INVALID whose `where` is `source` (the flag or variable as given).
  */
 export function parseDeviationFlags(items: readonly string[], source: string): DeviationSetting[] {
@@ -167,9 +187,8 @@ export function parseDeviationFlags(items: readonly string[], source: string): D
     if (rest.length > 0 || (rateText !== undefined && (!/^\d*\.?\d+$/.test(rateText) || (rate as number) > 1))) {
       throw new MarketStubError({ code: 'OPTION_INVALID', where: source, expected: 'NAME or NAME=RATE with RATE a share of markets from 0 to 1', found: item });
     }
-    if (deviation.scope === 'list' && rate !== undefined && rate !== 1) {
-      throw new MarketStubError({ code: 'OPTION_INVALID', where: source, expected: `${deviation.name} without =RATE (it changes the whole list)`, found: item });
-    }
+    const expected = wholeListExpected(deviation, rate, undefined, 'flag');
+    if (expected !== undefined) throw new MarketStubError({ code: 'OPTION_INVALID', where: source, expected, found: item });
     return rate === undefined ? { name } : { name, rate };
   });
 }

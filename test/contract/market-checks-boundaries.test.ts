@@ -199,6 +199,9 @@ describe('checkSingleBody', () => {
     expect(result).toBeUndefined();
     // One error for the price, not also an assumption warning about the same field.
     expect(findings.filter((f) => f.pointer === '/yes_price').map((f) => f.severity)).toEqual(['error']);
+    // Every schema error of the market, not only the first.
+    const twice = single(JSON.stringify(market({ yes_price: '0.6', status: 7 }))).findings.filter((f) => f.severity === 'error');
+    expect(twice.map((f) => f.pointer)).toEqual(['/status', '/yes_price']);
     for (const body of ['[1]', '"m-1"', 'null']) {
       const other = single(body);
       expect(other.result).toBeUndefined();

@@ -91,6 +91,9 @@ describe('id deviations', () => {
 
   it('list-duplicate-id lists the item twice; the duplicate-member deviations name yes_price twice, first with no_price', () => {
     expect(serve(['list-duplicate-id']).summary).toBe(`${JSON.stringify(summary)},${JSON.stringify(summary)}`);
+    // Beside another deviation too, the item repeated as that one rewrote it.
+    const priced = JSON.stringify({ ...summary, yes_price: '0.5700', no_price: '0.4300' });
+    expect(serve(['string-price', 'list-duplicate-id']).summary).toBe(`${priced},${priced}`);
     expect(serve(['list-duplicate-member']).summary).toBe(`{"yes_price":0.43,${JSON.stringify(summary).slice(1)}`);
     expect(serve(['item-duplicate-member']).bodyText).toBe(`{"yes_price":0.43,${JSON.stringify(item).slice(1)}`);
     expect(serve(['item-duplicate-member'], { no_price: null }).bodyText.startsWith('{"yes_price":0,')).toBe(true);
@@ -135,6 +138,9 @@ describe('the reply of a deviated market', () => {
     expect(serve(['item-slow']).reply).not.toHaveProperty('status');
     expect(serve(['listed-but-404']).reply.hidden).toBe(true);
     expect(serve(['item-bom']).reply).not.toHaveProperty('hidden');
+    // Retirement headers only where item-deprecated is served.
+    expect(serve(['string-price', 'item-deprecated']).reply.versioning).toBe(true);
+    expect(serve(['item-bom']).reply).not.toHaveProperty('versioning');
     expect([...serve(['item-bom']).body.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     expect(serve(['item-not-json']).bodyText.startsWith('<!doctype html>')).toBe(true);
     const truncated = serve(['item-truncated-json']).bodyText;

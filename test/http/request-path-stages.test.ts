@@ -70,6 +70,12 @@ describe('route: which paths are market routes', () => {
     expect((await request(closed).get('/nope').expect(404)).headers['access-control-allow-origin']).toBeUndefined();
     expect((await request(closed).options('/markets').set('Access-Control-Request-Method', 'GET')).status).not.toBe(204);
   });
+
+  it('a preflight is an OPTIONS asking for a method: a bare OPTIONS is 405, a GET that names a method is a GET', async () => {
+    const { app: stub } = app();
+    expect((await request(stub).options('/markets').expect(405)).headers['allow']).toBe('GET, HEAD, OPTIONS');
+    expect(ids((await request(stub).get('/markets').set('Access-Control-Request-Method', 'GET').expect(200)).body)).toHaveLength(5);
+  });
 });
 
 describe('decide: behaviours and Prefer on the market routes', () => {
@@ -99,6 +105,7 @@ describe('decide: behaviours and Prefer on the market routes', () => {
   it('a bad Prefer is 400 naming the supported preferences; an unknown deviation too', async () => {
     const { app: stub } = app();
     const bad = await request(stub).get('/markets').set('Prefer', 'code=abc').expect(400);
+    expect(bad.body.error).toBe('bad_request');
     expect(bad.body.message).toMatch(/^Prefer\.status: expected an integer from 200 to 599, found .*\. Supported Prefer preferences: code, delay, jitter, retry-after, error-rate, fault, dribble, deviation\.$/);
     expect((await request(stub).get('/markets').set('Prefer', 'deviation=nope').expect(400)).body.message).toMatch(/Supported Prefer preferences/);
   });
