@@ -1,4 +1,4 @@
-import { closest, distance } from 'fastest-levenshtein';
+import { nearestName } from '../floor/nearest-name.js';
 import { ConfigError, resolveOptions, type ResolvedOptions } from '../options/resolve-options.js';
 import { EXIT, type CliIo } from './cli-io.js';
 import { flagNames, type CommandSpec } from './command-spec.js';
@@ -87,9 +87,8 @@ async function resolveWithConfigFile(command: CommandSpec, args: Readonly<Record
   return { ...resolved, values: { ...resolved.values, config: location.file }, origins: { ...resolved.origins, config: 'working directory' } };
 }
 
-/** `; did you mean --port?` when a known name is within two edits (a typo), else `.`: the end of a sentence either way. */
+/** `; did you mean --port?` when a known name is near (floor/nearest-name.ts), else `.`: the end of a sentence either way. */
 function suggest(given: string, known: readonly string[]): string {
-  if (known.length === 0) return '.';
-  const best = closest(given, [...known]);
-  return distance(given, best) <= Math.max(1, Math.min(2, Math.floor(best.length / 3))) ? `; did you mean ${best}?` : '.';
+  const near = nearestName(given, known);
+  return near === undefined ? '.' : `; did you mean ${near}?`;
 }

@@ -6,7 +6,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Ajv as AjvClass, ErrorObject, ValidateFunction } from 'ajv';
 import type AjvFormats from 'ajv-formats';
-import { closest, distance } from 'fastest-levenshtein';
+import { nearestName } from '../floor/nearest-name.js';
 import { CONFIG_FILE_NAME, SERVE_OPTIONS } from '../options/tables/serve-options.js';
 import { pointerToken, valueAtPointer } from '../schema/finding.js';
 import { expectedText } from '../floor/option-kind.js';
@@ -136,8 +136,8 @@ function describe(file: string, document: unknown, pointer: string, error: Error
   const where = `${file} ${pointer || '/'}`;
   if (unknownKey !== undefined) {
     const known = Object.keys(((error.parentSchema as SchemaNode | undefined)?.['properties'] ?? {}) as object).filter((k) => k !== '$schema');
-    const best = known.length > 0 ? closest(unknownKey, known) : undefined;
-    const hint = best !== undefined && distance(unknownKey, best) <= 2 ? ` Did you mean ${best}?` : '';
+    const best = nearestName(unknownKey, known);
+    const hint = best !== undefined ? ` Did you mean ${best}?` : '';
     const section = pointer.split('/').length > 2;
     return problem(where, section ? `a known option (${known.join(', ')})` : `a known section (${known.join(', ')})`, unknownKey, hint.trim(), pointer);
   }

@@ -1,4 +1,4 @@
-import { closest, distance } from 'fastest-levenshtein';
+import { nearestName } from '../floor/nearest-name.js';
 import { MAX_DEVIATED_MARKET_IDS, MAX_DEVIATION_SETTINGS } from '../floor/limits.js';
 import { MarketStubError, optionError } from '../floor/market-stub-error.js';
 import { mixSeed } from '../floor/seed-mix.js';
@@ -228,13 +228,13 @@ function requireDeviation(name: unknown, where: string, option: string | undefin
 }
 
 /**
- * The catalogue names a near miss meant: the nearest by edits (`strng-price` → `string-price`),
+ * The catalogue names a near miss meant: the nearest by edits (floor/nearest-name.ts: `strng-price` → `string-price`),
  * else the names that contain it as a word (`bom` → `item-bom or list-bom`), or undefined.
  */
 function nearName(given: string): string | undefined {
   const names = deviationNames();
-  const best = closest(given, names);
-  if (distance(given, best) <= Math.max(2, Math.floor(best.length / 4))) return best;
+  const best = nearestName(given, names);
+  if (best !== undefined) return best;
   const word = given.trim().toLowerCase();
   const containing = word === '' ? [] : names.filter((name) => name.split('-').includes(word) || name.includes(`-${word}-`));
   return containing.length > 0 && containing.length <= 4 ? containing.join(' or ') : undefined;

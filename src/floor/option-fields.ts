@@ -1,5 +1,6 @@
 import { optionError } from './market-stub-error.js';
 import { readTyped, type OptionKind } from './option-kind.js';
+import { nearestName } from './nearest-name.js';
 
 
 /** A field of a library options object: a scalar kind, or a check of its own for structured values. */
@@ -18,7 +19,7 @@ export function checkFields(options: unknown, fields: Record<string, FieldRule>,
   if (options === null || typeof options !== 'object' || Array.isArray(options)) throw optionError(where, 'options', 'an object of options', options);
   for (const [key, value] of Object.entries(options)) {
     const rule = fields[key];
-    if (!rule) throw optionError(where, key, `a known option (${Object.keys(fields).sort().join(', ')})`, key);
+    if (!rule) throw optionError(where, key, knownOption(key, Object.keys(fields)), key);
     if (value === undefined) continue;
     if (typeof rule === 'function') {
       rule(value, where, key);
@@ -27,4 +28,11 @@ export function checkFields(options: unknown, fields: Record<string, FieldRule>,
     const read = readTyped(rule, value);
     if (!read.ok) throw optionError(where, key, read.expected, SECRET_FIELDS.has(key) ? '(not shown)' : value);
   }
+}
+
+/** `a known option (did you mean count? all: clock, count, …)`, or without the guess when no name is near (nearest-name.ts). */
+function knownOption(given: string, known: readonly string[]): string {
+  const sorted = [...known].sort().join(', ');
+  const near = nearestName(given, known);
+  return near === undefined ? `a known option (${sorted})` : `a known option (did you mean ${near}? all: ${sorted})`;
 }

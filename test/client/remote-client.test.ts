@@ -204,7 +204,7 @@ describe('connectMarketStub: its own arguments', () => {
     [{ adminToken: 'tok ' }, 'adminToken', 'connectMarketStub: adminToken: expected a token of printable ASCII characters (U+0020–U+007E) with no space at either end, as an HTTP header carries it unchanged, found "(not shown)"'],
     [{ adminToken: 'tök€n' }, 'adminToken', 'connectMarketStub: adminToken: expected a token of printable ASCII characters (U+0020–U+007E) with no space at either end, as an HTTP header carries it unchanged, found "(not shown)"'],
     [{ timeoutMs: 0 }, 'timeoutMs', 'connectMarketStub: timeoutMs: expected an integer from 1 to 3600000, found 0'],
-    [{ tiemoutMs: 5 }, 'tiemoutMs', 'connectMarketStub: tiemoutMs: expected a known option (adminToken, maxResponseBytes, timeoutMs), found "tiemoutMs"'],
+    [{ tiemoutMs: 5 }, 'tiemoutMs', 'connectMarketStub: tiemoutMs: expected a known option (did you mean timeoutMs? all: adminToken, maxResponseBytes, timeoutMs), found "tiemoutMs"'],
   ])('refuses the option %j', (options, option, message) => {
     expect(() => connectMarketStub('http://127.0.0.1:4010', options as never)).toThrow(message);
     expect(() => connectMarketStub('http://127.0.0.1:4010', options as never)).toThrow(expect.objectContaining({ option }));

@@ -6,6 +6,7 @@ import { describe, expect, expectTypeOf, it } from 'vitest';
 import { connectMarketStub, crawlDeployment, generateMarket, generateMarkets, MarketStubError, startMarketStub, startRecordingProxy } from '../../src/index.js';
 import { PROXY_OPTIONS } from '../../src/options/tables/proxy-options.js';
 import { createMarketStubHandlers } from '../../src/msw.js';
+import { createFetchHandler } from '../../src/fetch.js';
 import { httpUrlExpected } from '../../src/floor/http-url.js';
 import { optionKey, resolveOptions } from '../../src/options/resolve-options.js';
 import { libraryOptionsOf } from '../../src/options/launch-options.js';
@@ -197,5 +198,19 @@ describe('the public generators refuse a bad input as every surface does: one er
     expect(thrown(() => generateMarkets(1, { seed: 1 } as never))).toMatchObject({ option: 'clock' });
     expect(thrown(() => generateMarket(0, undefined as never))).toMatchObject({ option: 'options' });
     expect(generateMarkets(2, { seed: 1, clock: '2026-01-01' }).map((m) => m.market_id)).toEqual([0, 1].map((i) => generateMarket(i, { seed: 1, clock: '2026-01-01' }).market_id));
+  });
+});
+
+describe('a misspelt library option gets the guess the CLI and the config file give (floor/nearest-name.ts)', () => {
+  it('startMarketStub, the MSW and Fetch handlers and connectMarketStub name the option a typo meant', async () => {
+    const stub = await startMarketStub({ cuont: 3 } as never).then(() => undefined, (e: unknown) => e as MarketStubError);
+    const msw = thrown(() => createMarketStubHandlers({ cuont: 3 } as never));
+    const fetchHandler = thrown(() => createFetchHandler({ cuont: 3 } as never));
+    for (const error of [stub, msw, fetchHandler]) {
+      expect(error).toMatchObject({ code: 'OPTION_INVALID', option: 'cuont' });
+      expect(error?.expected).toMatch(/^a known option \(did you mean count\? all: .*\bcount\b/);
+    }
+    expect(thrown(() => connectMarketStub('http://127.0.0.1:4010', { adminTokne: 'x' } as never)).expected).toBe('a known option (did you mean adminToken? all: adminToken, maxResponseBytes, timeoutMs)');
+    expect(thrown(() => connectMarketStub('http://127.0.0.1:4010', { colour: 'x' } as never)).expected).toBe('a known option (adminToken, maxResponseBytes, timeoutMs)');
   });
 });

@@ -72,6 +72,7 @@ describe('serveEnvironment', () => {
     expect(() => serveEnvironment({ adminToken: '' })).toThrow('serveEnvironment: adminToken: expected a token of printable ASCII characters (U+0020–U+007E) with no space at either end, as an HTTP header carries it unchanged, found "(not shown)"');
     expect(() => serveEnvironment({ config: 'x.json' })).toThrow(/serveEnvironment: config: expected a serve option \(port, host/);
     expect(() => serveEnvironment({ seeed: 1 })).toThrow(MarketStubError);
+    expect(() => serveEnvironment({ seeed: 1 })).toThrow(/serveEnvironment: seeed: expected a serve option \(did you mean seed\? all: port, host/);
   });
 });
 
