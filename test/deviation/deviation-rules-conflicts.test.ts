@@ -70,7 +70,7 @@ describe('the refusals of a mistyped setting say what was given', () => {
   });
 
   it('a near miss as far as the tolerance still gets its suggestion; a word in up to four names gets them all', () => {
-    // strg-prce is 3 edits from string-price: the tolerance of a 12-character name (a quarter of it, at least 2).
+    // strg-prce is 3 edits from string-price: the tolerance of a 12-character name (floor/nearest-name.ts).
     expect(refusal(() => planDeviations([{ name: 'strg-prce' }], 'w')).message).toContain('did you mean string-price?');
     const json = refusal(() => planDeviations([{ name: 'json' }], 'w')).message;
     for (const name of ['item-not-json', 'item-truncated-json', 'list-not-json', 'list-truncated-json']) expect(json).toContain(name);
