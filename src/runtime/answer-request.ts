@@ -67,16 +67,18 @@ export interface SplitTarget {
 export type CoreRoute = { kind: 'list' } | { kind: 'item'; marketId: string } | { kind: 'bad' } | { kind: 'health' } | { kind: 'other' };
 
 /**
- * CORS headers on every answer of a stub with CORS on (Fetch standard §3.2.3). The expose list names
- * every response header the market routes send that is not CORS-safelisted, so a browser app reads
- * them as a server-side client does: paging (`Link`, `X-Total-Count`, `X-Per-Page`), limits
- * (`Retry-After`, the RateLimit fields of draft-ietf-httpapi-ratelimit-headers, the `X-RateLimit-*`
- * trio), versioning (`Deprecation`, RFC 9745; `Sunset`, RFC 8594) and `Date` (the stub's clock).
- * test/http/cors-expose.test.ts holds the list to what every deviation sends.
+ * CORS headers on every answer of a stub with CORS on (Fetch standard §3.2.3). Any origin may read
+ * (`Access-Control-Allow-Origin: *`, never with credentials), and every response header is exposed
+ * with the wildcard (`Access-Control-Expose-Headers: *`, which the Fetch standard honours for a
+ * request without credentials: the only kind `*` origins admit), so a browser app reads what a
+ * server-side client reads: paging (`Link`, `X-Total-Count`), limits (`Retry-After`, the RateLimit
+ * fields), versioning (`Deprecation`, `Sunset`), the stub's `Date`, and whatever a deviation adds.
+ * A wildcard needs no list to keep up with the headers (test/http/cors-expose.test.ts; a page in
+ * Chromium reads them from another origin, test/browser/browser-reaches-stub.test.ts).
  */
 export const CORS_HEADERS: Readonly<Record<string, string>> = Object.freeze({
   'access-control-allow-origin': '*',
-  'access-control-expose-headers': 'Link, Retry-After, X-Total-Count, X-Per-Page, RateLimit, RateLimit-Policy, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Deprecation, Sunset, Date',
+  'access-control-expose-headers': '*',
 });
 const { 'access-control-allow-origin': ALLOW_ORIGIN = '*', 'access-control-expose-headers': EXPOSE_HEADERS = '' } = CORS_HEADERS;
 
