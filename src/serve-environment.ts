@@ -1,5 +1,5 @@
 import { SERVE_OPTIONS } from './options/tables/serve-options.js';
-import { nearestName } from './floor/nearest-name.js';
+import { knownName } from './floor/option-fields.js';
 import { optionError } from './floor/market-stub-error.js';
 import { readTyped } from './floor/option-kind.js';
 import { optionKey } from './options/resolve-options.js';
@@ -26,7 +26,7 @@ export function serveEnvironment(options: Readonly<Record<string, ServeOptionVal
   for (const [key, value] of Object.entries(options)) {
     const spec = SERVE_OPTIONS.find((s) => optionKey(s) === key && !s.cliOnly);
     const variable = spec?.env?.[0];
-    if (!spec || !variable) throw optionError(where, `${optionPrefix}${key}`, serveOptionExpected(key), key);
+    if (!spec || !variable) throw optionError(where, `${optionPrefix}${key}`, knownName(key, SERVE_OPTIONS.filter((s) => !s.cliOnly).map(optionKey), 'a serve option'), key);
     if (value === undefined) continue;
     const read = readTyped(spec.kind, value);
     if (!read.ok) throw optionError(where, `${optionPrefix}${key}`, read.expected, spec.secret ? '(not shown)' : value);
@@ -34,11 +34,4 @@ export function serveEnvironment(options: Readonly<Record<string, ServeOptionVal
     environment[variable] = Array.isArray(read.value) ? read.value.join(separator) : String(read.value);
   }
   return environment;
-}
-
-/** `a serve option (did you mean port? all: port, host, …)`: the guess every surface makes (floor/nearest-name.ts), then the keys in serve's order. */
-function serveOptionExpected(key: string): string {
-  const keys = SERVE_OPTIONS.filter((s) => !s.cliOnly).map(optionKey);
-  const near = nearestName(key, keys);
-  return near === undefined ? `a serve option (${keys.join(', ')})` : `a serve option (did you mean ${near}? all: ${keys.join(', ')})`;
 }

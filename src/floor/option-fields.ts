@@ -19,7 +19,7 @@ export function checkFields(options: unknown, fields: Record<string, FieldRule>,
   if (options === null || typeof options !== 'object' || Array.isArray(options)) throw optionError(where, 'options', 'an object of options', options);
   for (const [key, value] of Object.entries(options)) {
     const rule = fields[key];
-    if (!rule) throw optionError(where, key, knownOption(key, Object.keys(fields)), key);
+    if (!rule) throw optionError(where, key, knownName(key, Object.keys(fields).sort()), key);
     if (value === undefined) continue;
     if (typeof rule === 'function') {
       rule(value, where, key);
@@ -30,9 +30,12 @@ export function checkFields(options: unknown, fields: Record<string, FieldRule>,
   }
 }
 
-/** `a known option (did you mean count? all: clock, count, …)`, or without the guess when no name is near (nearest-name.ts). */
-function knownOption(given: string, known: readonly string[]): string {
-  const sorted = [...known].sort().join(', ');
+/**
+ * What an unknown name should have been, for a message's `expected`: `a known option (did you mean
+ * count? all: clock, count, …)`, or the list alone when no name is near (nearest-name.ts). `known`
+ * is listed in the order given; `what` names the kind of name (`a serve option`).
+ */
+export function knownName(given: string, known: readonly string[], what = 'a known option'): string {
   const near = nearestName(given, known);
-  return near === undefined ? `a known option (${sorted})` : `a known option (did you mean ${near}? all: ${sorted})`;
+  return near === undefined ? `${what} (${known.join(', ')})` : `${what} (did you mean ${near}? all: ${known.join(', ')})`;
 }
