@@ -4,7 +4,7 @@ import { addDays, complementaryPrices, isCalendarDate } from '../floor/market-ru
 import { mixSeed } from '../floor/seed-mix.js';
 import { optionError } from '../floor/market-stub-error.js';
 import { checkFields } from '../floor/option-fields.js';
-import { readTyped } from '../floor/option-kind.js';
+import { int, readTyped } from '../floor/option-kind.js';
 import { CATALOG_FIELDS } from './catalog-options.js';
 import { poolSpan, valuePools, type PooledField } from './value-pools.js';
 
@@ -109,9 +109,9 @@ export function generateMarkets(count: number, options: GenerateOptions): Market
 
 /** The checks of the public generators: `seed` and `clock` as the catalog's (CATALOG_FIELDS), no other key, and the index or count within [0, max]. */
 function checkGenerate(where: string, name: string, n: number, max: number, options: GenerateOptions): void {
-  const read = readTyped({ type: 'integer', min: 0, max }, n);
+  const read = readTyped(int(0, max), n);
   if (!read.ok) throw optionError(where, name, read.expected, n);
-  if (options === null || typeof options !== 'object') throw optionError(where, 'options', 'an object { seed, clock }', options);
-  checkFields(options, { seed: CATALOG_FIELDS.seed, clock: CATALOG_FIELDS.clock }, where);
+  // `?? null`: checkFields lets undefined through (every field optional); here seed and clock are required.
+  checkFields(options ?? null, { seed: CATALOG_FIELDS.seed, clock: CATALOG_FIELDS.clock }, where);
   for (const key of ['seed', 'clock'] as const) if (options[key] === undefined) throw optionError(where, key, key === 'seed' ? 'an integer seed' : 'a YYYY-MM-DD clock date', undefined);
 }
