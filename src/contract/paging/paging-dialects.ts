@@ -157,10 +157,7 @@ export const PAGING_DIALECTS: readonly PagingDialect[] = [
       const evidence = countsEvidence(offset, limit, total);
       const nextOffset = offset.value + page.items;
       const query = { offset: String(nextOffset), ...(limit ? { limit: String(limit.value) } : {}) };
-      if (!total) {
-        if (!limit || limit.value === 0 || page.items !== limit.value) return { signal, evidence: `${evidence}, no total, ${page.items} on the page` };
-        return { signal, evidence: `${evidence}, no total, a full page`, next: { url: withQuery(page.url, query) } };
-      }
+      if (!total) return whileFull(signal, evidence, page, limit?.value, () => withQuery(page.url, query), 'total');
       if (nextOffset >= total.value) return { signal, evidence };
       if (page.items === 0) return { signal, evidence, stuck: `${evidence}, but the page is empty` };
       return { signal, evidence, next: { url: withQuery(page.url, query) } };
@@ -210,10 +207,10 @@ export const PAGING_DIALECTS: readonly PagingDialect[] = [
   },
 ];
 
-/** The page after a page of `size` markets read without a count: the next one while pages come back full, else the last. */
-function whileFull(signal: string, evidence: string, page: PageFacts, size: number | undefined, next: () => URL): DialectReading {
-  if (size === undefined || size === 0 || page.items !== size) return { signal, evidence: `${evidence}, no count, ${page.items} on the page` };
-  return { signal, evidence: `${evidence}, no count, a full page`, next: { url: next() } };
+/** The page after a page of `size` markets read without a count (or a total: `missing` says which the evidence names): the next one while pages come back full, else the last. */
+function whileFull(signal: string, evidence: string, page: PageFacts, size: number | undefined, next: () => URL, missing: 'count' | 'total' = 'count'): DialectReading {
+  if (size === undefined || size === 0 || page.items !== size) return { signal, evidence: `${evidence}, no ${missing}, ${page.items} on the page` };
+  return { signal, evidence: `${evidence}, no ${missing}, a full page`, next: { url: next() } };
 }
 
 /** `unit first-last/total` (total `*` when unknown), for a unit other than bytes; undefined otherwise. */
