@@ -7,9 +7,8 @@
 //
 // The CLI runs in this process, so its own SIGINT/SIGTERM handlers stop the stub gracefully. npm
 // forwards SIGTERM to the shell it runs the script with (`sh -c`), and dash, Debian's sh, dies of
-// it without passing it on: this process would be left with parent 1, still serving. So, like a
-// language server watching its client (the LSP's `processId`, "exit if the parent dies"), it
-// checks its parent every 250 ms and stops as on SIGTERM once it has been re-parented.
+// it without passing it on: the CLI, started under npm (`npm_command` is set), watches its parent
+// and stops as on SIGTERM once it has been re-parented (src/cli.ts, stopWhenOrphaned).
 import { execFileSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -54,10 +53,3 @@ const cli = path.join(ROOT, 'dist/cli.cjs');
 process.argv = [process.argv[0], cli, 'serve', ...process.argv.slice(2)];
 createRequire(import.meta.url)(cli);
 
-const parent = process.ppid;
-const watch = setInterval(() => {
-  if (process.ppid === parent) return;
-  clearInterval(watch);
-  process.kill(process.pid, 'SIGTERM');
-}, 250);
-watch.unref();

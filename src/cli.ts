@@ -23,6 +23,7 @@ async function run(): Promise<number> {
     controller.abort();
   };
   for (const signal of signals) process.on(signal, stop);
+  stopWhenOrphaned(stop);
   try {
     // The commands load after the compile cache is on: the build makes this import a require of
     // dist/cli-main.cjs (scripts/build.mjs).
@@ -48,6 +49,30 @@ async function run(): Promise<number> {
     process.stderr.write(`market-stub: unexpected failure: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\nPlease report it with the command you ran.\n`);
     return 2;
   }
+}
+
+/** How often a CLI started by npm checks that its wrapper still runs, ms. */
+const PARENT_POLL_MS = 250;
+
+/**
+ * Under an npm wrapper (`npx`, `npm exec`, `npm start`: npm sets `npm_command`), stops as on
+ * SIGTERM once the parent process is gone. npm 11 runs a bin as npm → `sh -c` → node and forwards
+ * SIGTERM to the shell only; dash, Debian's sh, dies of it without passing it on, so node is
+ * re-parented (to PID 1 or a subreaper) and would go on serving, holding its port
+ * (test/packaging/npx-wrapper.test.ts). Like a language server watching its client (the LSP's
+ * `processId`: exit when the parent dies), this checks its parent every PARENT_POLL_MS. Started
+ * without npm (`./node_modules/.bin/market-stub serve &`, a container, the Python launcher), the
+ * process may outlive its parent on purpose and is left alone.
+ */
+function stopWhenOrphaned(stop: () => void): void {
+  if (process.env['npm_command'] === undefined) return;
+  const parent = process.ppid;
+  const watch = setInterval(() => {
+    if (process.ppid === parent) return;
+    clearInterval(watch);
+    stop();
+  }, PARENT_POLL_MS);
+  watch.unref();
 }
 
 /**
