@@ -1,27 +1,40 @@
 // What the catalog pane shows, computed from admin API data alone (no DOM): testable under Node.
-import type { DeviationState, MarketRow } from './console-types.js';
+import type { DeviationReach, DeviationState, MarketRow } from './console-types.js';
 import { text } from './value-text.js';
 
-/** A deviation as one market serves it: named for it, for every market, or for a seeded share (which may or may not include it). */
+/**
+ * A deviation as one market serves it: named for it (`market`), served by every market (`all`),
+ * chosen for it by a seeded share (`share`), or a share of a catalog too large for the stub to
+ * count market by market (`rate`: this market may or may not serve it).
+ */
 export interface MarketDeviationTag {
   name: string;
-  kind: 'market' | 'all' | 'rate';
+  kind: 'market' | 'all' | 'share' | 'rate';
   label: string;
 }
 
-/** The deviations in force that concern one market (list deviations concern the list, not a market). */
+/** The markets of each reach entry, as a set (built once per entry: a catalog row looks up its id). */
+const members = new WeakMap<DeviationReach, ReadonlySet<string>>();
+
+function membersOf(reach: DeviationReach): ReadonlySet<string> {
+  let set = members.get(reach);
+  if (!set) members.set(reach, (set = new Set(reach.marketIds)));
+  return set;
+}
+
+/**
+ * The deviations in force that one market serves, from what the stub counted (`reach` of
+ * `GET /__stub/deviations`): a share tags only the markets it selected; list deviations concern
+ * the list, not a market.
+ */
 export function deviationsOf(marketId: string, state: DeviationState): MarketDeviationTag[] {
-  const scope = new Map(state.catalogue.map((d) => [d.name, d.scope]));
   const tags: MarketDeviationTag[] = [];
-  for (const setting of state.active) {
-    if (scope.get(setting.name) === 'list') continue;
-    if (setting.marketIds) {
-      if (setting.marketIds.includes(marketId)) tags.push({ name: setting.name, kind: 'market', label: setting.name });
-    } else if (setting.rate === undefined || setting.rate === 1) {
-      tags.push({ name: setting.name, kind: 'all', label: `${setting.name} (all)` });
-    } else {
-      tags.push({ name: setting.name, kind: 'rate', label: `${setting.name} ~${Math.round(setting.rate * 100)}%` });
-    }
+  for (const reach of state.reach ?? []) {
+    if (reach.scope === 'list') continue;
+    const percent = `${Math.round((reach.rate ?? 1) * 100)}%`;
+    if (reach.chosen === 'all') tags.push({ name: reach.name, kind: 'all', label: `${reach.name} (all)` });
+    else if (reach.marketIds === undefined) tags.push({ name: reach.name, kind: 'rate', label: `${reach.name} ~${percent}?` });
+    else if (membersOf(reach).has(marketId)) tags.push(reach.chosen === 'rate' ? { name: reach.name, kind: 'share', label: `${reach.name} (${percent} share)` } : { name: reach.name, kind: 'market', label: reach.name });
   }
   return tags;
 }

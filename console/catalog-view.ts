@@ -11,9 +11,17 @@ function price(value: unknown): string {
   return typeof value === 'number' ? value.toFixed(2) : text(value);
 }
 
+/** What each kind of deviation chip means, as its tooltip. */
+const CHIP_TITLES: Record<MarketDeviationTag['kind'], string> = {
+  market: 'named for this market: it serves it',
+  all: 'every market serves it',
+  share: 'the seeded share chose this market: it serves it',
+  rate: 'a seeded share of a catalog too large to count market by market: this market may or may not serve it',
+};
+
 /** One catalog row; only one row is in the tab order (`focusable`): the arrows move between rows (roving tabindex, WAI-ARIA APG). */
 function row(market: MarketRow, tags: readonly MarketDeviationTag[], selected: boolean, focusable: boolean): HTMLTableRowElement {
-  const chips = tags.map((t) => h('span', { class: `chip chip-${t.kind}`, title: t.kind === 'rate' ? 'a seeded share of markets: this one may or may not serve it' : t.kind === 'all' ? 'every market serves it' : 'this market serves it' }, t.label));
+  const chips = tags.map((t) => h('span', { class: `chip chip-${t.kind}`, title: CHIP_TITLES[t.kind] }, t.label));
   return h('tr', { tabindex: focusable ? 0 : -1, 'data-id': market.market_id, class: selected ? 'selected' : undefined, 'aria-selected': selected ? 'true' : 'false' },
     h('td', { class: 'mono' }, market.market_id),
     h('td', { class: 'title', title: text(market.title) }, ...chips, text(market.title)),

@@ -30,10 +30,16 @@ export interface DeviationSetting {
   marketIds?: string[];
 }
 
+/** Which markets a deviation in force reaches now (`marketIds` when the stub counted them). */
+export type { DeviationReach } from '../src/catalog/deviation-reach.js';
+import type { DeviationReach } from '../src/catalog/deviation-reach.js';
+
 /** `GET /__stub/deviations`. */
 export interface DeviationState {
   catalogue: { name: string; class: string; scope: 'market' | 'list'; describe: string }[];
   active: DeviationSetting[];
+  /** Absent only before the first answer. */
+  reach?: DeviationReach[];
 }
 
 /** A behaviour (`GET /__stub/behaviours`): only the members the console sets are named. */

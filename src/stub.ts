@@ -11,6 +11,7 @@ import { createStubControls } from './runtime/stub-controls.js';
 import { createHandle } from './runtime/stub-handle.js';
 import { createRequestHandler, listen } from './http/server.js';
 import { listenFailed } from './http/listen-failed.js';
+import { reachWarnings } from './catalog/deviation-reach.js';
 import { isIP } from 'node:net';
 
 export type { MarketStubOptions } from './stub-options.js';
@@ -73,6 +74,7 @@ export async function launchStub(options: MarketStubOptions = {}, where = 'start
   if (runtime.admin && runtime.adminToken === undefined && !isLoopback(running.host)) {
     runtime.warn(`the admin API (/__stub) is on without a token and ${running.url} is reachable beyond this machine: anyone who can reach it can replace the markets, inject faults, reset the stub and read the journal. Set an admin token (--admin-token or MARKET_STUB_ADMIN_TOKEN; adminToken in code) or turn the admin API off (--admin off).`);
   }
+  for (const warning of reachWarnings(runtime.store.deviationReach())) runtime.warn(warning);
   // Generate the rest of a generated catalog between requests, so later requests find it ready.
   const warming = new AbortController();
   // Warming is an optimisation: a failure is logged and never escapes as an unhandled rejection.

@@ -26,6 +26,8 @@ export interface MarketCatalog {
   /** One line for people: `generated: 250 markets (seed 7, clock 2026-01-01)`. */
   readonly description: string;
   entryAt(index: number): CatalogEntry | undefined;
+  /** The market_id at a position without building its entry, where that is cheaper (a generated catalog). */
+  marketIdAt?(index: number): string | undefined;
   entry(marketId: string): CatalogEntry | undefined;
   /** The bare JSON array of all summaries, built once on first use. @throws RangeError for catalogs too large to hold (those have listChunks). */
   listBody(): Uint8Array;

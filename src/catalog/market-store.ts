@@ -10,6 +10,7 @@ import { NO_DEVIATIONS, selectsMarket, type DeviationPlan } from '../deviation/d
 import { validateMarkets } from './data-catalog.js';
 import { checkJsonInput } from './json-input.js';
 import { createMemoryCatalog, toCatalogEntry, type CatalogEntry, type MarketCatalog } from './market-catalog.js';
+import { deviationReach, type DeviationReach } from './deviation-reach.js';
 import { aliasIndex, deviatedEntry, merged, overlayView, preferredOverlay } from './overlay-view.js';
 import { PREFERRED_VIEWS, SHARED_CACHE } from './store-limits.js';
 
@@ -45,6 +46,8 @@ export interface MarketStore {
   setMarketDeviations(marketId: string, deviations: readonly MarketDeviation[]): void;
   /** The deviations in force. */
   deviations(): DeviationPlan;
+  /** Which markets each deviation in force reaches now (deviation-reach.ts): counted in catalogs up to `countUpTo` markets (MAX_REACH_COUNTED by default), else estimated. */
+  deviationReach(countUpTo?: number): DeviationReach[];
   /** The deviations of the whole list in force (the same frozen empty array while there are none). */
   listDeviations(): readonly ListDeviation[];
   /**
@@ -139,6 +142,10 @@ class OverlayStore implements MarketStore {
 
   deviations(): DeviationPlan {
     return Object.freeze({ shares: this.shares, targeted: this.targeted, list: this.list });
+  }
+
+  deviationReach(countUpTo?: number): DeviationReach[] {
+    return deviationReach(this.deviations(), { size: this.size(), seed: this.seed, idAt: (i) => this.idAt(i), has: (id) => this.has(id) }, countUpTo);
   }
 
   listDeviations(): readonly ListDeviation[] {
@@ -278,7 +285,7 @@ class OverlayStore implements MarketStore {
   /** The market_id at a catalog position, or undefined. */
   private idAt(index: number): string | undefined {
     if (this.order) return this.order[index];
-    if (index < this.base.size) return this.base.entryAt(index)?.market.market_id;
+    if (index < this.base.size) return this.base.marketIdAt ? this.base.marketIdAt(index) : this.base.entryAt(index)?.market.market_id;
     return this.added[index - this.base.size];
   }
 

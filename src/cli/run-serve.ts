@@ -7,6 +7,7 @@ import type { ResolvedOptions } from '../options/resolve-options.js';
 import type { ServeValues } from '../options/tables/serve-options.js';
 import { launchStub, type LaunchedStub, type MarketStubOptions } from '../stub.js';
 import { EXIT, type CliIo } from './cli-io.js';
+import { describeReach } from '../catalog/deviation-reach.js';
 import { formatServeConfig } from './format-serve-config.js';
 import { CLI_HINT } from '../floor/cli-hint.js';
 import { ignoredOptionWarning, ignoredServeOptions } from '../options/ignored-options.js';
@@ -39,9 +40,12 @@ export async function runServe(options: ResolvedOptions<ServeValues>, io: CliIo)
   if (typeof launched === 'number') return launched;
   const { stub, runtime } = launched;
   const catalog = runtime.store.current();
-  const ready = `market-stub listening on ${stub.url} serving ${catalog.description}`;
+  // The deviations in force and how many markets each reaches (a share that reaches none was a warning already).
+  const reach = runtime.store.deviationReach();
+  const ready = `market-stub listening on ${stub.url} serving ${catalog.description}${reach.length > 0 ? `; deviations: ${describeReach(reach)}` : ''}`;
   if (logFormat === 'json') {
-    logger.info({ url: stub.url, source: catalog.source, count: catalog.size, seed: config.values.fixtures ? undefined : config.values.seed, clock: config.values.clock }, ready);
+    const deviations = reach.length > 0 ? reach.map(({ marketIds: _ids, ...counts }) => counts) : undefined;
+    logger.info({ url: stub.url, source: catalog.source, count: catalog.size, seed: config.values.fixtures ? undefined : config.values.seed, clock: config.values.clock, deviations }, ready);
     // Request lines are written in batches; the ready line goes out now (scripts wait for it).
     logger.flush();
   } else io.stdout(`${ready}\n`);

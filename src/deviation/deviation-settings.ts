@@ -222,7 +222,7 @@ function requireDeviation(name: unknown, where: string, option: string | undefin
   const deviation = typeof name === 'string' ? findDeviation(name) : undefined;
   if (deviation) return deviation;
   const near = typeof name === 'string' ? nearName(name) : undefined;
-  const expected = near === undefined ? 'a deviation name (GET /__stub/deviations and the README list them)' : `a deviation name (did you mean ${near}? GET /__stub/deviations and the README list them)`;
+  const expected = near === undefined ? 'a deviation name (docs/deviations.md and GET /__stub/deviations list them)' : `a deviation name (did you mean ${near}? docs/deviations.md and GET /__stub/deviations list them)`;
   if (option === undefined) throw new MarketStubError({ code: 'OPTION_INVALID', where, expected, found: given });
   throw optionError(where, option, expected, given);
 }

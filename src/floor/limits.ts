@@ -33,6 +33,12 @@ export const MAX_LISTED_PROBLEMS = 100;
  * patching and faulting one market work on any catalog.
  */
 export const MAX_EDITABLE = 250_000;
+/**
+ * Largest catalog whose markets are counted, one by one, for each deviation given to a share of
+ * markets (`--deviation NAME=RATE`: the start-up line, `GET /__stub/deviations`): a count visits
+ * every market's id once. Above it the count is the rate times the catalog size, marked estimated.
+ */
+export const MAX_REACH_COUNTED = 10_000;
 /** Largest number of markets added at run time on top of the start-up (or last replaced) catalog. */
 export const MAX_ADDED_MARKETS = 100_000;
 /**

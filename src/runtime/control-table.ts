@@ -223,14 +223,15 @@ const TABLE = {
     library: { send: () => ({ method: 'POST', path: '/reset' }), read: nothing },
   },
   deviations: {
-    method: 'GET', path: '/deviations', doc: 'the deviation catalogue (name, class, endpoints, description, findings check reports) and the deviations in force',
+    method: 'GET', path: '/deviations', doc: 'the deviation catalogue (name, class, endpoints, description, findings check reports), the deviations in force, and how many markets each reaches now',
     serve: ({ controls, where }) => ({ status: 200, body: controls.deviations(where) }),
   },
   setDeviations: {
     method: 'PUT', path: '/deviations', body: true, doc: 'replace every deviation in force ([{"name":"string-price","rate":0.1}, {"name":"item-bom","marketIds":["A"]}, {"name":"list-500"}]; [] clears)',
     serve: ({ controls, where, body }) => {
       controls.setDeviations(where, body);
-      return { status: 200, body: { active: controls.deviations(where).active } };
+      const { active, reach } = controls.deviations(where);
+      return { status: 200, body: { active, reach } };
     },
     library: {
       send: (where, settings) => {

@@ -3,6 +3,7 @@ import { MAX_EDITABLE, MAX_JOURNAL_READ, MAX_MARKETS_PER_CALL, MAX_TICKS_PER_CAL
 import { MarketStubError, optionError, relocate } from '../floor/market-stub-error.js';
 import { type JournalEntry, type JournalFilter } from '../journal/request-journal.js';
 import type { StubRuntime } from './stub-runtime.js';
+import { reachWarnings, type DeviationReach } from '../catalog/deviation-reach.js';
 import type { Market } from '../schema/generated/market-types.js';
 import { describeCatalogue, type DeviationDescription } from '../deviation/describe-catalogue.js';
 import { describePlan, marketDeviations, planDeviations, refuseConflicts, type DeviationSetting } from '../deviation/deviation-settings.js';
@@ -27,8 +28,8 @@ export interface StubControls {
   setDeviations(where: string, settings: unknown): void;
   /** Sets the deviations of one market (names of market deviations; `[]` clears). @returns them as now in force. */
   setMarketDeviations(where: string, marketId: string, names: unknown): string[];
-  /** The catalogue (every deviation, its class, endpoints, description and findings) and the deviations in force. */
-  deviations(where: string): { catalogue: DeviationDescription[]; active: DeviationSetting[] };
+  /** The catalogue (every deviation, its class, endpoints, description and findings), the deviations in force, and which markets each reaches now (counted in catalogs up to MAX_EDITABLE, the size the console lists whole). */
+  deviations(where: string): { catalogue: DeviationDescription[]; active: DeviationSetting[]; reach: DeviationReach[] };
   tick(where: string, n: unknown): number;
   reset(where: string): void;
   /** The behaviours in force: global and rules (with the applications left of rules with `times`). */
@@ -60,7 +61,7 @@ export interface JournalStats {
 export function createStubControls(runtime: StubRuntime): StubControls {
   const { store, behaviours, journal } = runtime;
   return {
-    ...marketControls(store),
+    ...marketControls(store, runtime.warn),
     reset() {
       store.reset();
       behaviours.reset();
@@ -73,7 +74,7 @@ export function createStubControls(runtime: StubRuntime): StubControls {
 type MarketControls = Pick<StubControls, 'catalog' | 'market' | 'hasMarket' | 'setMarkets' | 'putMarket' | 'patchMarket' | 'removeMarket' | 'setDeviations' | 'setMarketDeviations' | 'deviations' | 'tick'>;
 
 /** The controls over the catalog and its deviations (each checks its arguments, then edits the store). */
-function marketControls(store: StubRuntime['store']): MarketControls {
+function marketControls(store: StubRuntime['store'], warn: StubRuntime['warn']): MarketControls {
   const notFound = (where: string, marketId: string) => new MarketStubError({ code: 'MARKET_NOT_FOUND', where, marketId, message: `${where}: no market with market_id ${JSON.stringify(marketId)}` });
   const requireMarket = (where: string, marketId: unknown): string => {
     if (typeof marketId !== 'string' || marketId === '') throw optionError(where, 'marketId', 'a non-empty string', marketId);
@@ -112,6 +113,7 @@ function marketControls(store: StubRuntime['store']): MarketControls {
     setDeviations(where, settings) {
       const plan = planDeviations(settings, where);
       guarded(where, () => store.setDeviations(plan, where));
+      for (const warning of reachWarnings(store.deviationReach())) warn(warning);
     },
     setMarketDeviations(where, marketId, names) {
       requireMarket(where, marketId);
@@ -121,7 +123,7 @@ function marketControls(store: StubRuntime['store']): MarketControls {
       store.setMarketDeviations(marketId, deviations);
       return deviations.map((d) => d.name);
     },
-    deviations: () => ({ catalogue: describeCatalogue(), active: describePlan(store.deviations()) }),
+    deviations: () => ({ catalogue: describeCatalogue(), active: describePlan(store.deviations()), reach: store.deviationReach(MAX_EDITABLE) }),
     tick(where, n) {
       const count = n === undefined ? 1 : n;
       if (typeof count !== 'number' || !Number.isInteger(count) || count < 1 || count > MAX_TICKS_PER_CALL) throw optionError(where, 'n', `an integer from 1 to ${MAX_TICKS_PER_CALL}`, n);

@@ -50,12 +50,24 @@ describe('the live journal feed', () => {
 describe('the catalog pane', () => {
   const state: DeviationState = {
     catalogue: [{ name: 'string-price', class: 'contract', scope: 'market', describe: '' }, { name: 'item-500', class: 'contract', scope: 'market', describe: '' }, { name: 'price-sum', class: 'assumption', scope: 'market', describe: '' }, { name: 'list-500', class: 'contract', scope: 'list', describe: '' }],
-    active: [{ name: 'string-price', marketIds: ['A'] }, { name: 'item-500' }, { name: 'price-sum', rate: 0.25 }, { name: 'list-500' }],
+    active: [{ name: 'item-500' }, { name: 'price-sum', rate: 0.25 }, { name: 'string-price', marketIds: ['A'] }, { name: 'list-500' }],
+    reach: [
+      { name: 'item-500', scope: 'market', chosen: 'all', markets: 3, catalog: 3, marketIds: ['A', 'B', 'C'] },
+      { name: 'price-sum', scope: 'market', chosen: 'rate', rate: 0.25, markets: 1, catalog: 3, marketIds: ['C'] },
+      { name: 'string-price', scope: 'market', chosen: 'marketIds', markets: 1, catalog: 3, marketIds: ['A'] },
+      { name: 'list-500', scope: 'list', chosen: 'list', catalog: 3 },
+    ],
   };
 
-  it('shows on each market the deviations named for it, those of every market, and seeded shares as a chance; list ones on none', () => {
-    expect(deviationsOf('A', state).map((t) => t.label)).toEqual(['string-price', 'item-500 (all)', 'price-sum ~25%']);
-    expect(deviationsOf('B', state).map((t) => t.kind)).toEqual(['all', 'rate']);
+  it('tags each market with the deviations it serves: named for it, every market\'s, and a share only where the stub counted it; list ones on none', () => {
+    expect(deviationsOf('A', state).map((t) => t.label)).toEqual(['item-500 (all)', 'string-price']);
+    expect(deviationsOf('B', state).map((t) => t.kind)).toEqual(['all']);
+    expect(deviationsOf('C', state).map((t) => t.label)).toEqual(['item-500 (all)', 'price-sum (25% share)']);
+  });
+
+  it('a share of a catalog too large to count is a chance on every market, and says so', () => {
+    const large: DeviationState = { ...state, reach: [{ name: 'price-sum', scope: 'market', chosen: 'rate', rate: 0.1, markets: 30_000, estimated: true, catalog: 300_000 }] };
+    expect(deviationsOf('A', large)).toEqual([{ name: 'price-sum', kind: 'rate', label: 'price-sum ~10%?' }]);
   });
 
   it('searches every word in id, title, status, date and deviation names, ignoring case', () => {

@@ -38,7 +38,7 @@ describe('planDeviations', () => {
     expect(refusal(() => planDeviations([{ name: 'strng-price' }], 'w')).message).toContain('did you mean string-price?');
     expect(refusal(() => planDeviations([{ name: 'bom' }], 'w')).message).toContain('did you mean item-bom or list-bom?');
     const far = refusal(() => planDeviations([{ name: 'completely-unrelated-thing' }], 'w')).message;
-    expect(far).toContain('expected a deviation name (GET /__stub/deviations and the README list them)');
+    expect(far).toContain('expected a deviation name (docs/deviations.md and GET /__stub/deviations list them)');
     expect(refusal(() => planDeviations([{ name: '' }], 'w')).message).not.toContain('did you mean');
     // A word in many names is no hint.
     expect(refusal(() => planDeviations([{ name: 'price' }], 'w')).message).not.toContain(' or ');
@@ -113,7 +113,7 @@ describe('parseDeviationFlags (--deviation, MARKET_STUB_DEVIATION)', () => {
     }
     expect(refusal(() => parseDeviationFlags(['list-500=0.5'], 'MARKET_STUB_DEVIATION')).message).toBe('MARKET_STUB_DEVIATION: expected list-500 without =RATE (it changes the whole list), found "list-500=0.5"');
     const unknown = refusal(() => parseDeviationFlags(['strng-price=0.5'], '--deviation'));
-    expect(unknown.message).toBe('--deviation: expected a deviation name (did you mean string-price? GET /__stub/deviations and the README list them), found "strng-price=0.5"');
+    expect(unknown.message).toBe('--deviation: expected a deviation name (did you mean string-price? docs/deviations.md and GET /__stub/deviations list them), found "strng-price=0.5"');
     expect(unknown.option).toBeUndefined();
   });
 });

@@ -144,7 +144,10 @@ describe('the admin API', () => {
     const put = (path: string, body: unknown) => fetch(`${s.url}/__stub${path}`, { method: 'PUT', headers: json, body: JSON.stringify(body) });
     const all = await put('/deviations', [{ name: 'item-wrong-content-type', marketIds: [a] }, { name: 'list-paging-loop' }]);
     expect(all.status).toBe(200);
-    expect(await all.json()).toEqual({ active: [{ name: 'item-wrong-content-type', marketIds: [a] }, { name: 'list-paging-loop' }] });
+    expect(await all.json()).toEqual({
+      active: [{ name: 'item-wrong-content-type', marketIds: [a] }, { name: 'list-paging-loop' }],
+      reach: [{ name: 'item-wrong-content-type', scope: 'market', chosen: 'marketIds', markets: 1, catalog: 20, marketIds: [a] }, { name: 'list-paging-loop', scope: 'list', chosen: 'list', catalog: 20 }],
+    });
     expect((await item(s, a)).headers.get('content-type')).toBe('text/plain; charset=utf-8');
     expect((await fetch(`${s.url}/markets?x=1`)).headers.get('link')).toBe('</markets?x=1>; rel="next"');
     const one = await put(`/markets/${encodeURIComponent(b)}/deviations`, ['item-500', 'missing']);

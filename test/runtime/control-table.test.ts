@@ -63,7 +63,7 @@ describe('the admin routes are made from the table', () => {
   it('GET /__stub lists the index and then one route per row, in table order, with its doc', async () => {
     const index = (await (await fetch(`${stub.url}/__stub`)).json()) as { routes: { method: string; path: string; describe: string }[] };
     expect(index.routes).toEqual([
-      { method: 'GET', path: '/__stub', describe: 'this index: routes and limits' },
+      { method: 'GET', path: '/__stub', describe: 'this index: routes, limits, and the deviations in force with how many markets each reaches' },
       ...CONTROLS.map((row) => ({ method: row.method, path: `/__stub${row.path}`, describe: row.doc })),
     ]);
   });

@@ -33,8 +33,8 @@ export const ADMIN_LIMITS = Object.freeze({
 
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const INDEX_ROUTE: AdminRoute = {
-  method: 'GET', path: '/', describe: 'this index: routes and limits',
-  run: () => ({ status: 200, body: { name: 'market-stub admin API', version: packageVersion(), routes: ROUTES.map((r) => ({ method: r.method, path: `/__stub${r.path === '/' ? '' : r.path}`, describe: r.describe })), console: { method: 'GET', path: '/__stub/ui', describe: 'the web console: catalog, live journal, deviations and behaviours (docs/console.md)' }, limits: ADMIN_LIMITS } }),
+  method: 'GET', path: '/', describe: 'this index: routes, limits, and the deviations in force with how many markets each reaches',
+  run: ({ runtime }) => ({ status: 200, body: { name: 'market-stub admin API', version: packageVersion(), deviations: runtime.store.deviationReach().map(({ marketIds: _ids, ...counts }) => counts), routes: ROUTES.map((r) => ({ method: r.method, path: `/__stub${r.path === '/' ? '' : r.path}`, describe: r.describe })), console: { method: 'GET', path: '/__stub/ui', describe: 'the web console: catalog, live journal, deviations and behaviours (docs/console.md)' }, limits: ADMIN_LIMITS } }),
 };
 /** The index, then one route per row of the control table (control-table.ts), in its order. */
 const ROUTES: readonly AdminRoute[] = [INDEX_ROUTE, ...CONTROLS.map((row) => ({ method: row.method, path: row.path, describe: row.doc, ...(row.body ? { body: true } : {}), run: row.serve }))];
