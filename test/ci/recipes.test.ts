@@ -134,6 +134,43 @@ describe('docs/ci/github-actions.yml', () => {
   }, 120_000);
 });
 
+describe('.github/workflows/release.yml (the project\'s own release)', () => {
+  const workflow = yamlOf('.github/workflows/release.yml');
+  const jobs = workflow['jobs'] as Record<string, Job & { if?: string; needs?: string[]; permissions?: Record<string, string> }>;
+  const runs = (name: string) => (jobs[name]?.steps ?? []).map((s) => s.run ?? '').join('\n');
+
+  it('is valid against SchemaStore\'s github-workflow schema', () => {
+    const validate = validator('test/data/ci-schemas/github-workflow.json');
+    expect(validate(workflow), JSON.stringify(validate.errors?.slice(0, 5))).toBe(true);
+  });
+
+  it('builds and checks the npm tarball, the wheel and sdist (from the sdist, on Python 3.11) and the image on every run', () => {
+    expect(runs('npm')).toContain('npm publish --dry-run');
+    expect(runs('npm')).toContain('npx publint --strict');
+    expect(runs('python')).toContain('python -m build --sdist');
+    expect(runs('python')).toMatch(/python -m build --wheel .*market_stub-\*\.tar\.gz/);
+    expect(runs('python')).toContain('twine check --strict');
+    expect(jobs['python']?.steps.find((s) => s.uses?.startsWith('actions/setup-python@'))?.with?.['python-version']).toBe('3.11');
+    expect(runs('image')).toContain('docker build -f docker/Dockerfile');
+    for (const name of ['npm', 'python', 'image']) expect(jobs[name]?.if, name).toBeUndefined();
+  });
+
+  it('publishes only on a v* tag, after every check, with provenance: npm --provenance, PyPI trusted publishing with attestations, the image with BuildKit provenance and SBOM', () => {
+    const publish = jobs['publish'];
+    expect(publish?.if).toBe("startsWith(github.ref, 'refs/tags/v')");
+    expect(publish?.needs).toEqual(['npm', 'python', 'image']);
+    expect(publish?.permissions?.['id-token']).toBe('write');
+    expect(workflow['permissions']).toEqual({ contents: 'read' });
+    expect(runs('publish')).toContain('npm publish --provenance');
+    const pypi = publish?.steps.find((s) => s.uses?.startsWith('pypa/gh-action-pypi-publish@'));
+    expect(pypi?.with?.['attestations']).toBe(true);
+    expect(JSON.stringify(pypi)).not.toContain('password');
+    const image = publish?.steps.find((s) => s.uses?.startsWith('docker/build-push-action@'));
+    expect(image?.with).toMatchObject({ push: true, provenance: 'mode=max', sbom: true });
+    expect(runs('publish')).toContain('gh release create');
+  });
+});
+
 describe('docs/ci/gitlab-ci.yml', () => {
   const pipeline = yamlOf('docs/ci/gitlab-ci.yml');
   type GitLabJob = { services?: { name: string; alias: string; variables?: Record<string, string> }[]; variables?: Record<string, string>; script: string[]; after_script?: string[]; artifacts: { when: string; expose_as?: string; paths?: string[]; reports: { junit: string } } };
