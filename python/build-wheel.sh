@@ -1,22 +1,29 @@
 #!/usr/bin/env bash
 # Builds the wheel of the Python package into python/dist/ (hatchling, through `python -m build`):
-#   1. node scripts/build-python.mjs: the bundled CLI in src/market_stub/_bundled/, proven from an
-#      empty folder (runs `npm run build` first when dist/ is missing);
-#   2. a build venv (python/.venv-build, made once with `python3 -m venv`, build + hatchling);
-#   3. python -m build --wheel --no-isolation, then a check that the wheel carries _bundled/.
+#   1. a build venv (python/.venv-build, made once with `python3 -m venv`, build + hatchling);
+#   2. python -m build --wheel --no-isolation: the build hook (python/hatch_build.py) runs
+#      node scripts/build-python.mjs, the bundled CLI in src/market_stub/_bundled/, proven from an
+#      empty folder (it runs `npm run build` first when dist/ is missing);
+#   3. a check that the wheel carries _bundled/.
 # Environment: PYTHON (default /usr/bin/python3 when present, else python3).
 set -euo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
 ROOT="$(dirname "$HERE")"
 PYTHON="${PYTHON:-$( [ -x /usr/bin/python3 ] && echo /usr/bin/python3 || command -v python3 )}"
-node "$ROOT/scripts/build-python.mjs"
 VENV="$HERE/.venv-build"
 if [ ! -x "$VENV/bin/python" ] || ! "$VENV/bin/python" -c 'import build, hatchling' 2>/dev/null; then
   "$PYTHON" -m venv "$VENV"
   "$VENV/bin/pip" install --quiet build hatchling
 fi
 rm -rf "$HERE/dist"
-"$VENV/bin/python" -m build --wheel --no-isolation --outdir "$HERE/dist" "$HERE" >/dev/null
+LOG="$(mktemp)"
+if ! "$VENV/bin/python" -m build --wheel --no-isolation --outdir "$HERE/dist" "$HERE" >"$LOG" 2>&1; then
+  cat "$LOG" >&2
+  rm -f "$LOG"
+  exit 1
+fi
+grep -E "market-stub: " "$LOG" || true
+rm -f "$LOG"
 WHEEL="$(ls "$HERE"/dist/market_stub-*.whl)"
 "$VENV/bin/python" - "$WHEEL" <<'PY'
 import sys, zipfile
