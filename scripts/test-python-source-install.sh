@@ -20,7 +20,7 @@ PYTHON="${PYTHON:-$( [ -x /usr/bin/python3 ] && echo /usr/bin/python3 || command
 BUILD_TIMEOUT_S="${BUILD_TIMEOUT_S:-900}"
 NODE_DIR="$(dirname "$(command -v node)")"
 # PATH without any folder that holds node or npm (the Python interpreter and the shell tools stay).
-NO_NODE_PATH="$(tr ':' '\n' <<<"$PATH" | while read -r dir; do [ -n "$dir" ] && [ ! -e "$dir/node" ] && [ ! -e "$dir/npm" ] && printf '%s:' "$dir"; done)"
+NO_NODE_PATH="$(tr ':' '\n' <<<"$PATH" | while read -r dir; do if [ -n "$dir" ] && [ ! -e "$dir/node" ] && [ ! -e "$dir/npm" ]; then printf '%s:' "$dir"; fi; done)"
 NO_NODE_PATH="${NO_NODE_PATH%:}"
 mkdir -p "$WORK"
 
