@@ -19,10 +19,21 @@ WORK="${1:?usage: test-python-source-install.sh WORK_DIR}"
 PYTHON="${PYTHON:-$( [ -x /usr/bin/python3 ] && echo /usr/bin/python3 || command -v python3 )}"
 BUILD_TIMEOUT_S="${BUILD_TIMEOUT_S:-900}"
 NODE_DIR="$(dirname "$(command -v node)")"
-# PATH without any folder that holds node or npm (the Python interpreter and the shell tools stay).
-NO_NODE_PATH="$(tr ':' '\n' <<<"$PATH" | while read -r dir; do if [ -n "$dir" ] && [ ! -e "$dir/node" ] && [ ! -e "$dir/npm" ]; then printf '%s:' "$dir"; fi; done)"
-NO_NODE_PATH="${NO_NODE_PATH%:}"
 mkdir -p "$WORK"
+# A PATH with every command of this one but node, npm, npx and corepack: one folder of links (node
+# often shares /usr/bin with the tools pip and the shell need, so folders cannot just be dropped).
+NO_NODE_BIN="$WORK/no-node-bin"
+rm -rf "$NO_NODE_BIN" && mkdir -p "$NO_NODE_BIN"
+IFS=':' read -r -a PATH_DIRS <<<"$PATH"
+for dir in "${PATH_DIRS[@]}"; do
+  [ -d "$dir" ] || continue
+  for tool in "$dir"/*; do
+    name="$(basename "$tool")"
+    case "$name" in node|nodejs|npm|npx|corepack) continue ;; esac
+    if [ -x "$tool" ] && [ ! -e "$NO_NODE_BIN/$name" ]; then ln -s "$tool" "$NO_NODE_BIN/$name"; fi
+  done
+done
+NO_NODE_PATH="$NO_NODE_BIN"
 
 echo "-- a clean copy of the committed tree (git archive HEAD)"
 rm -rf "$WORK/src" && mkdir -p "$WORK/src"
