@@ -28,7 +28,7 @@ IFS=':' read -r -a PATH_DIRS <<<"$PATH"
 for dir in "${PATH_DIRS[@]}"; do
   [ -d "$dir" ] || continue
   for tool in "$dir"/*; do
-    name="$(basename "$tool")"
+    name="${tool##*/}"
     case "$name" in node|nodejs|npm|npx|corepack) continue ;; esac
     if [ -x "$tool" ] && [ ! -e "$NO_NODE_BIN/$name" ]; then ln -s "$tool" "$NO_NODE_BIN/$name"; fi
   done
@@ -73,7 +73,7 @@ if ! grep -q "cannot build the Python package: Node.js >= 20.19 is not on PATH" 
   echo "pip's output does not name what is needed:" >&2; tail -30 "$WORK/no-node.log" >&2; exit 1
 fi
 if "$WORK/venv-no-node/bin/python" -c 'import market_stub' 2>/dev/null; then echo "a package was installed after all" >&2; exit 1; fi
-echo "   refused (pip exit $code): $(grep -o 'cannot build the Python package: [^.]*' "$WORK/no-node.log" | head -1)"
+echo "   refused (pip exit $code): $(grep -o 'cannot build the Python package: Node[^;]*PATH[^)]*)' "$WORK/no-node.log" | head -1)"
 
 echo "-- 2. with Node: pip install ./python bundles the CLI, and the package starts a stub"
 fresh_venv venv-source
