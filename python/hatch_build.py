@@ -72,6 +72,24 @@ def _run(command: list[str], cwd: Path, what: str) -> None:
         raise _fail(f"{what} failed (exit {done.returncode}):\n{tail}\n")
 
 
+#: What scripts/build-python.mjs builds the bundle from (as scripts/start.mjs judges dist/ out of date).
+BUNDLE_INPUTS = ("src", "console", "schemas", "scripts", "package.json", "package-lock.json", "python/src/market_stub/_launcher.cjs")
+
+
+def _newest_mtime(path: Path) -> float:
+    if path.is_file():
+        return path.stat().st_mtime
+    return max((Path(folder, name).stat().st_mtime for folder, _, names in os.walk(path) for name in names), default=0.0)
+
+
+def _fresh(bundled: Path, repository: Path) -> bool:
+    """Whether a complete bundle is newer than every input (make's rule): pip asks for metadata, then the wheel, each in its own process."""
+    if not all((bundled / name).is_file() for name in BUNDLE_FILES):
+        return False
+    built = min((bundled / name).stat().st_mtime for name in BUNDLE_FILES)
+    return all(_newest_mtime(repository / name) < built for name in BUNDLE_INPUTS)
+
+
 def bundle(package_root: Path) -> str:
     """Bundles the CLI into ``src/market_stub/_bundled/`` when needed; returns what was done, for the build log.
 
@@ -84,6 +102,8 @@ def bundle(package_root: Path) -> str:
         if all((bundled / name).is_file() for name in BUNDLE_FILES):
             return "the bundled CLI is in this source tree already"
         raise _fail("this source tree has neither the bundled CLI (src/market_stub/_bundled/) nor the repository's JavaScript sources to build it from")
+    if _fresh(bundled, repository):
+        return "the bundled CLI is newer than its sources"
     floor = str(json.loads((repository / "package.json").read_text(encoding="utf-8"))["engines"]["node"]).removeprefix(">=")
     node = _node(floor)
     if not (repository / "node_modules" / ".package-lock.json").is_file():

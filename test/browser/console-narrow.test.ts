@@ -22,6 +22,9 @@ afterAll(async () => {
 });
 
 interface Box { width: number; scroll: number; client: number }
+/** The page-side element shape read here (the test's own types have no DOM). */
+interface Measured { getBoundingClientRect(): { width: number }; scrollWidth: number; clientWidth: number }
+const measure = (el: Measured): Box => ({ width: el.getBoundingClientRect().width, scroll: el.scrollWidth, client: el.clientWidth });
 
 it('reads well at 1,024 px: no sideways scroll, titles and journal paths wide enough to read', async () => {
   await page.goto(`${stub.url}/__stub/ui`);
@@ -33,11 +36,26 @@ it('reads well at 1,024 px: no sideways scroll, titles and journal paths wide en
   await entry.waitFor({ timeout: 5000 });
   await screenshot(page, 'console-1024');
 
+  // The three panes side by side or stacked, never over one another, each with room.
+  const panes = await Promise.all(['#controls', '#catalog', '#journal'].map(async (id) => ({ id, box: (await page.locator(id).boundingBox())! })));
+  for (const { id, box } of panes) expect(box.width * box.height, id).toBeGreaterThan(200 * 200);
+  // A pane whose content is taller than its box must scroll it (overflow auto), not spill it over the next pane.
+  for (const { id } of panes) {
+    const spill = await page.locator(id).evaluate((el: Measured & { scrollHeight: number; clientHeight: number }) => ({ overflow: (globalThis as unknown as { getComputedStyle(e: unknown): { overflowY: string } }).getComputedStyle(el).overflowY, scroll: el.scrollHeight, client: el.clientHeight }));
+    if (spill.overflow === 'visible') expect(spill.scroll, `${id} spills over its neighbours`).toBeLessThanOrEqual(spill.client + 1);
+  }
+  for (let i = 0; i < panes.length; i++) {
+    for (let j = i + 1; j < panes.length; j++) {
+      const [a, b] = [panes[i]!.box, panes[j]!.box];
+      const overlap = Math.max(0, Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x)) * Math.max(0, Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y));
+      expect(overlap, `${panes[i]!.id} and ${panes[j]!.id} overlap`).toBeLessThan(1);
+    }
+  }
   const pageWidth = (await page.evaluate('document.documentElement.scrollWidth')) as number;
   expect(pageWidth).toBeLessThanOrEqual(WIDTH);
-  const title = (await page.locator('#catalog-body tr td.title').first().evaluate('(el) => ({ width: el.getBoundingClientRect().width, scroll: el.scrollWidth, client: el.clientWidth })')) as Box;
+  const title = (await page.locator('#catalog-body tr td.title').first().evaluate(measure));
   expect(title.width, 'the title column').toBeGreaterThanOrEqual(220);
-  const path = (await entry.locator('.path').evaluate('(el) => ({ width: el.getBoundingClientRect().width, scroll: el.scrollWidth, client: el.clientWidth })')) as Box;
+  const path = (await entry.locator('.path').evaluate(measure));
   expect(path.width, 'the journal path').toBeGreaterThanOrEqual(200);
 });
 
@@ -46,7 +64,7 @@ it('tags only the markets the share selected, as GET /__stub/deviations counts t
   const selected = reach[0]?.marketIds ?? [];
   expect(selected.length).toBeGreaterThan(0);
   expect(selected.length).toBeLessThan(40);
-  const tagged = await page.locator('#catalog-body tr', { has: page.locator('.chip', { hasText: 'string-price' }) }).evaluateAll('(rows) => rows.map((r) => r.getAttribute("data-id"))');
+  const tagged = await page.locator('#catalog-body tr', { has: page.locator('.chip', { hasText: 'string-price' }) }).evaluateAll((rows: { getAttribute(name: string): string | null }[]) => rows.map((r) => r.getAttribute('data-id')));
   expect([...(tagged as string[])].sort()).toEqual([...selected].sort());
   const served = (await (await fetch(`${stub.url}/markets`)).json()) as { market_id: string; yes_price: unknown }[];
   expect(served.filter((m) => typeof m.yes_price === 'string').map((m) => m.market_id).sort()).toEqual([...selected].sort());
