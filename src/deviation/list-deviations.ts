@@ -23,6 +23,13 @@ export const LIST_DEVIATIONS: readonly ListDeviation[] = [
     reply: { status: 500 },
   },
   {
+    name: 'list-unconditional-304', class: 'contract', scope: 'list', endpoints: ['list'],
+    describe: 'the list answers `304 Not Modified`, no body, with its `ETag`, to every GET, one that sent no `If-None-Match` or `If-Modified-Since` too (a cache that answers for a client it never served)',
+    findings: [onList('error', 'unconditional-not-modified')],
+    record: 'dropped',
+    reply: { notModified: true },
+  },
+  {
     name: 'list-not-json', class: 'contract', scope: 'list', endpoints: ['list'],
     describe: 'the list answers 200 with an HTML page (`text/html`), as a proxy or maintenance page would',
     findings: [onList('error', 'not-json')],
