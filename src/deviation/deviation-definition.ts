@@ -56,6 +56,8 @@ export interface ReplyEdit {
   readonly firstPage?: number;
   /** Answer `304 Not Modified` (no body, the body's validators) whether or not the request sent a validator. */
   readonly notModified?: boolean;
+  /** List only: the list as rendered before the catalog's last change, while each market answers as it is (runtime/lagging-list.ts). */
+  readonly lagsItems?: boolean;
   /** An `ETag` that names the market, not its bytes: kept while the body changes (runtime/conditional-reply.ts `pinnedTag`). */
   readonly staleTag?: boolean;
 }

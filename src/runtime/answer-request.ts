@@ -9,6 +9,7 @@ import { deviatedItemReply, deviatedListReply } from './deviated-reply.js';
 import { decideRateLimit } from './rate-limit-reply.js';
 import { errorReply, marketNotFound, methodNotAllowed } from './error-reply.js';
 import { conditional } from './conditional-reply.js';
+import { laggingList } from './lagging-list.js';
 import { renderFirstPageOnly, renderList } from './market-list.js';
 import { sharedJsonReply, type Reply } from './reply.js';
 import type { ResponseProfile } from './response-profile.js';
@@ -196,6 +197,7 @@ function renderMarketRoute(route: { kind: 'list' } | { kind: 'item'; marketId: s
     const edits = preferred?.scope === 'list' ? withPreferred(store.listDeviations(), preferred) : store.listDeviations();
     const firstPage = edits.length === 0 ? undefined : edits.find((d) => d.reply.firstPage !== undefined)?.reply.firstPage;
     let reply = firstPage === undefined ? renderList(catalog, new URLSearchParams(query), profile) : renderFirstPageOnly(catalog, firstPage, profile);
+    if (edits.length > 0 && edits.some((d) => d.reply.lagsItems === true)) reply = laggingList(store, target, reply);
     let labels: string[] | undefined;
     if (edits.length > 0) {
       reply = deviatedListReply(reply, edits, profile, target);

@@ -207,6 +207,28 @@ describe('the cache deviations', () => {
   });
 });
 
+describe('list-lags-items', () => {
+  it('serves the list one catalog change behind its markets, each list target on its own', async () => {
+    const stub = createFetchHandler({ ...base, profile: { paging: 'offset', pageSize: 3 }, deviations: [{ name: 'list-lags-items' }] });
+    const id = (await stub.catalog())[0]?.market_id ?? '';
+    const titles = async (target: string) => (JSON.parse((await get(stub, target)).text) as { title: string }[]).map((m) => m.title);
+    const first = await titles('/markets');
+    expect(first[0]).toBe(JSON.parse((await get(stub, `/markets/${id}`)).text).title);
+    await stub.patchMarket(id, { title: 'One' });
+    expect(JSON.parse((await get(stub, `/markets/${id}`)).text)).toMatchObject({ title: 'One' });
+    // One change behind, on every read until the next change.
+    expect((await titles('/markets'))[0]).toBe(first[0]);
+    expect((await titles('/markets'))[0]).toBe(first[0]);
+    await stub.patchMarket(id, { title: 'Two' });
+    expect((await titles('/markets'))[0]).toBe('One');
+    // A target never read before the change has nothing older to show: the current list.
+    expect((await titles('/markets?limit=2'))[0]).toBe('Two');
+    // Its ETag is the tag of the bytes it sends, so a revalidation of the old list is a 304.
+    const listed = await get(stub, '/markets');
+    expect((await get(stub, '/markets', { 'if-none-match': listed.headers.get('etag') ?? '' })).status).toBe(304);
+  });
+});
+
 function market(id: string): Market {
   return { market_id: id, title: `Market ${id}`, status: 'active', yes_price: 0.4, no_price: 0.6, resolution_date: '2027-01-01' };
 }
