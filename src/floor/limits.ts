@@ -165,6 +165,14 @@ export const MAX_MARKETS_PER_CALL = 10_000;
 /** Largest `n` of one tick call (each tick visits every market; see also MAX_TICK_WORK). */
 export const MAX_TICKS_PER_CALL = 10_000;
 
+// Enforced in catalog/stub-clock.ts and floor/instant.ts
+/** The earliest instant a stub clock takes: 1970-01-01T00:00:00Z (epoch ms). */
+export const MIN_INSTANT_MS = 0;
+/** The latest instant a stub clock takes: 9999-12-31T23:59:59.999Z (epoch ms), the last a four-digit year writes. */
+export const MAX_INSTANT_MS = 253_402_300_799_999;
+/** Largest clock rate, stub seconds per real second: a 365-day year a second. */
+export const MAX_CLOCK_RATE = 31_536_000;
+
 // Enforced in testcontainers.ts
 /** The image started when none is given: what `docker build -f docker/Dockerfile -t market-stub .` tags. */
 export const DEFAULT_MARKET_STUB_IMAGE = 'market-stub:latest';

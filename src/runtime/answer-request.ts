@@ -54,6 +54,8 @@ export interface StubAnswer {
   preflight?: true;
   /** An answer of the admin API (`/__stub`): never journaled. */
   admin?: true;
+  /** The stub instant the answer was computed at, epoch ms: set by the core on every answer (its `Date` header says the same to the second). */
+  instantMs?: number;
 }
 
 /** A request target split once: path, query (no `?`) and whether it is the admin API's. */
@@ -109,7 +111,7 @@ export function splitTarget(target: string): SplitTarget {
  * core does not own (`other`), which the adapter answers (OpenAPI, 404). Never throws for a bad
  * request: a bad Prefer or market id is a 400 reply.
  */
-export function answerRequest(runtime: StubRuntime, request: StubRequest, split: SplitTarget = splitTarget(request.target)): StubAnswer | undefined {
+export function answerRequest(runtime: StubRuntime, request: StubRequest, split: SplitTarget = splitTarget(request.target), _t: number = runtime.clock.now()): StubAnswer | undefined {
   if (runtime.cors && request.method === 'OPTIONS' && request.headers['access-control-request-method'] !== undefined) return preflightAnswer(request);
   const route = routeOf(split.path, request.method);
   if (route.kind === 'other') return undefined;

@@ -1,10 +1,10 @@
 import { checkBehaviour, ruleProblems } from '../behaviour/behaviour.js';
-import { DEFAULT_JOURNAL_BYTES, MAX_JOURNAL_BYTES, MAX_JOURNAL_ENTRIES } from '../floor/limits.js';
+import { DEFAULT_JOURNAL_BYTES, MAX_CLOCK_RATE, MAX_JOURNAL_BYTES, MAX_JOURNAL_ENTRIES } from '../floor/limits.js';
 import { planDeviations } from '../deviation/deviation-settings.js';
 import { HOST_NAME } from '../floor/host-name.js';
 import { MarketStubError, optionError, problemsError, relocate } from '../floor/market-stub-error.js';
 import { checkFields, type FieldRule } from '../floor/option-fields.js';
-import { BOOLEAN, choice, int, LIST } from '../floor/option-kind.js';
+import { BOOLEAN, choice, INSTANT, int, LIST } from '../floor/option-kind.js';
 import type { ServeFlag } from '../floor/option-spec.js';
 import { profileProblems } from './response-profile.js';
 import { CATALOG_FIELDS } from '../catalog/catalog-options.js';
@@ -42,10 +42,13 @@ export interface RuntimeOptions {
   /** Access-Control-Allow-Origin: * and preflight answers. @default true */
   cors?: boolean;
   /**
-   * The stub's clock, YYYY-MM-DD (UTC): every answer's `Date` header is this date at the current
-   * UTC time of day, so `market-stub check` judges "past" as of that day. @default the real date
+   * Where the stub clock starts: a YYYY-MM-DD date (that day at 00:00:00Z) or an RFC 3339 instant
+   * (catalog/stub-clock.ts). Every answer's `Date` header is the clock's instant, so `market-stub
+   * check` judges "past" as of it, and generated prices walk from it. @default today, 00:00:00Z
    */
   clock?: string;
+  /** Stub seconds per real second, 0 (frozen: the default) to 31,536,000 (a year a second); 1 is real time, 3600 an hour a second. @default 0 */
+  clockRate?: number;
   /** Serve the admin API under /__stub. @default true */
   admin?: boolean;
   /** When set, admin requests need `Authorization: Bearer <token>`. */
@@ -81,7 +84,8 @@ export const RUNTIME_FIELDS = {
   redactHeaders: checkNameList,
   redactQuery: checkNameList,
   cors: BOOLEAN,
-  clock: { type: 'date' },
+  clock: INSTANT,
+  clockRate: { type: 'number', min: 0, max: MAX_CLOCK_RATE },
   admin: BOOLEAN,
   adminToken: { type: 'token' },
   allowedHosts: checkAllowedHosts,
@@ -100,6 +104,7 @@ export const RUNTIME_FIELDS = {
  * and Fetch handlers) leaves them out.
  */
 export const RUNTIME_SERVE_FLAGS = {
+  clockRate: { flag: 'clock-rate', env: ['MARKET_STUB_CLOCK_RATE'], default: 0, describe: 'Stub seconds per real second: 0 frozen, 1 real time, 3600 an hour a second (POST /__stub/clock moves it too)', group: 'Data:' },
   cors: { flag: 'cors', env: ['MARKET_STUB_CORS'], kind: /* @__PURE__ */ choice('on', 'off'), default: 'on', describe: 'Access-Control-Allow-Origin: * and preflight answers', group: 'Server:' },
   admin: { flag: 'admin', env: ['MARKET_STUB_ADMIN'], kind: /* @__PURE__ */ choice('on', 'off'), default: 'on', describe: 'The admin API under /__stub', group: 'Runtime control:' },
   adminToken: { flag: 'admin-token', env: ['MARKET_STUB_ADMIN_TOKEN'], secret: true, defaultText: 'none', describe: 'Require Authorization: Bearer TOKEN on the admin API (printable ASCII, no space at either end)', group: 'Runtime control:' },

@@ -3,6 +3,7 @@ import { MAX_EDITABLE, MAX_JOURNAL_READ, MAX_MARKETS_PER_CALL, MAX_TICKS_PER_CAL
 import { MarketStubError, optionError, relocate } from '../floor/market-stub-error.js';
 import { type JournalEntry, type JournalFilter } from '../journal/request-journal.js';
 import type { StubRuntime } from './stub-runtime.js';
+import type { ClockReading } from '../catalog/stub-clock.js';
 import type { Market } from '../schema/generated/market-types.js';
 import { describeCatalogue, type DeviationDescription } from '../deviation/describe-catalogue.js';
 import { describePlan, marketDeviations, planDeviations, refuseConflicts, type DeviationSetting } from '../deviation/deviation-settings.js';
@@ -30,6 +31,11 @@ export interface StubControls {
   /** The catalogue (every deviation, its class, endpoints, description and findings) and the deviations in force. */
   deviations(where: string): { catalogue: DeviationDescription[]; active: DeviationSetting[] };
   tick(where: string, n: unknown): number;
+  /** The stub clock: its instant now, rate and start. */
+  clock(where: string): ClockReading;
+  /** Moves the stub clock (`{to, advance, rate}`, catalog/stub-clock.ts); forward only. @returns the reading after. */
+  setClock(where: string, change: unknown): ClockReading;
+  /** Start-up markets, deviations, behaviours, and the clock back at its start instant and rate. */
   reset(where: string): void;
   /** The behaviours in force: global and rules (with the applications left of rules with `times`). */
   behaviours(where: string): { global: Behaviour; rules: BehaviourRule[] };
@@ -58,12 +64,15 @@ export interface JournalStats {
 
 /** Creates the controls over a runtime: the market, deviation, behaviour and journal controls, each a named part. */
 export function createStubControls(runtime: StubRuntime): StubControls {
-  const { store, behaviours, journal } = runtime;
+  const { store, behaviours, journal, clock } = runtime;
   return {
     ...marketControls(store),
+    clock: () => clock.read(),
+    setClock: (where, change) => clock.set(change, where),
     reset() {
       store.reset();
       behaviours.reset();
+      clock.reset();
     },
     ...behaviourControls(behaviours),
     ...journalControls(journal),

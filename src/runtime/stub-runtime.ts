@@ -1,6 +1,9 @@
 import { DEFAULT_JOURNAL_BYTES } from '../floor/limits.js';
 import type { StubLogger } from '../floor/stub-logger.js';
 import { createMarketStore, type MarketStore } from '../catalog/market-store.js';
+import { createStubClock, type StubClock } from '../catalog/stub-clock.js';
+import { parseInstant } from '../floor/instant.js';
+import { todayUtc } from '../floor/market-rules.js';
 import { createBehaviourEngine, type BehaviourEngine } from '../behaviour/behaviour.js';
 import { MarketStubError } from '../floor/market-stub-error.js';
 import { planDeviations } from '../deviation/deviation-settings.js';
@@ -19,8 +22,8 @@ export interface StubRuntime {
   readonly journal: RequestJournal;
   readonly profile: ResponseProfile;
   readonly cors: boolean;
-  /** The clock date the `Date` header is on (undefined: the real date). */
-  readonly clock: string | undefined;
+  /** The stub clock (catalog/stub-clock.ts): the core reads it once per request; every answer is computed at that instant. */
+  readonly clock: StubClock;
   readonly admin: boolean;
   readonly adminToken: string | undefined;
   readonly allowedHosts: readonly string[];
@@ -43,6 +46,8 @@ export const ADMIN_PREFIX = '/__stub';
 export interface Exchange {
   /** Wall-clock start, ms since the epoch. */
   timeMs: number;
+  /** The stub instant the answer was computed at (StubAnswer.instantMs), epoch ms. */
+  instantMs: number;
   method: string;
   /** The request target as sent (path and query), for the log line. */
   target: string;
@@ -76,7 +81,7 @@ export function createStubRuntime(options: RuntimeOptions, where = 'createStubRu
     store, behaviours, journal, logger, reportError, warn,
     profile: resolveProfile(options.profile),
     cors: options.cors ?? true,
-    clock: options.clock,
+    clock: createStubClock(parseInstant(options.clock ?? todayUtc()) ?? Date.parse(`${todayUtc()}T00:00:00Z`), options.clockRate ?? 0),
     allowedHosts: Object.freeze([...(options.allowedHosts ?? [])]),
     admin: options.admin ?? true,
     adminToken: options.adminToken,
@@ -101,7 +106,7 @@ const NO_LABELS: string[] = Object.freeze([]) as unknown as string[];
 function exchangeRecorder(journal: RequestJournal, logger: StubLogger | undefined, secrets: SecretNames): (exchange: Exchange) => void {
   return (x) => {
     const labels = x.labels.length > 0 ? [...x.labels] : NO_LABELS;
-    journal.record({ timeMs: x.timeMs, method: x.method, path: x.path, query: x.query, headers: x.headers, status: x.status, durationMs: x.durationMs, behaviour: labels });
+    journal.record({ timeMs: x.timeMs, stubTimeMs: x.instantMs, method: x.method, path: x.path, query: x.query, headers: x.headers, status: x.status, durationMs: x.durationMs, behaviour: labels });
     if (!logger) return;
     // The log shows what was asked, never a secret query value (token=, api_key=…).
     const shown = x.query === '' ? x.target : `${x.path}?${secrets.redactQuery(x.query)}`;

@@ -89,7 +89,7 @@ describe('only real HTTP answers', () => {
 });
 
 describe('the journal is bounded in entries and bytes', () => {
-  const entry = (i: number, headers: Record<string, string> = {}) => ({ timeMs: 0, method: 'GET', path: `/markets/${i}`, query: '', headers, status: 200, durationMs: 1, behaviour: [] });
+  const entry = (i: number, headers: Record<string, string> = {}) => ({ timeMs: 0, stubTimeMs: 0, method: 'GET', path: `/markets/${i}`, query: '', headers, status: 200, durationMs: 1, behaviour: [] });
 
   it('caps each entry\'s header bytes (8 KiB) and counts what it dropped', () => {
     const j = createRequestJournal(10);
