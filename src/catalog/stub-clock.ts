@@ -22,6 +22,11 @@ export interface StubClock {
    * @throws MarketStubError OPTION_INVALID naming the rule broken (`to`, `advance`, `rate`, or `body` for another field).
    */
   set(change: unknown, where: string): ClockReading;
+  /**
+   * Moves the clock forward by `ms` (what `tick(n)` does: n price steps).
+   * @throws MarketStubError OPTION_INVALID (`option`) when that passes MAX_INSTANT_MS; nothing changes then.
+   */
+  forward(ms: number, where: string, option: string): void;
   /** Back to the start instant and start rate. */
   reset(): void;
 }
@@ -76,6 +81,11 @@ export function createStubClock(start: number, rate = 0, wall: () => number = Da
       const planned = planChange(change, now(), current, where);
       settle(planned.instant, planned.rate);
       return read();
+    },
+    forward(ms, where, option) {
+      const from = now();
+      if (!(from + ms <= MAX_INSTANT_MS)) throw optionError(where, option, `a move that keeps the clock at or before ${formatInstant(MAX_INSTANT_MS)} (it is ${formatInstant(from)})`, ms);
+      settle(from + ms, current);
     },
     reset: () => settle(start, rate),
   };

@@ -14,6 +14,8 @@ import { MAX_INSTANT_MS, MIN_INSTANT_MS } from './limits.js';
 
 /** Words for the range, as every surface refuses an instant outside it. */
 export const INSTANT_EXPECTED = 'a YYYY-MM-DD date or an RFC 3339 instant from 1970 to 9999';
+/** Words for a price step, as every surface refuses one. */
+export const STEP_EXPECTED = 'an ISO 8601 duration without years or months from PT1S to P366D (PT1M, PT15M, PT1H, P1D)';
 /** Words for a duration, as every surface refuses one. */
 export const DURATION_EXPECTED = 'an ISO 8601 duration such as PT6H, P1D, P1Y2M or PT0.5S (not negative, at most 9 digits a part)';
 
@@ -95,4 +97,14 @@ export function addDuration(ms: number, duration: IsoDuration): number {
   if (year > 9999) return Number.POSITIVE_INFINITY;
   const lastDay = new Date(Date.UTC(year, inYear + 1, 0)).getUTCDate();
   return Date.UTC(year, inYear, Math.min(t.getUTCDate(), lastDay), t.getUTCHours(), t.getUTCMinutes(), t.getUTCSeconds(), t.getUTCMilliseconds()) + duration.ms;
+}
+
+/**
+ * Reads a price step: an ISO 8601 duration of fixed length (no years or months, whose lengths vary)
+ * from one second to 366 days. @returns its length in ms, or undefined (STEP_EXPECTED says so).
+ */
+export function parseStep(text: string): number | undefined {
+  const duration = parseDuration(text);
+  if (duration === undefined || duration.months !== 0) return undefined;
+  return duration.ms >= 1000 && duration.ms <= 366 * 86_400_000 ? duration.ms : undefined;
 }

@@ -1,6 +1,6 @@
 import { httpUrlExpected, readHttpUrl } from './http-url.js';
 import { isCalendarDate } from './market-rules.js';
-import { DURATION_EXPECTED, INSTANT_EXPECTED, parseDuration, parseInstant } from './instant.js';
+import { INSTANT_EXPECTED, parseInstant, parseStep, STEP_EXPECTED } from './instant.js';
 
 /**
  * What values an option takes. One definition per rule, read two ways: from text (command-line
@@ -22,8 +22,8 @@ export type OptionKind =
   | { type: 'date' }
   /** A YYYY-MM-DD date or an RFC 3339 date-time, 1970–9999 (floor/instant.ts). */
   | { type: 'instant' }
-  /** An ISO 8601 duration, not negative (floor/instant.ts). */
-  | { type: 'duration' }
+  /** A price step: an ISO 8601 duration without years or months, PT1S to P366D (floor/instant.ts parseStep). */
+  | { type: 'step' }
   /** An absolute http:// or https:// URL. */
   | { type: 'url' }
   /** Repeatable text values (a flag given several times; comma- or newline-separated in the environment). */
@@ -46,7 +46,7 @@ export function expectedText(kind: OptionKind): string {
     case 'token': return 'a token of printable ASCII characters (U+0020–U+007E) with no space at either end, as an HTTP header carries it unchanged';
     case 'date': return 'a YYYY-MM-DD calendar date';
     case 'instant': return INSTANT_EXPECTED;
-    case 'duration': return DURATION_EXPECTED;
+    case 'step': return STEP_EXPECTED;
     case 'url': return httpUrlExpected(URL_KIND);
     case 'list': return 'one or more non-empty values';
   }
@@ -133,8 +133,8 @@ function readString(kind: OptionKind, text: string): ReadResult {
       return isCalendarDate(text) ? { ok: true, value: text } : fail(kind);
     case 'instant':
       return parseInstant(text) === undefined ? fail(kind) : { ok: true, value: text };
-    case 'duration':
-      return parseDuration(text) === undefined ? fail(kind) : { ok: true, value: text };
+    case 'step':
+      return parseStep(text) === undefined ? fail(kind) : { ok: true, value: text };
     case 'url':
       return readHttpUrl(text, URL_KIND).ok ? { ok: true, value: text } : fail(kind);
     case 'token':
@@ -178,5 +178,7 @@ export const BOOLEAN = { type: 'boolean' } as const;
 export const TEXT = { type: 'string' } as const;
 /** An instant: a YYYY-MM-DD date or an RFC 3339 date-time. */
 export const INSTANT = { type: 'instant' } as const;
+/** A price step (an ISO 8601 duration of fixed length). */
+export const STEP = { type: 'step' } as const;
 /** Repeatable text values, comma-separated in the environment. */
 export const LIST = { type: 'list', separator: ',' } as const;

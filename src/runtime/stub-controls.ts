@@ -66,7 +66,7 @@ export interface JournalStats {
 export function createStubControls(runtime: StubRuntime): StubControls {
   const { store, behaviours, journal, clock } = runtime;
   return {
-    ...marketControls(store),
+    ...marketControls(store, clock),
     clock: () => clock.read(),
     setClock: (where, change) => clock.set(change, where),
     reset() {
@@ -81,8 +81,8 @@ export function createStubControls(runtime: StubRuntime): StubControls {
 
 type MarketControls = Pick<StubControls, 'catalog' | 'market' | 'hasMarket' | 'setMarkets' | 'putMarket' | 'patchMarket' | 'removeMarket' | 'setDeviations' | 'setMarketDeviations' | 'deviations' | 'tick'>;
 
-/** The controls over the catalog and its deviations (each checks its arguments, then edits the store). */
-function marketControls(store: StubRuntime['store']): MarketControls {
+/** The controls over the catalog and its deviations (each checks its arguments, then edits the store); reads and patches see markets at the clock's instant. */
+function marketControls(store: StubRuntime['store'], clock: StubRuntime['clock']): MarketControls {
   const notFound = (where: string, marketId: string) => new MarketStubError({ code: 'MARKET_NOT_FOUND', where, marketId, message: `${where}: no market with market_id ${JSON.stringify(marketId)}` });
   const requireMarket = (where: string, marketId: unknown): string => {
     if (typeof marketId !== 'string' || marketId === '') throw optionError(where, 'marketId', 'a non-empty string', marketId);
@@ -90,11 +90,11 @@ function marketControls(store: StubRuntime['store']): MarketControls {
     return marketId;
   };
   return {
-    catalog: (where) => wholeCatalog(store, where),
+    catalog: (where) => wholeCatalog(store, where, clock.now()),
     market(where, marketId) {
       const market = store.market(requireMarket(where, marketId));
       if (!market) throw notFound(where, marketId);
-      return market;
+      return store.walked(market, clock.now());
     },
     hasMarket: (marketId) => store.has(marketId),
     setMarkets(where, markets) {
@@ -110,7 +110,7 @@ function marketControls(store: StubRuntime['store']): MarketControls {
     patchMarket(where, marketId, patch) {
       requireMarket(where, marketId);
       if (patch === null || typeof patch !== 'object' || Array.isArray(patch)) throw optionError(where, 'patch', 'a JSON object (RFC 7396 merge patch)', patch);
-      const market = guarded(where, () => store.patch(marketId, patch as Record<string, unknown>, where));
+      const market = guarded(where, () => store.patch(marketId, patch as Record<string, unknown>, where, clock.now()));
       if (!market) throw notFound(where, marketId);
       return market;
     },
@@ -134,13 +134,15 @@ function marketControls(store: StubRuntime['store']): MarketControls {
     tick(where, n) {
       const count = n === undefined ? 1 : n;
       if (typeof count !== 'number' || !Number.isInteger(count) || count < 1 || count > MAX_TICKS_PER_CALL) throw optionError(where, 'n', `an integer from 1 to ${MAX_TICKS_PER_CALL}`, n);
-      return guarded(where, () => store.tick(count, where));
+      // A tick is n steps of the price walk: the clock moves n price steps forward (O(1) at any catalog size).
+      clock.forward(count * store.stepMs(), where, 'n');
+      return store.stepAt(clock.now());
     },
   };
 }
 
-/** Every market as stored, in catalog order. @throws MarketStubError LIMIT_EXCEEDED above MAX_EDITABLE markets. */
-function wholeCatalog(store: StubRuntime['store'], where: string): Market[] {
+/** Every market as stored, at stub instant `t` (prices walked), in catalog order. @throws MarketStubError LIMIT_EXCEEDED above MAX_EDITABLE markets. */
+function wholeCatalog(store: StubRuntime['store'], where: string, t: number): Market[] {
   const current = store.current();
   if (current.size > MAX_EDITABLE) {
     throw new MarketStubError({ code: 'LIMIT_EXCEEDED', where, option: 'catalog', expected: `a catalog of at most ${MAX_EDITABLE} markets to list whole`, found: current.size });
@@ -148,7 +150,7 @@ function wholeCatalog(store: StubRuntime['store'], where: string): Market[] {
   const markets: Market[] = [];
   for (let i = 0; i < current.size; i++) {
     const market = store.marketAt(i);
-    if (market) markets.push(market);
+    if (market) markets.push(store.walked(market, t));
   }
   return markets;
 }

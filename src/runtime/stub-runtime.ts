@@ -1,8 +1,8 @@
-import { DEFAULT_JOURNAL_BYTES } from '../floor/limits.js';
+import { DEFAULT_JOURNAL_BYTES, DEFAULT_PRICE_STEP } from '../floor/limits.js';
 import type { StubLogger } from '../floor/stub-logger.js';
-import { createMarketStore, type MarketStore } from '../catalog/market-store.js';
+import { createMarketStore, type MarketStore, type PriceWalk } from '../catalog/market-store.js';
 import { createStubClock, type StubClock } from '../catalog/stub-clock.js';
-import { parseInstant } from '../floor/instant.js';
+import { parseInstant, parseStep } from '../floor/instant.js';
 import { todayUtc } from '../floor/market-rules.js';
 import { createBehaviourEngine, type BehaviourEngine } from '../behaviour/behaviour.js';
 import { MarketStubError } from '../floor/market-stub-error.js';
@@ -72,7 +72,8 @@ export interface Exchange {
  */
 export function createStubRuntime(options: RuntimeOptions, where = 'createStubRuntime'): StubRuntime {
   const seed = options.seed ?? 1;
-  const store = createStore(options, seed, where);
+  const clock = createStubClock(parseInstant(options.clock ?? todayUtc()) ?? Date.parse(`${todayUtc()}T00:00:00Z`), options.clockRate ?? 0);
+  const store = createStore(options, seed, { origin: clock.start, stepMs: parseStep(options.priceStep ?? DEFAULT_PRICE_STEP) ?? 60_000, mode: options.priceWalk ?? 'generated' }, where);
   const behaviours = createBehaviourEngine({ seed, ...(options.behaviour ? { global: options.behaviour } : {}), ...(options.rules ? { rules: options.rules } : {}) });
   const journal = createRequestJournal({ capacity: options.journalSize ?? 1000, maxBytes: options.journalBytes ?? DEFAULT_JOURNAL_BYTES, headers: options.journalHeaders ?? 'redacted', redactHeaders: options.redactHeaders ?? [], redactQuery: options.redactQuery ?? [] });
   const logger = options.logger;
@@ -81,7 +82,7 @@ export function createStubRuntime(options: RuntimeOptions, where = 'createStubRu
     store, behaviours, journal, logger, reportError, warn,
     profile: resolveProfile(options.profile),
     cors: options.cors ?? true,
-    clock: createStubClock(parseInstant(options.clock ?? todayUtc()) ?? Date.parse(`${todayUtc()}T00:00:00Z`), options.clockRate ?? 0),
+    clock,
     allowedHosts: Object.freeze([...(options.allowedHosts ?? [])]),
     admin: options.admin ?? true,
     adminToken: options.adminToken,
@@ -90,9 +91,9 @@ export function createStubRuntime(options: RuntimeOptions, where = 'createStubRu
 }
 
 /** Stage: the store over the catalog, with the start-up deviations planned and their market ids checked. */
-function createStore(options: RuntimeOptions, seed: number, where: string): MarketStore {
+function createStore(options: RuntimeOptions, seed: number, walk: PriceWalk, where: string): MarketStore {
   const plan = planDeviations(options.deviations ?? [], where);
-  const store = createMarketStore(options.catalog, { seed, deviations: plan });
+  const store = createMarketStore(options.catalog, { seed, deviations: plan, walk });
   for (const id of plan.targeted.keys()) {
     if (!store.has(id)) throw new MarketStubError({ code: 'MARKET_NOT_FOUND', where, option: 'deviations', marketId: id, message: `${where}: deviations: no market with market_id ${JSON.stringify(id)} (marketIds name markets of the catalog)` });
   }
