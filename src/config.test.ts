@@ -15,7 +15,7 @@ describe('resolveServeConfig', () => {
       behaviour: {}, rules: [], deviations: [],
     });
     expect(launchOptionsOf(config)).toEqual({
-      port: 4010, host: '127.0.0.1', watch: false, seed: 1, count: 100, clock: '2026-11-21',
+      port: 4010, host: '127.0.0.1', watch: false, seed: 1, count: 100, clock: '2026-11-21', clockRate: 0, priceStep: 'PT1M', priceWalk: 'generated',
       profile: composed.profile, behaviour: {}, rules: [], deviations: [], admin: true, journalSize: 1000, cors: true,
       journalBytes: 33_554_432, journalHeaders: 'redacted', shutdownGraceMs: 5000,
     });
@@ -44,7 +44,7 @@ describe('resolveServeConfig', () => {
     [{ port: '70000' }, {}, '--port: expected an integer from 0 to 65535'],
     [{ count: '-1' }, {}, '--count: expected an integer'],
     [{ seed: '1.5' }, {}, '--seed: expected an integer'],
-    [{ clock: '2026-02-30' }, {}, '--clock: expected a YYYY-MM-DD calendar date, found "2026-02-30"'],
+    [{ clock: '2026-02-30' }, {}, '--clock: expected a YYYY-MM-DD date or an RFC 3339 instant from 1970 to 9999, found "2026-02-30"'],
     [{}, { MARKET_STUB_LOG_FORMAT: 'xml' }, 'MARKET_STUB_LOG_FORMAT: expected one of auto, text, json'],
     [{ paging: 'pages' }, {}, '--paging: expected one of none, offset, cursor'],
     [{ 'page-size': '2000' }, {}, '--page-size: expected an integer from 1 to --max-page-size (1000), found 2000.'],

@@ -5,5 +5,6 @@ export { MarketStubError, type MarketStubErrorCode } from './floor/market-stub-e
 export type { Behaviour, BehaviourRuleInput, TransportFault } from './behaviour/behaviour.js';
 export type { DeviationSetting } from './deviation/deviation-settings.js';
 export type { JournalEntry, JournalFilter } from './journal/request-journal.js';
+export type { ClockChange, ClockReading } from './catalog/stub-clock.js';
 export type { Market } from './schema/generated/market-types.js';
 export type { ResponseProfile } from './runtime/response-profile.js';

@@ -51,7 +51,7 @@ export const STUB_FIELDS = {
 export const CATALOG_SERVE_FLAGS = {
   seed: { flag: 'seed', env: ['MARKET_STUB_SEED'], default: 1, describe: 'Seed of the generated catalog, ticks, jitter and error rates', group: 'Data:' },
   count: { flag: 'count', env: ['MARKET_STUB_COUNT'], default: 100, describe: 'Number of generated markets', group: 'Data:' },
-  clock: { flag: 'clock', env: ['MARKET_STUB_CLOCK'], defaultText: 'today (UTC)', describe: 'Clock date YYYY-MM-DD (UTC); resolution dates fall 1–730 days after it', group: 'Data:' },
+  clock: { flag: 'clock', env: ['MARKET_STUB_CLOCK'], defaultText: 'today (UTC)', describe: 'Where the stub clock starts: YYYY-MM-DD (00:00:00Z) or an RFC 3339 instant; resolution dates fall 1–730 days after its date', group: 'Data:' },
 } as const satisfies { readonly [K in keyof MarketStubOptions]?: ServeFlag };
 
 /**
@@ -74,7 +74,7 @@ export const STUB_SERVE_FLAGS = {
  * unknown fields (a typo such as `cuont`), and combinations (`watch` needs `fixtures`; `fixtures`
  * and `markets` exclude each other).
  * @throws MarketStubError OPTION_INVALID naming `where` and the field:
- *   `startMarketStub: clock: expected a YYYY-MM-DD calendar date, found "2026-13-01"`.
+ *   `startMarketStub: clock: expected a YYYY-MM-DD date or an RFC 3339 instant from 1970 to 9999, found "2026-13-01"`.
  */
 export function checkStubOptions(options: unknown, where = 'startMarketStub'): void {
   checkFields(options, STUB_FIELDS, where);

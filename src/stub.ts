@@ -39,7 +39,7 @@ export interface MarketStub extends MarketStubClient {
  * Nothing is bound and nothing runs in the background when it rejects, and nothing started in
  * the background (warm-up, watch) can throw past the stub later.
  * @throws MarketStubError: OPTION_INVALID for a bad option (`startMarketStub: clock: expected a
- *   YYYY-MM-DD calendar date, found "2026-13-01"`; unknown options too); MARKETS_INVALID or
+ *   YYYY-MM-DD date or an RFC 3339 instant from 1970 to 9999, found "2026-13-01"`; unknown options too); MARKETS_INVALID or
  *   FIXTURES_UNREADABLE (a FixtureError with every problem) for bad `fixtures` or `markets`;
  *   LISTEN_FAILED when the port or host cannot be bound (the system error is its `cause`).
  */

@@ -9,6 +9,7 @@ asserted directly (code, where, option, market_id, findings), since Python has n
 from __future__ import annotations
 
 import json
+import urllib.request
 from collections.abc import Iterator
 from typing import Any
 
@@ -144,6 +145,22 @@ def test_tick_counts_and_moves_prices(client: MarketStubClient, start_catalog: l
     zero = error_of(client.tick, 0)
     assert (zero.code, zero.option, zero.found) == ("OPTION_INVALID", "n", "0")
     assert error_of(client.tick, 1.5).option == "n"
+
+
+def test_clock_reads_moves_forward_and_refuses_bad_changes(client: MarketStubClient) -> None:
+    start = f"{CONTRACT_CLOCK}T00:00:00Z"
+    assert client.clock() == {"instant": start, "rate": 0, "start": start}
+    assert client.set_clock(advance="PT6H")["instant"] == f"{CONTRACT_CLOCK}T06:00:00Z"
+    with urllib.request.urlopen(f"{client.url}/markets", timeout=10) as response:
+        assert response.headers["date"] == "Thu, 01 Jan 2026 06:00:00 GMT"
+    assert client.requests()[-1]["stubTime"] == f"{CONTRACT_CLOCK}T06:00:00Z"
+    backwards = error_of(lambda: client.set_clock(to=CONTRACT_CLOCK))
+    assert (backwards.code, backwards.option, backwards.where) == ("OPTION_INVALID", "to", "stub.set_clock")
+    assert error_of(lambda: client.set_clock(advance="-PT1H")).option == "advance"
+    assert error_of(lambda: client.set_clock(advance="P1D", rate=-1)).option == "rate"
+    assert client.clock()["instant"] == f"{CONTRACT_CLOCK}T06:00:00Z"
+    client.reset()
+    assert client.clock()["instant"] == start
 
 
 def test_reset_restores_the_start_up_state_and_keeps_the_journal(client: MarketStubClient, start_catalog: list[dict[str, Any]]) -> None:

@@ -1,7 +1,7 @@
 import { optionError } from '../floor/market-stub-error.js';
 import { MAX_COUNT } from '../floor/limits.js';
 import { checkFields, type FieldRule } from '../floor/option-fields.js';
-import { int } from '../floor/option-kind.js';
+import { INSTANT, int } from '../floor/option-kind.js';
 
 
 /** Where a catalog comes from: exactly one of fixtures, markets, or the generator's (seed, count, clock). */
@@ -12,6 +12,7 @@ export interface CatalogOptions {
   markets?: readonly unknown[] | undefined;
   seed: number;
   count: number;
+  /** The clock: a YYYY-MM-DD date or an RFC 3339 instant (the generator reads its UTC date). */
   clock: string;
 }
 
@@ -19,7 +20,7 @@ export interface CatalogOptions {
 export const CATALOG_FIELDS = {
   seed: int(0, Number.MAX_SAFE_INTEGER),
   count: int(0, MAX_COUNT),
-  clock: { type: 'date' },
+  clock: INSTANT,
   fixtures: { type: 'path' },
   markets: (value, where, option) => {
     if (!Array.isArray(value)) throw optionError(where, option, 'an array of markets', value);

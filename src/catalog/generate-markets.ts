@@ -2,6 +2,7 @@ import type { Market } from '../schema/generated/market-types.js';
 import { MAX_COUNT, MAX_HORIZON_DAYS } from '../floor/limits.js';
 import { addDays, complementaryPrices, isCalendarDate } from '../floor/market-rules.js';
 import { mixSeed } from '../floor/seed-mix.js';
+import { dateOfInstant, parseInstant } from '../floor/instant.js';
 import { optionError } from '../floor/market-stub-error.js';
 import { checkFields } from '../floor/option-fields.js';
 import { int, readTyped } from '../floor/option-kind.js';
@@ -12,7 +13,7 @@ import { poolSpan, valuePools, type PooledField } from './value-pools.js';
 export interface GenerateOptions {
   /** Catalog seed, an integer in [0, 2^53). */
   seed: number;
-  /** The clock date, YYYY-MM-DD (UTC): every resolution_date lies 1–730 days after it. */
+  /** The clock, YYYY-MM-DD (UTC) or an RFC 3339 instant (its UTC date): every resolution_date lies 1–730 days after that date. */
   clock: string;
 }
 
@@ -26,8 +27,11 @@ const horizons = new Map<string, readonly string[]>();
 function horizonOf(clock: string): readonly string[] {
   let dates = horizons.get(clock);
   if (!dates) {
-    if (!isCalendarDate(clock)) throw new RangeError(`clock must be a YYYY-MM-DD calendar date, got ${JSON.stringify(clock)}`);
-    dates = Array.from({ length: MAX_HORIZON_DAYS + 1 }, (_, days) => addDays(clock, days));
+    // An RFC 3339 instant as the clock: its UTC date.
+    const instant = isCalendarDate(clock) ? undefined : parseInstant(clock);
+    const date = instant === undefined ? clock : dateOfInstant(instant);
+    if (!isCalendarDate(date)) throw new RangeError(`clock must be a YYYY-MM-DD date or an RFC 3339 instant, got ${JSON.stringify(clock)}`);
+    dates = Array.from({ length: MAX_HORIZON_DAYS + 1 }, (_, days) => addDays(date, days));
     if (horizons.size >= 64) horizons.clear();
     horizons.set(clock, dates);
   }
@@ -113,5 +117,5 @@ function checkGenerate(where: string, name: string, n: number, max: number, opti
   if (!read.ok) throw optionError(where, name, read.expected, n);
   // `?? null`: checkFields lets undefined through (every field optional); here seed and clock are required.
   checkFields(options ?? null, { seed: CATALOG_FIELDS.seed, clock: CATALOG_FIELDS.clock }, where);
-  for (const key of ['seed', 'clock'] as const) if (options[key] === undefined) throw optionError(where, key, key === 'seed' ? 'an integer seed' : 'a YYYY-MM-DD clock date', undefined);
+  for (const key of ['seed', 'clock'] as const) if (options[key] === undefined) throw optionError(where, key, key === 'seed' ? 'an integer seed' : 'a YYYY-MM-DD clock date or RFC 3339 instant', undefined);
 }

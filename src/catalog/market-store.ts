@@ -1,8 +1,8 @@
 import jsonMergePatch from 'json-merge-patch';
 import type { Market } from '../schema/generated/market-types.js';
 import { MarketStubError } from '../floor/market-stub-error.js';
-import { MAX_ADDED_MARKETS, MAX_EDITABLE, MAX_MARKET_DEPTH, MAX_TICK_WORK } from '../floor/limits.js';
-import { mixSeed } from '../floor/seed-mix.js';
+import { MAX_ADDED_MARKETS, MAX_EDITABLE, MAX_MARKET_DEPTH } from '../floor/limits.js';
+import { walkedCents, walkKey } from './price-walk.js';
 import { fnv1a } from '../floor/text-hash.js';
 import { catalogueIndex } from '../deviation/deviation-catalogue.js';
 import type { ListDeviation, MarketDeviation } from '../deviation/deviation-definition.js';
@@ -27,6 +27,19 @@ export interface MarketStore {
   market(marketId: string): Market | undefined;
   /** The market at a catalog position as stored (before deviations; no response body is built), or undefined. */
   marketAt(index: number): Market | undefined;
+  /**
+   * The catalog as served at stub instant `t` (epoch ms): `current()` with each walking market's
+   * prices at t's step of the walk (`walked`). At step 0 (a frozen clock, or before the first step)
+   * it is `current()` itself; a view is kept per step, so a poller's requests between two steps
+   * share its entries and list bytes.
+   */
+  at(t: number): MarketCatalog;
+  /** A stored market as it is at stub instant `t`: its prices walked when it walks (the market itself otherwise). */
+  walked(market: Market, t: number): Market;
+  /** The step of the price walk at stub instant `t`: whole price steps since the clock's start. */
+  stepAt(t: number): number;
+  /** Stub time per step of the price walk, ms. */
+  stepMs(): number;
   /** Replaces every market (validated like fixtures); `where` names the caller in errors. @throws MarketStubError MARKETS_INVALID listing every problem. */
   replace(items: readonly unknown[], where?: string): void;
   /** Adds or replaces one market (validated). @returns whether it was created. @throws MarketStubError MARKETS_INVALID, LIMIT_EXCEEDED */
@@ -37,10 +50,10 @@ export interface MarketStore {
    * @returns the new market, or undefined when the id is unknown.
    * @throws MarketStubError MARKETS_INVALID when the result is not a valid Market, OPTION_INVALID when the patch changes market_id.
    */
-  patch(marketId: string, patch: Record<string, unknown>, where?: string): Market | undefined;
+  patch(marketId: string, patch: Record<string, unknown>, where?: string, t?: number): Market | undefined;
   /** Removes one market. @returns false when the id is unknown. @throws MarketStubError LIMIT_EXCEEDED above MAX_EDITABLE markets. */
   remove(marketId: string, where?: string): boolean;
-  /** Back to the start-up markets and deviations; clears the tick. */
+  /** Back to the start-up markets and deviations. */
   reset(): void;
   /** Replaces every deviation in force (market ids must be in the catalog). @throws MarketStubError MARKET_NOT_FOUND naming the first unknown id. */
   setDeviations(plan: DeviationPlan, where?: string): void;
@@ -57,20 +70,26 @@ export interface MarketStore {
    * deviation=NAME` answers from); built lazily, kept until the next change.
    */
   preferredView(deviation: MarketDeviation): MarketCatalog;
-  /**
-   * Moves prices of active, non-stale markets by `n` ticks (seeded ±0–2 cents each). Only the
-   * markets that move are rebuilt. @returns the tick count.
-   * @throws MarketStubError LIMIT_EXCEEDED when `n × size` exceeds MAX_TICK_WORK or the catalog MAX_EDITABLE.
-   */
-  tick(n?: number, where?: string): number;
   /** Replaces the start-up data (hot reload) and resets to it. */
   setBase(base: MarketCatalog): void;
 }
 
-/** What the store is built with: the seed and the deviations in force at start-up (and after reset). */
+/** What the store is built with: the seed, the deviations in force at start-up (and after reset), and the price walk. */
 export interface MarketStoreOptions {
   seed: number;
   deviations?: DeviationPlan;
+  /** The price walk (without it no price moves). */
+  walk?: PriceWalk;
+}
+
+/** How prices walk with the stub clock (catalog/price-walk.ts). */
+export interface PriceWalk {
+  /** The clock's start instant, epoch ms: step 0. */
+  origin: number;
+  /** Stub time per step, ms (≥ 1000). */
+  stepMs: number;
+  /** Whose prices walk: generated markets no admin call wrote, all markets, or none. */
+  mode: 'generated' | 'all' | 'off';
 }
 
 /**
@@ -83,7 +102,7 @@ export interface MarketStoreOptions {
  * (by market_id, so the same markets whatever edits and request order).
  */
 export function createMarketStore(startCatalog: MarketCatalog, options: MarketStoreOptions): MarketStore {
-  return new OverlayStore(startCatalog, options.seed, options.deviations ?? NO_DEVIATIONS);
+  return new OverlayStore(startCatalog, options.seed, options.deviations ?? NO_DEVIATIONS, options.walk ?? { origin: 0, stepMs: 60_000, mode: 'off' });
 }
 
 /**
@@ -102,9 +121,10 @@ class OverlayStore implements MarketStore {
   private shares: DeviationPlan['shares'];
   private targeted: ReadonlyMap<string, readonly MarketDeviation[]>;
   private list: readonly ListDeviation[];
-  private tickCount = 0;
   private view: MarketCatalog;
   private changeCount = -1;
+  /** The view of the last step asked for (`at`), kept until the step or the view changes. */
+  private stepView: { step: number; of: MarketCatalog; catalog: MarketCatalog } | undefined;
   /** Built entries of changed or targeted markets. */
   private served = new Map<string, CatalogEntry>();
   /** Entries with shared deviations only (null: none apply). */
@@ -113,7 +133,7 @@ class OverlayStore implements MarketStore {
   private aliases: Map<string, string> | undefined;
   private preferred = new Map<MarketDeviation, MarketCatalog>();
 
-  constructor(startCatalog: MarketCatalog, private readonly seed: number, private readonly startPlan: DeviationPlan) {
+  constructor(startCatalog: MarketCatalog, private readonly seed: number, private readonly startPlan: DeviationPlan, private readonly walk: PriceWalk) {
     this.start = startCatalog;
     this.base = startCatalog;
     this.view = startCatalog;
@@ -145,6 +165,37 @@ class OverlayStore implements MarketStore {
     if (this.view === this.base) return this.base.entryAt(index)?.market;
     const id = index >= 0 && index < this.size() ? this.idAt(index) : undefined;
     return id === undefined ? undefined : this.market(id);
+  }
+
+  stepMs(): number {
+    return this.walk.stepMs;
+  }
+
+  stepAt(t: number): number {
+    return this.walk.mode === 'off' || t < this.walk.origin + this.walk.stepMs ? 0 : Math.floor((t - this.walk.origin) / this.walk.stepMs);
+  }
+
+  at(t: number): MarketCatalog {
+    const step = this.stepAt(t);
+    if (step === 0) return this.view;
+    const kept = this.stepView;
+    if (kept?.step === step && kept.of === this.view) return kept.catalog;
+    const built = new Map<string, CatalogEntry | undefined>();
+    const entry = (id: string): CatalogEntry | undefined => {
+      if (built.has(id)) return built.get(id);
+      const made = this.entryAtStep(id, step);
+      if (built.size >= SHARED_CACHE) built.clear();
+      built.set(id, made);
+      return made;
+    };
+    const catalog = overlayView(this.base, { size: this.size(), idAt: (i) => this.idAt(i), entry, aliased: (id) => this.aliased(id) });
+    this.stepView = { step, of: this.view, catalog };
+    return catalog;
+  }
+
+  walked(market: Market, t: number): Market {
+    const step = this.stepAt(t);
+    return step === 0 || !this.walks(market) ? market : walkedMarket(market, this.seed, step);
   }
 
   deviations(): DeviationPlan {
@@ -201,9 +252,11 @@ class OverlayStore implements MarketStore {
     return exists ? 'replaced' : 'created';
   }
 
-  patch(marketId: string, patch: Record<string, unknown>, where = 'patchMarket'): Market | undefined {
-    const old = this.market(marketId);
-    if (!old) return undefined;
+  patch(marketId: string, patch: Record<string, unknown>, where = 'patchMarket', t?: number): Market | undefined {
+    const stored = this.market(marketId);
+    if (!stored) return undefined;
+    // A patch starts from the market as served at `t`: a walking market keeps the prices it shows.
+    const old = t === undefined ? stored : this.walked(stored, t);
     checkJsonInput(patch, where, 'patch', MAX_MARKET_DEPTH, 'a market');
     if ('market_id' in patch && patch['market_id'] !== marketId) {
       throw new MarketStubError({ code: 'OPTION_INVALID', where, option: 'patch.market_id', expected: `absent or ${JSON.stringify(marketId)} (market_id cannot change)`, found: patch['market_id'] });
@@ -228,28 +281,6 @@ class OverlayStore implements MarketStore {
     return true;
   }
 
-  tick(n = 1, where = 'tick'): number {
-    const count = this.size();
-    requireEditable(count, where, 'tick');
-    if (n * count > MAX_TICK_WORK) {
-      const most = Math.floor(MAX_TICK_WORK / Math.max(1, count));
-      const advice = most >= 1 ? `n at most ${most} for ${count} markets; call tick again for more` : `a catalog of ${count} markets is above it: a tick holds the server while it visits every market`;
-      throw new MarketStubError({ code: 'LIMIT_EXCEEDED', where, option: 'n', expected: `n × catalog size at most ${MAX_TICK_WORK} per call (${advice})`, found: n });
-    }
-    for (let i = 0; i < count; i++) {
-      const id = this.idAt(i);
-      const market = id === undefined ? undefined : this.market(id);
-      if (!id || !market || market.status !== 'active' || this.deviationsOf(id).some((d) => d.freezesPrices)) continue;
-      const moved = movePrices(market, this.seed, fnv1a(id), this.tickCount, n);
-      if (moved === market) continue;
-      this.changed.set(id, moved);
-      this.forget(id);
-    }
-    this.tickCount += n;
-    this.refresh();
-    return this.tickCount;
-  }
-
   setDeviations(plan: DeviationPlan, where = 'setDeviations'): void {
     for (const id of plan.targeted.keys()) {
       if (!this.has(id)) throw new MarketStubError({ code: 'MARKET_NOT_FOUND', where, marketId: id, message: `${where}: no market with market_id ${JSON.stringify(id)} (marketIds name markets of the catalog)` });
@@ -271,14 +302,12 @@ class OverlayStore implements MarketStore {
   reset(): void {
     this.startOver(this.start);
     this.applyPlan(this.startPlan);
-    this.tickCount = 0;
     this.refresh();
   }
 
   setBase(next: MarketCatalog): void {
     this.start = next;
     this.startOver(next);
-    this.tickCount = 0;
     this.refresh();
   }
 
@@ -294,6 +323,30 @@ class OverlayStore implements MarketStore {
     if (this.order) return this.order[index];
     if (index < this.base.size) return this.base.marketIdAt ? this.base.marketIdAt(index) : this.base.entryAt(index)?.market.market_id;
     return this.added[index - this.base.size];
+  }
+
+  /**
+   * Whether a market's prices walk: an active market that serves no price-freezing deviation
+   * (`stale-prices`), and with the `generated` walk only a generated market of the start-up
+   * catalog that no admin call wrote (an overlay keeps its values: docs/architecture.md).
+   */
+  private walks(market: Market): boolean {
+    const { mode } = this.walk;
+    if (mode === 'off' || market.status !== 'active') return false;
+    const id = market.market_id;
+    if (mode === 'generated' && (this.base !== this.start || this.start.source !== 'generated' || this.changed.has(id) || this.base.entry(id) === undefined)) return false;
+    return !this.deviationsOf(id).some((d) => d.freezesPrices);
+  }
+
+  /** The served entry of a market at a step of the walk: the entry of step 0 when its prices stay, else one rendered from the walked market with its deviations. */
+  private entryAtStep(id: string, step: number): CatalogEntry | undefined {
+    const served = this.servedEntry(id);
+    const market = served === undefined ? undefined : this.market(id);
+    if (served === undefined || market === undefined || !this.walks(market)) return served;
+    const moved = walkedMarket(market, this.seed, step);
+    if (moved === market) return served;
+    const ds = this.deviationsOf(id);
+    return ds.length === 0 ? toCatalogEntry(moved) : this.render(moved, ds);
   }
 
   /** The deviations of one market: its own, and the shared ones the seed selects it for. */
@@ -403,18 +456,14 @@ function requireEditable(size: number, where: string, what: string): void {
 }
 
 /**
- * Moves yes_price `n` ticks from tick `from` on: each tick −2…+2 cents (seeded by market and tick
- * number), clamped to [0.01, 0.99]; no_price moves by the opposite, keeping their sum. Integer units
- * of 1e-4 divided once: the JSON text never carries float noise.
+ * A market with its prices at step `step` of its walk (catalog/price-walk.ts), keyed by the seed and
+ * its market_id: yes_price walks in cents from its start (its value rounded to the 0.01 tick), and
+ * no_price is its complement. Integer cents divided once: the JSON text never carries float noise.
+ * @returns the market itself when the walk is back at its start price.
  */
-function movePrices(market: Market, seed: number, idHash: number, from: number, n: number): Market {
-  const yes = Math.round(market.yes_price * 10_000);
-  let nextYes = yes;
-  for (let t = from + 1; t <= from + n; t++) {
-    const step = (mixSeed(seed, idHash, 1000 + t) % 5) - 2;
-    nextYes = Math.min(9_900, Math.max(100, nextYes + step * 100));
-  }
-  if (nextYes === yes) return market;
-  const no = Math.round(market.no_price * 10_000);
-  return { ...market, yes_price: nextYes / 10_000, no_price: Math.max(0, no - (nextYes - yes)) / 10_000 };
+function walkedMarket(market: Market, seed: number, step: number): Market {
+  const start = Math.min(99, Math.max(1, Math.round(market.yes_price * 100)));
+  const yes = walkedCents(start, walkKey(seed, fnv1a(market.market_id)), step);
+  if (yes === start && market.yes_price === start / 100 && market.no_price === (100 - start) / 100) return market;
+  return { ...market, yes_price: yes / 100, no_price: (100 - yes) / 100 };
 }

@@ -75,6 +75,10 @@ export function kindSchema(kind: OptionKind): SchemaNode {
     case 'path': return text;
     case 'token': return { type: 'string', minLength: 1, pattern: '^[\\x21-\\x7e]([\\x20-\\x7e]*[\\x21-\\x7e])?$' };
     case 'date': return { type: 'string', format: 'date', pattern: '^\\d{4}-\\d{2}-\\d{2}$' };
+    // The year's digits hold the range (1970–9999); the formats hold the calendar and the clock.
+    case 'instant': return { type: 'string', pattern: '^(19[7-9][0-9]|[2-9][0-9]{3})-[0-9]{2}-[0-9]{2}([Tt][0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?([Zz]|[+-][0-9]{2}:[0-9]{2}))?$', anyOf: [{ type: 'string', format: 'date' }, { type: 'string', format: 'date-time' }] };
+    // The length (PT1S to P366D) is checked where the step is read (floor/instant.ts parseStep).
+    case 'step': return { type: 'string', pattern: '^P(?!$)([0-9]{1,9}W)?([0-9]{1,9}D)?(T(?=[0-9])([0-9]{1,9}H)?([0-9]{1,9}M)?([0-9]{1,9}([.,][0-9]{1,9})?S)?)?$' };
     case 'url': return { type: 'string', format: 'uri', pattern: '^[hH][tT][tT][pP][sS]?://' };
     case 'list': return { type: 'array', minItems: 1, items: text };
   }

@@ -102,7 +102,7 @@ function configValidator(): ValidateFunction {
   const { Ajv } = require('ajv') as { Ajv: typeof AjvClass };
   const addFormats = (require('ajv-formats') as typeof AjvFormats).default;
   const ajv = new Ajv({ allErrors: true, verbose: true, strict: true });
-  addFormats(ajv, ['date', 'uri']);
+  addFormats(ajv, ['date', 'date-time', 'uri']);
   const compiled = ajv.compile(buildConfigSchema());
   validate = compiled;
   return compiled;

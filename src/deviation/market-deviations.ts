@@ -258,7 +258,7 @@ export const MARKET_DEVIATIONS: readonly MarketDeviation[] = [
   },
   {
     name: 'stale-prices', class: 'assumption', scope: 'market', endpoints: ['list', 'item'], aliases: ['stale'],
-    describe: 'prices stop moving on tick while the others move',
+    describe: 'prices do not move with the clock (or a tick) while the others walk',
     findings: [],
     unseen: 'one crawl sees prices at one moment; only a client that ticks and compares can tell a stale market',
     record: 'kept',

@@ -57,11 +57,11 @@ export function createFetchHandler(options: FetchHandlerOptions = {}): MarketStu
 export function createFetchAnswerer(core: StubCore, prefix: string, outside: 'not-found' | 'pass'): (request: Request) => Promise<Response | undefined> {
   const { runtime } = core;
   /** The answer delivered and journaled (unless it is the admin API's). */
-  const deliver = (answer: StubAnswer, exchange: Omit<Exchange, 'status' | 'durationMs' | 'labels'>, start: number): Response => {
+  const deliver = (answer: StubAnswer, exchange: Omit<Exchange, 'status' | 'durationMs' | 'labels' | 'instantMs'>, start: number): Response => {
     const response = toResponse(answer, exchange.method);
     if (!answer.admin) {
       const status = response.type === 'error' ? null : response.status;
-      runtime.recordExchange({ ...exchange, status, durationMs: Math.round((performance.now() - start) * 100) / 100, labels: answer.labels });
+      runtime.recordExchange({ ...exchange, instantMs: answer.instantMs ?? runtime.clock.now(), status, durationMs: Math.round((performance.now() - start) * 100) / 100, labels: answer.labels });
     }
     return response;
   };

@@ -28,8 +28,7 @@ export const MAX_LISTED_PROBLEMS = 100;
 // Enforced in catalog/store-limits.ts
 /**
  * Largest catalog whose order can be rebuilt at run time: removing a market visits the whole
- * catalog once, so it is refused above this size (LIMIT_EXCEEDED; ticking has its own, lower
- * bound, MAX_TICK_WORK). Adding, replacing,
+ * catalog once, so it is refused above this size (LIMIT_EXCEEDED). Adding, replacing,
  * patching and faulting one market work on any catalog.
  */
 export const MAX_EDITABLE = 250_000;
@@ -41,13 +40,6 @@ export const MAX_EDITABLE = 250_000;
 export const MAX_REACH_COUNTED = 10_000;
 /** Largest number of markets added at run time on top of the start-up (or last replaced) catalog. */
 export const MAX_ADDED_MARKETS = 100_000;
-/**
- * Largest `n × catalog size` of one tick call: a tick visits every market synchronously, so this
- * bounds how long one call holds the server (other requests wait): 25,000 markets hold it for tens
- * of milliseconds, 100,000 for hundreds (bench/README.md "Figures behind the code's comments"), so
- * catalogs above 25,000 markets do not tick (LIMIT_EXCEEDED).
- */
-export const MAX_TICK_WORK = 25_000;
 
 // Enforced in cli/network-flags.ts
 /** Largest certificate, key or CA bundle file read, in bytes (a CA bundle of a few hundred certificates is about 250 KiB). */
@@ -168,12 +160,22 @@ export const MAX_ADMIN_BODY_BYTES = 256 * 1024;
 // Enforced in runtime/stub-controls.ts
 /** Most markets one setMarkets call (or `PUT /__stub/markets`) takes: it is validated and swapped in at once. */
 export const MAX_MARKETS_PER_CALL = 10_000;
-/** Largest `n` of one tick call (each tick visits every market; see also MAX_TICK_WORK). */
+/** Largest `n` of one tick call (n price steps of the clock; a tick visits no market). */
 export const MAX_TICKS_PER_CALL = 10_000;
 
 // Enforced in runtime/lagging-list.ts
 /** Most list request targets (path and query) `list-lags-items` keeps a rendering of, per stub; all are forgotten when one more comes. */
 export const LAGGING_LIST_TARGETS = 64;
+
+// Enforced in catalog/stub-clock.ts and floor/instant.ts
+/** The earliest instant a stub clock takes: 1970-01-01T00:00:00Z (epoch ms). */
+export const MIN_INSTANT_MS = 0;
+/** The latest instant a stub clock takes: 9999-12-31T23:59:59.999Z (epoch ms), the last a four-digit year writes. */
+export const MAX_INSTANT_MS = 253_402_300_799_999;
+/** Stub time per step of the price walk unless `--price-step` says otherwise: a minute, so real time (`--clock-rate 1`) moves prices about as often as a live venue's. */
+export const DEFAULT_PRICE_STEP = 'PT1M';
+/** Largest clock rate, stub seconds per real second: a 365-day year a second. */
+export const MAX_CLOCK_RATE = 31_536_000;
 
 // Enforced in testcontainers.ts
 /** The image started when none is given: what `docker build -f docker/Dockerfile -t market-stub .` tags. */

@@ -70,7 +70,7 @@ const MARKET_STUB_ERROR_BRAND = Symbol.for('market-stub.MarketStubError');
 
 /**
  * A problem the caller can fix. `message` reads `where: option: expected …, found …`, e.g.
- * `startMarketStub: clock: expected a YYYY-MM-DD calendar date, found "2026-13-01"`.
+ * `startMarketStub: clock: expected a YYYY-MM-DD date or an RFC 3339 instant from 1970 to 9999, found "2026-13-01"`.
  */
 export class MarketStubError extends Error {
   /**

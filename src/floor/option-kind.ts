@@ -1,5 +1,6 @@
 import { httpUrlExpected, readHttpUrl } from './http-url.js';
 import { isCalendarDate } from './market-rules.js';
+import { INSTANT_EXPECTED, parseInstant, parseStep, STEP_EXPECTED } from './instant.js';
 
 /**
  * What values an option takes. One definition per rule, read two ways: from text (command-line
@@ -19,6 +20,10 @@ export type OptionKind =
   | { type: 'token' }
   /** A YYYY-MM-DD calendar date (RFC 3339 full-date). */
   | { type: 'date' }
+  /** A YYYY-MM-DD date or an RFC 3339 date-time, 1970–9999 (floor/instant.ts). */
+  | { type: 'instant' }
+  /** A price step: an ISO 8601 duration without years or months, PT1S to P366D (floor/instant.ts parseStep). */
+  | { type: 'step' }
   /** An absolute http:// or https:// URL. */
   | { type: 'url' }
   /** Repeatable text values (a flag given several times; comma- or newline-separated in the environment). */
@@ -40,6 +45,8 @@ export function expectedText(kind: OptionKind): string {
     case 'path': return 'a file or directory path';
     case 'token': return 'a token of printable ASCII characters (U+0020–U+007E) with no space at either end, as an HTTP header carries it unchanged';
     case 'date': return 'a YYYY-MM-DD calendar date';
+    case 'instant': return INSTANT_EXPECTED;
+    case 'step': return STEP_EXPECTED;
     case 'url': return httpUrlExpected(URL_KIND);
     case 'list': return 'one or more non-empty values';
   }
@@ -124,6 +131,10 @@ function readString(kind: OptionKind, text: string): ReadResult {
       return kind.choices.includes(text) ? { ok: true, value: text } : fail(kind);
     case 'date':
       return isCalendarDate(text) ? { ok: true, value: text } : fail(kind);
+    case 'instant':
+      return parseInstant(text) === undefined ? fail(kind) : { ok: true, value: text };
+    case 'step':
+      return parseStep(text) === undefined ? fail(kind) : { ok: true, value: text };
     case 'url':
       return readHttpUrl(text, URL_KIND).ok ? { ok: true, value: text } : fail(kind);
     case 'token':
@@ -165,5 +176,9 @@ export const choice = <C extends string>(...choices: C[]) => ({ type: 'choice', 
 export const BOOLEAN = { type: 'boolean' } as const;
 /** Non-empty text. */
 export const TEXT = { type: 'string' } as const;
+/** An instant: a YYYY-MM-DD date or an RFC 3339 date-time. */
+export const INSTANT = { type: 'instant' } as const;
+/** A price step (an ISO 8601 duration of fixed length). */
+export const STEP = { type: 'step' } as const;
 /** Repeatable text values, comma-separated in the environment. */
 export const LIST = { type: 'list', separator: ',' } as const;

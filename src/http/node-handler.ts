@@ -9,8 +9,9 @@ import { requestBody } from './request-body.js';
 import { writeHead, writeReply, writeReplyHead } from './write-reply.js';
 
 const APPLIED = Symbol('market-stub.behaviour');
+const INSTANT = Symbol('market-stub.instant');
 
-type WithLabels = ServerResponse & { [APPLIED]?: readonly string[] };
+type WithLabels = ServerResponse & { [APPLIED]?: readonly string[]; [INSTANT]?: number };
 
 /**
  * The node:http adapter of the core: `handle(req, res)` turns a raw Node request into a
@@ -40,6 +41,7 @@ export function createNodeHandler(core: StubCore, options: { mounted?: boolean }
       return;
     }
     if (answer.labels.length > 0) (res as WithLabels)[APPLIED] = answer.labels;
+    if (answer.instantMs !== undefined) (res as WithLabels)[INSTANT] = answer.instantMs;
     if (answer.preflight) {
       writeHead(res, answer.reply.status, answer.reply.headers);
       res.end();
@@ -55,7 +57,7 @@ function observe(runtime: StubRuntime, req: IncomingMessage, res: WithLabels, sp
   // 'close' fires once (`on`, not `once`: no wrapper per request). req.headers is a fresh object per request that nothing else mutates: kept, not copied.
   res.on('close', () => {
     const durationMs = Math.round((performance.now() - start) * 100) / 100;
-    runtime.recordExchange({ timeMs, method: req.method ?? 'GET', target: req.url ?? '/', path: split.path, query: split.query, headers: req.headers, status: res.headersSent ? res.statusCode : null, durationMs, labels: res[APPLIED] ?? NO_LABELS });
+    runtime.recordExchange({ timeMs, instantMs: res[INSTANT] ?? runtime.clock.now(), method: req.method ?? 'GET', target: req.url ?? '/', path: split.path, query: split.query, headers: req.headers, status: res.headersSent ? res.statusCode : null, durationMs, labels: res[APPLIED] ?? NO_LABELS });
   });
 }
 

@@ -9,6 +9,7 @@ const text = fc.string({ unit: 'binary', maxLength: 40 });
 const headerValue = fc.oneof(text, fc.array(text, { maxLength: 3 }), fc.constant(undefined));
 const entryFields = {
   timeMs: fc.integer({ min: 0, max: 4_102_444_800_000 }),
+  stubTimeMs: fc.integer({ min: 0, max: 253_402_300_799_999 }),
   method: fc.constantFrom('GET', 'HEAD', 'POST', 'OPTIONS', 'DELETE'),
   path: text.map((p) => `/${p}`),
   query: fc.constantFrom('', 'a=1', 'a=1&a=2&b=%20x', 'limit=5&cursor=b%3A10'),
@@ -31,6 +32,7 @@ describe('request journal storage', () => {
         const want = kept[i] as RawJournalEntry;
         expect(got.seq).toBe(entries.length - kept.length + i + 1);
         expect(got.time).toBe(new Date(want.timeMs).toISOString());
+        expect(Date.parse(got.stubTime)).toBe(want.stubTimeMs);
         expect([got.method, got.path, got.status, got.durationMs, got.behaviour]).toEqual([want.method, want.path, want.status, want.durationMs, want.behaviour]);
         expect(Object.entries(got.headers)).toEqual(Object.entries(want.headers));
         expect(new URLSearchParams(want.query).getAll('a')).toEqual(([] as string[]).concat(got.query['a'] ?? []));
@@ -41,7 +43,7 @@ describe('request journal storage', () => {
 
   it('filters by method, status, path and prefix on the stored text', () => {
     const journal = createRequestJournal(10);
-    const base = { timeMs: 0, query: '', headers: { host: 'x' }, durationMs: 1, behaviour: [] };
+    const base = { timeMs: 0, stubTimeMs: 0, query: '', headers: { host: 'x' }, durationMs: 1, behaviour: [] };
     journal.record({ ...base, method: 'GET', path: '/markets/a', status: 200 });
     journal.record({ ...base, method: 'GET', path: '/markets', status: 200 });
     journal.record({ ...base, method: 'HEAD', path: '/markets/b', status: 404 });
@@ -56,7 +58,7 @@ describe('request journal storage', () => {
 
   it('returns fresh values: changing what list() gave does not change the journal', () => {
     const journal = createRequestJournal(5);
-    journal.record({ timeMs: 0, method: 'GET', path: '/markets', query: '', headers: { host: 'x', accept: ['a', 'b'] }, status: 200, durationMs: 1, behaviour: [] });
+    journal.record({ timeMs: 0, stubTimeMs: 0, method: 'GET', path: '/markets', query: '', headers: { host: 'x', accept: ['a', 'b'] }, status: 200, durationMs: 1, behaviour: [] });
     const first = journal.list()[0];
     if (first) {
       first.headers['host'] = 'changed';
@@ -70,10 +72,10 @@ describe('request journal storage', () => {
     const journal = createRequestJournal(1);
     const path = `/markets/${'\u{1F600}x'.repeat(30_000)}`;
     const query = `q=${'é'.repeat(70_000)}`;
-    journal.record({ timeMs: 0, method: 'GET', path, query: '', headers: { host: 'x', 'x-many': ['a', '', 'c'], 'x-none': undefined }, status: 200, durationMs: 1, behaviour: [] });
+    journal.record({ timeMs: 0, stubTimeMs: 0, method: 'GET', path, query: '', headers: { host: 'x', 'x-many': ['a', '', 'c'], 'x-none': undefined }, status: 200, durationMs: 1, behaviour: [] });
     expect(journal.list()[0]).toMatchObject({ path, headers: { host: 'x', 'x-many': ['a', '', 'c'], 'x-none': undefined } });
     expect(journal.count({ path })).toBe(1);
-    journal.record({ timeMs: 0, method: 'GET', path: '/markets', query, headers: {}, status: 200, durationMs: 1, behaviour: [] });
+    journal.record({ timeMs: 0, stubTimeMs: 0, method: 'GET', path: '/markets', query, headers: {}, status: 200, durationMs: 1, behaviour: [] });
     expect(journal.list()[0]).toMatchObject({ path: '/markets', query: { q: 'é'.repeat(70_000) }, headers: {} });
     expect(journal.count({ pathPrefix: '/markets/' })).toBe(0);
   });
@@ -104,7 +106,7 @@ describe('request journal memory', () => {
     const journal = createRequestJournal({ capacity: 100_000, maxBytes: 4 * 2 ** 20 });
     const headers = { host: 'x', 'x-padding': 'p'.repeat(7_900) };
     const before = process.memoryUsage().arrayBuffers;
-    for (let i = 0; i < 8_000; i++) journal.record({ timeMs: i, method: 'GET', path: `/markets/${i}`, query: '', headers, status: 200, durationMs: 1, behaviour: [] });
+    for (let i = 0; i < 8_000; i++) journal.record({ timeMs: i, stubTimeMs: 0, method: 'GET', path: `/markets/${i}`, query: '', headers, status: 200, durationMs: 1, behaviour: [] });
     const grown = process.memoryUsage().arrayBuffers - before;
     expect(journal.size()).toBeLessThan(600);
     expect(journal.bytes()).toBeLessThanOrEqual(4 * 2 ** 20);

@@ -3,13 +3,16 @@ import { choice, int, readTyped } from '../floor/option-kind.js';
 import { createTextSlots } from './journal-slots.js';
 import { DEFAULT_JOURNAL_BYTES, MAX_ENTRY_HEADER_BYTES, MAX_JOURNAL_BYTES, MAX_JOURNAL_ENTRIES, MAX_JOURNAL_READ } from '../floor/limits.js';
 import { secretNames, type SecretNames } from '../floor/secret-names.js';
+import { formatInstant } from '../floor/instant.js';
 
 /** One request as the stub saw it. */
 export interface JournalEntry {
   /** 1-based sequence number since start (or the last clear). */
   seq: number;
-  /** ISO 8601 time the request arrived. */
+  /** ISO 8601 time the request arrived (the wall clock). */
   time: string;
+  /** The stub instant the answer was computed at (RFC 3339, UTC; the stub clock, catalog/stub-clock.ts). */
+  stubTime: string;
   method: string;
   /** Path without the query, still percent-encoded as sent. */
   path: string;
@@ -27,7 +30,7 @@ export interface JournalEntry {
 }
 
 /** What the request path hands the journal: JournalEntry without `seq`, with `timeMs` and the raw `query` string. */
-export type RawJournalEntry = Omit<JournalEntry, 'seq' | 'time' | 'query'> & { timeMs: number; query: string };
+export type RawJournalEntry = Omit<JournalEntry, 'seq' | 'time' | 'stubTime' | 'query'> & { timeMs: number; stubTimeMs: number; query: string };
 
 /** Which entries to return: every given field must match. */
 export interface JournalFilter {
@@ -152,6 +155,7 @@ function journalColumns(capacity: number) {
   return {
     seqs: new Float64Array(capacity),
     times: new Float64Array(capacity),
+    stubTimes: new Float64Array(capacity),
     durations: new Float64Array(capacity),
     costs: new Float64Array(capacity),
     /** -1: reset before a response. */
@@ -191,6 +195,7 @@ function releaseSlot(c: JournalColumns, slot: number): void {
 function writeSlot(c: JournalColumns, slot: number, seq: number, entry: RawJournalEntry, cost: number, headersDropped: number): void {
   c.seqs[slot] = seq;
   c.times[slot] = entry.timeMs;
+  c.stubTimes[slot] = entry.stubTimeMs;
   c.durations[slot] = entry.durationMs;
   c.costs[slot] = cost;
   c.statuses[slot] = entry.status ?? -1;
@@ -224,7 +229,7 @@ function readEntry(c: JournalColumns, slot: number): JournalEntry {
   const status = c.statuses[slot] ?? -1;
   const headersDropped = c.dropped[slot] ?? 0;
   return {
-    seq: c.seqs[slot] ?? 0, time: new Date(c.times[slot] ?? 0).toISOString(), method: c.methods[slot] ?? '', path, query: parseQuery(query), headers,
+    seq: c.seqs[slot] ?? 0, time: new Date(c.times[slot] ?? 0).toISOString(), stubTime: formatInstant(c.stubTimes[slot] ?? 0), method: c.methods[slot] ?? '', path, query: parseQuery(query), headers,
     status: status < 0 ? null : status, durationMs: c.durations[slot] ?? 0, behaviour: [...(c.labels[slot] ?? [])],
     ...(headersDropped > 0 ? { headersDropped } : {}),
   };

@@ -56,6 +56,8 @@ export interface StubAnswer {
   preflight?: true;
   /** An answer of the admin API (`/__stub`): never journaled. */
   admin?: true;
+  /** The stub instant the answer was computed at, epoch ms: set by the core on every answer (its `Date` header says the same to the second). */
+  instantMs?: number;
 }
 
 /** A request target split once: path, query (no `?`) and whether it is the admin API's. */
@@ -112,14 +114,14 @@ export function splitTarget(target: string): SplitTarget {
  * which the adapter answers (OpenAPI, 404). Never throws for a bad request: a bad Prefer or
  * market id is a 400 reply.
  */
-export function answerRequest(runtime: StubRuntime, request: StubRequest, split: SplitTarget = splitTarget(request.target)): StubAnswer | undefined {
+export function answerRequest(runtime: StubRuntime, request: StubRequest, split: SplitTarget = splitTarget(request.target), t: number = runtime.clock.now()): StubAnswer | undefined {
   if (runtime.cors && request.method === 'OPTIONS' && request.headers['access-control-request-method'] !== undefined) return preflightAnswer(request);
   const route = routeOf(split.path, request.method);
   if (route.kind === 'other') return undefined;
   if (route.kind === 'health') return plain(runtime, sharedJsonReply(HEALTH_BODY));
   if (route.kind === 'bad') return plain(runtime, errorReply(runtime.profile.errors, 400, 'bad_request', `The market_id in ${split.path} is not valid percent-encoding (RFC 3986 §2.1).`, { path: split.path }));
   if (request.method !== 'GET' && request.method !== 'HEAD') return plain(runtime, methodNotAllowed(runtime.profile.errors, request.method, split.path, runtime.cors ? [...ALLOWED, 'OPTIONS'] : ALLOWED));
-  return decideAndRender(runtime, route, request, split);
+  return decideAndRender(runtime, route, request, split, t);
 }
 
 /** Stage route: which of the core's routes a path is (`/healthz` for GET and HEAD only). */
@@ -145,7 +147,7 @@ export function matchMarketRoute(path: string): { kind: 'list' } | { kind: 'item
 }
 
 /** Stages decide, render and conditional for a market route. */
-function decideAndRender(runtime: StubRuntime, route: { kind: 'list' } | { kind: 'item'; marketId: string }, request: StubRequest, split: SplitTarget): StubAnswer {
+function decideAndRender(runtime: StubRuntime, route: { kind: 'list' } | { kind: 'item'; marketId: string }, request: StubRequest, split: SplitTarget, t: number): StubAnswer {
   const preferences = readPrefer(request.headers['prefer']);
   if (preferences instanceof MarketStubError) return plain(runtime, conditional(request.headers, errorReply(runtime.profile.errors, 400, 'bad_request', `${preferences.message}. ${PREFER_HELP}`), undefined));
   const paced = decideRateLimit(runtime.store.listDeviations(), runtime.profile);
@@ -153,7 +155,7 @@ function decideAndRender(runtime: StubRuntime, route: { kind: 'list' } | { kind:
   const applied = runtime.behaviours.decide(route.kind === 'item' ? { route: 'item', method: request.method, marketId: route.marketId } : { route: 'list', method: request.method }, preferences.behaviour);
   const rendered: Rendered = applied.status !== undefined && applied.status >= 400
     ? { reply: injectedError(runtime.profile, applied), delayMs: 0 }
-    : renderMarketRoute(route, split.query, request.target, { store: runtime.store, profile: runtime.profile, preferred: preferences.deviation });
+    : renderMarketRoute(route, split.query, request.target, { store: runtime.store, profile: runtime.profile, preferred: preferences.deviation, t });
   const reply = rendered.reply;
   if (paced) Object.assign(reply.headers, paced.headers);
   // A 2xx/3xx override keeps the normal body (none for 204/205/304, see the adapters); errors stay errors.
@@ -190,9 +192,9 @@ interface Rendered {
  * served entry's `deviated` field (absent); a `Prefer: deviation=` reads a view with that
  * deviation on every market.
  */
-function renderMarketRoute(route: { kind: 'list' } | { kind: 'item'; marketId: string }, query: string, target: string, on: { store: MarketStore; profile: ResponseProfile; preferred: Deviation | undefined }): Rendered {
+function renderMarketRoute(route: { kind: 'list' } | { kind: 'item'; marketId: string }, query: string, target: string, on: { store: MarketStore; profile: ResponseProfile; preferred: Deviation | undefined; t: number }): Rendered {
   const { store, profile, preferred } = on;
-  const catalog = preferred?.scope === 'market' ? store.preferredView(preferred) : store.current();
+  const catalog = preferred?.scope === 'market' ? store.preferredView(preferred) : store.at(on.t);
   if (route.kind === 'list') {
     const edits = preferred?.scope === 'list' ? withPreferred(store.listDeviations(), preferred) : store.listDeviations();
     const firstPage = edits.length === 0 ? undefined : edits.find((d) => d.reply.firstPage !== undefined)?.reply.firstPage;

@@ -3,6 +3,7 @@ import { MarketStubError, optionError } from '../floor/market-stub-error.js';
 import { planDeviations, type DeviationSetting } from '../deviation/deviation-settings.js';
 import type { JournalEntry, JournalFilter } from '../journal/request-journal.js';
 import type { Market } from '../schema/generated/market-types.js';
+import type { ClockChange, ClockReading } from '../catalog/stub-clock.js';
 import { adminFailure } from './admin/admin-error.js';
 import { jsonArrayChunks, type AdminAnswer, type AdminContext } from './admin/admin-route.js';
 import { checkFilter, type StubControls } from './stub-controls.js';
@@ -49,7 +50,16 @@ export interface MarketStubClient {
   setDeviations(settings: readonly DeviationSetting[]): Promise<void>;
   /** Moves prices `n` ticks (default 1). @returns the tick count since start or reset. */
   tick(n?: number): Promise<number>;
-  /** Back to the start-up markets, behaviours and rules (rules with `times` get their full count again); the journal is kept. */
+  /** The stub clock: `{ instant, rate, start }` (RFC 3339 instants; rate in stub seconds per real second). */
+  clock(): Promise<ClockReading>;
+  /**
+   * Moves the stub clock: `{ to: '2026-01-02T00:00:00Z' }`, `{ advance: 'PT6H' }` (ISO 8601),
+   * `{ rate: 60 }`, alone or together (applied in that order, all checked first). Forward only:
+   * an instant before the clock's, a negative or unparsable duration, a rate outside 0–31,536,000
+   * reject with OPTION_INVALID naming the field, and nothing changes. @returns the clock after.
+   */
+  setClock(change: ClockChange): Promise<ClockReading>;
+  /** Back to the start-up markets, behaviours and rules (rules with `times` get their full count again), and the clock to its start instant and rate; the journal is kept. */
   reset(): Promise<void>;
   /** Replaces the global behaviour applied to every market request. */
   setBehaviour(behaviour: Behaviour): Promise<void>;
@@ -217,8 +227,21 @@ const TABLE = {
       read: (where, answer) => field(where, answerOf(where, answer, isObject), 'tick', 'number') as number,
     },
   },
+  clock: {
+    method: 'GET', path: '/clock', doc: 'the stub clock: {"instant","rate","start"} (RFC 3339; rate in stub seconds per real second)',
+    serve: ({ controls, where }) => ({ status: 200, body: controls.clock(where) }),
+    library: { send: () => ({ method: 'GET', path: '/clock' }), read: (where, answer) => clockOf(where, answer) },
+  },
+  setClock: {
+    method: 'POST', path: '/clock', body: true, doc: 'move the stub clock forward: {"advance":"PT6H"}, {"to":"2026-01-02T00:00:00Z"}, {"rate":60}, alone or together',
+    serve: ({ controls, where, body }) => ({ status: 200, body: controls.setClock(where, body) }),
+    library: {
+      send: (_where, change) => ({ method: 'POST', path: '/clock', body: change, bodyOption: 'change' }),
+      read: (where, answer) => clockOf(where, answer),
+    },
+  },
   reset: {
-    method: 'POST', path: '/reset', doc: 'start-up markets, deviations, tick and behaviours again (the journal is kept)',
+    method: 'POST', path: '/reset', doc: 'start-up markets, deviations, tick, behaviours and clock again (the journal is kept)',
     serve: ({ controls, where }) => noContent(() => controls.reset(where)),
     library: { send: () => ({ method: 'POST', path: '/reset' }), read: nothing },
   },
@@ -345,6 +368,13 @@ function filterQuery(where: string, filter: unknown): URLSearchParams {
   const query = new URLSearchParams();
   for (const [key, value] of Object.entries(checked)) if (value !== undefined) query.set(key, String(value));
   return query;
+}
+
+/** A clock reading out of an answer: `instant` and `start` strings, `rate` a number. */
+function clockOf(where: string, answer: ControlAnswer): ClockReading {
+  const body = answerOf(where, answer, isObject) as Record<string, unknown>;
+  if (typeof body['instant'] !== 'string' || typeof body['start'] !== 'string' || typeof body['rate'] !== 'number') throw notAdminApi(where, 'a clock answer without instant, rate and start');
+  return { instant: body['instant'], rate: body['rate'], start: body['start'] };
 }
 
 const isArray = (value: unknown) => Array.isArray(value);

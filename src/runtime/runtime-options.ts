@@ -1,10 +1,10 @@
 import { checkBehaviour, ruleProblems } from '../behaviour/behaviour.js';
-import { DEFAULT_JOURNAL_BYTES, MAX_JOURNAL_BYTES, MAX_JOURNAL_ENTRIES } from '../floor/limits.js';
+import { DEFAULT_JOURNAL_BYTES, MAX_CLOCK_RATE, MAX_JOURNAL_BYTES, MAX_JOURNAL_ENTRIES } from '../floor/limits.js';
 import { planDeviations } from '../deviation/deviation-settings.js';
 import { HOST_NAME } from '../floor/host-name.js';
 import { MarketStubError, optionError, problemsError, relocate } from '../floor/market-stub-error.js';
 import { checkFields, type FieldRule } from '../floor/option-fields.js';
-import { BOOLEAN, choice, int, LIST } from '../floor/option-kind.js';
+import { BOOLEAN, choice, INSTANT, int, LIST, STEP } from '../floor/option-kind.js';
 import type { ServeFlag } from '../floor/option-spec.js';
 import { profileProblems } from './response-profile.js';
 import { CATALOG_FIELDS } from '../catalog/catalog-options.js';
@@ -42,10 +42,25 @@ export interface RuntimeOptions {
   /** Access-Control-Allow-Origin: * and preflight answers. @default true */
   cors?: boolean;
   /**
-   * The stub's clock, YYYY-MM-DD (UTC): every answer's `Date` header is this date at the current
-   * UTC time of day, so `market-stub check` judges "past" as of that day. @default the real date
+   * Where the stub clock starts: a YYYY-MM-DD date (that day at 00:00:00Z) or an RFC 3339 instant
+   * (catalog/stub-clock.ts). Every answer's `Date` header is the clock's instant, so `market-stub
+   * check` judges "past" as of it, and generated prices walk from it. @default today, 00:00:00Z
    */
   clock?: string;
+  /** Stub seconds per real second, 0 (frozen: the default) to 31,536,000 (a year a second); 1 is real time, 3600 an hour a second. @default 0 */
+  clockRate?: number;
+  /**
+   * Stub time per step of the price walk (catalog/price-walk.ts): an ISO 8601 duration without
+   * years or months, PT1S to P366D. A walking market's price moves at most one cent a step; `tick(n)`
+   * advances the clock n steps. @default 'PT1M'
+   */
+  priceStep?: string;
+  /**
+   * Which markets' prices walk with the clock: `generated` (the default: generated markets that no
+   * admin call wrote), `all` (fixture and admin-written markets too), `off` (none; the clock still
+   * moves). A market whose status is not "active", or that serves `stale-prices`, never walks.
+   */
+  priceWalk?: 'generated' | 'all' | 'off';
   /** Serve the admin API under /__stub. @default true */
   admin?: boolean;
   /** When set, admin requests need `Authorization: Bearer <token>`. */
@@ -81,7 +96,10 @@ export const RUNTIME_FIELDS = {
   redactHeaders: checkNameList,
   redactQuery: checkNameList,
   cors: BOOLEAN,
-  clock: { type: 'date' },
+  clock: INSTANT,
+  clockRate: { type: 'number', min: 0, max: MAX_CLOCK_RATE },
+  priceStep: STEP,
+  priceWalk: choice('generated', 'all', 'off'),
   admin: BOOLEAN,
   adminToken: { type: 'token' },
   allowedHosts: checkAllowedHosts,
@@ -100,6 +118,9 @@ export const RUNTIME_FIELDS = {
  * and Fetch handlers) leaves them out.
  */
 export const RUNTIME_SERVE_FLAGS = {
+  clockRate: { flag: 'clock-rate', env: ['MARKET_STUB_CLOCK_RATE'], default: 0, describe: 'Stub seconds per real second: 0 frozen, 1 real time, 3600 an hour a second (POST /__stub/clock moves it too)', group: 'Data:' },
+  priceStep: { flag: 'price-step', env: ['MARKET_STUB_PRICE_STEP'], default: 'PT1M', describe: 'Stub time per step of the price walk (at most one cent a step); an ISO 8601 duration, PT1S to P366D', group: 'Data:' },
+  priceWalk: { flag: 'price-walk', env: ['MARKET_STUB_PRICE_WALK'], default: 'generated', describe: 'Whose prices walk with the clock: generated markets no admin call wrote, all (fixtures and admin-written too), or off', group: 'Data:' },
   cors: { flag: 'cors', env: ['MARKET_STUB_CORS'], kind: /* @__PURE__ */ choice('on', 'off'), default: 'on', describe: 'Access-Control-Allow-Origin: * and preflight answers', group: 'Server:' },
   admin: { flag: 'admin', env: ['MARKET_STUB_ADMIN'], kind: /* @__PURE__ */ choice('on', 'off'), default: 'on', describe: 'The admin API under /__stub', group: 'Runtime control:' },
   adminToken: { flag: 'admin-token', env: ['MARKET_STUB_ADMIN_TOKEN'], secret: true, defaultText: 'none', describe: 'Require Authorization: Bearer TOKEN on the admin API (printable ASCII, no space at either end)', group: 'Runtime control:' },

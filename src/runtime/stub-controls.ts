@@ -4,6 +4,7 @@ import { MarketStubError, optionError, relocate } from '../floor/market-stub-err
 import { type JournalEntry, type JournalFilter } from '../journal/request-journal.js';
 import type { StubRuntime } from './stub-runtime.js';
 import { reachWarnings, type DeviationReach } from '../catalog/deviation-reach.js';
+import type { ClockReading } from '../catalog/stub-clock.js';
 import type { Market } from '../schema/generated/market-types.js';
 import { describeCatalogue, type DeviationDescription } from '../deviation/describe-catalogue.js';
 import { describePlan, marketDeviations, planDeviations, refuseConflicts, type DeviationSetting } from '../deviation/deviation-settings.js';
@@ -31,6 +32,11 @@ export interface StubControls {
   /** The catalogue (every deviation, its class, endpoints, description and findings), the deviations in force, and which markets each reaches now (counted in catalogs up to MAX_EDITABLE, the size the console lists whole). */
   deviations(where: string): { catalogue: DeviationDescription[]; active: DeviationSetting[]; reach: DeviationReach[] };
   tick(where: string, n: unknown): number;
+  /** The stub clock: its instant now, rate and start. */
+  clock(where: string): ClockReading;
+  /** Moves the stub clock (`{to, advance, rate}`, catalog/stub-clock.ts); forward only. @returns the reading after. */
+  setClock(where: string, change: unknown): ClockReading;
+  /** Start-up markets, deviations, behaviours, and the clock back at its start instant and rate. */
   reset(where: string): void;
   /** The behaviours in force: global and rules (with the applications left of rules with `times`). */
   behaviours(where: string): { global: Behaviour; rules: BehaviourRule[] };
@@ -59,12 +65,15 @@ export interface JournalStats {
 
 /** Creates the controls over a runtime: the market, deviation, behaviour and journal controls, each a named part. */
 export function createStubControls(runtime: StubRuntime): StubControls {
-  const { store, behaviours, journal } = runtime;
+  const { store, behaviours, journal, clock } = runtime;
   return {
-    ...marketControls(store, runtime.warn),
+    ...marketControls(store, runtime.warn, clock),
+    clock: () => clock.read(),
+    setClock: (where, change) => clock.set(change, where),
     reset() {
       store.reset();
       behaviours.reset();
+      clock.reset();
     },
     ...behaviourControls(behaviours),
     ...journalControls(journal),
@@ -73,8 +82,8 @@ export function createStubControls(runtime: StubRuntime): StubControls {
 
 type MarketControls = Pick<StubControls, 'catalog' | 'market' | 'hasMarket' | 'setMarkets' | 'putMarket' | 'patchMarket' | 'removeMarket' | 'setDeviations' | 'setMarketDeviations' | 'deviations' | 'tick'>;
 
-/** The controls over the catalog and its deviations (each checks its arguments, then edits the store). */
-function marketControls(store: StubRuntime['store'], warn: StubRuntime['warn']): MarketControls {
+/** The controls over the catalog and its deviations (each checks its arguments, then edits the store); reads and patches see markets at the clock's instant. */
+function marketControls(store: StubRuntime['store'], warn: StubRuntime['warn'], clock: StubRuntime['clock']): MarketControls {
   const notFound = (where: string, marketId: string) => new MarketStubError({ code: 'MARKET_NOT_FOUND', where, marketId, message: `${where}: no market with market_id ${JSON.stringify(marketId)}` });
   const requireMarket = (where: string, marketId: unknown): string => {
     if (typeof marketId !== 'string' || marketId === '') throw optionError(where, 'marketId', 'a non-empty string', marketId);
@@ -82,11 +91,11 @@ function marketControls(store: StubRuntime['store'], warn: StubRuntime['warn']):
     return marketId;
   };
   return {
-    catalog: (where) => wholeCatalog(store, where),
+    catalog: (where) => wholeCatalog(store, where, clock.now()),
     market(where, marketId) {
       const market = store.market(requireMarket(where, marketId));
       if (!market) throw notFound(where, marketId);
-      return market;
+      return store.walked(market, clock.now());
     },
     hasMarket: (marketId) => store.has(marketId),
     setMarkets(where, markets) {
@@ -102,7 +111,7 @@ function marketControls(store: StubRuntime['store'], warn: StubRuntime['warn']):
     patchMarket(where, marketId, patch) {
       requireMarket(where, marketId);
       if (patch === null || typeof patch !== 'object' || Array.isArray(patch)) throw optionError(where, 'patch', 'a JSON object (RFC 7396 merge patch)', patch);
-      const market = guarded(where, () => store.patch(marketId, patch as Record<string, unknown>, where));
+      const market = guarded(where, () => store.patch(marketId, patch as Record<string, unknown>, where, clock.now()));
       if (!market) throw notFound(where, marketId);
       return market;
     },
@@ -127,13 +136,15 @@ function marketControls(store: StubRuntime['store'], warn: StubRuntime['warn']):
     tick(where, n) {
       const count = n === undefined ? 1 : n;
       if (typeof count !== 'number' || !Number.isInteger(count) || count < 1 || count > MAX_TICKS_PER_CALL) throw optionError(where, 'n', `an integer from 1 to ${MAX_TICKS_PER_CALL}`, n);
-      return guarded(where, () => store.tick(count, where));
+      // A tick is n steps of the price walk: the clock moves n price steps forward (O(1) at any catalog size).
+      clock.forward(count * store.stepMs(), where, 'n');
+      return store.stepAt(clock.now());
     },
   };
 }
 
-/** Every market as stored, in catalog order. @throws MarketStubError LIMIT_EXCEEDED above MAX_EDITABLE markets. */
-function wholeCatalog(store: StubRuntime['store'], where: string): Market[] {
+/** Every market as stored, at stub instant `t` (prices walked), in catalog order. @throws MarketStubError LIMIT_EXCEEDED above MAX_EDITABLE markets. */
+function wholeCatalog(store: StubRuntime['store'], where: string, t: number): Market[] {
   const current = store.current();
   if (current.size > MAX_EDITABLE) {
     throw new MarketStubError({ code: 'LIMIT_EXCEEDED', where, option: 'catalog', expected: `a catalog of at most ${MAX_EDITABLE} markets to list whole`, found: current.size });
@@ -141,7 +152,7 @@ function wholeCatalog(store: StubRuntime['store'], where: string): Market[] {
   const markets: Market[] = [];
   for (let i = 0; i < current.size; i++) {
     const market = store.marketAt(i);
-    if (market) markets.push(market);
+    if (market) markets.push(store.walked(market, t));
   }
   return markets;
 }

@@ -41,7 +41,7 @@ const OPENAPI_PATH = '/openapi.json';
  * turn lane and in-flight count, the OpenAPI document's cache and the console's files.
  */
 export function createStubCore(runtime: StubRuntime, options: StubCoreOptions = {}): StubCore {
-  const dateNow = clockDate(runtime.clock);
+  const dateOf = httpDate();
   const openapi = createOpenApiResponder(runtime.profile);
   const admin = runtime.admin ? createAdminApi(runtime, options.consoleAssets ? { consoleAssets: options.consoleAssets } : {}) : undefined;
   const other = (request: StubRequest, split: SplitTarget): StubAnswer => {
@@ -57,24 +57,27 @@ export function createStubCore(runtime: StubRuntime, options: StubCoreOptions = 
   return {
     runtime,
     handle(request, split = splitTarget(request.target)) {
+      // The one read of the clock for this request: every stage below computes at `t`.
+      const t = runtime.clock.now();
       const failed = (error: unknown): StubAnswer => {
         runtime.reportError(error, `${request.method} ${split.path}`);
         const reply = internalError(runtime.profile.errors);
         if (runtime.cors) addCors(reply.headers);
-        return dated({ reply, delayMs: 0, fault: undefined, dribbleMs: 0, labels: NO_LABELS, ...(split.admin ? { admin: true as const } : {}) }, dateNow());
+        return dated({ reply, delayMs: 0, fault: undefined, dribbleMs: 0, labels: NO_LABELS, ...(split.admin ? { admin: true as const } : {}) }, t, dateOf);
       };
       try {
         if (split.admin) {
-          if (admin === undefined) return dated({ ...other(request, split), admin: true }, dateNow());
-          return admin(request, split.path, split.query).then((reply) => dated({ reply: unstored(reply), delayMs: 0, fault: undefined, dribbleMs: 0, labels: NO_LABELS, admin: true }, dateNow()), failed);
+          if (admin === undefined) return dated({ ...other(request, split), admin: true }, t, dateOf);
+          // An admin answer is dated after it ran: a clock control's answer shows the clock it set.
+          return admin(request, split.path, split.query).then((reply) => dated({ reply: unstored(reply), delayMs: 0, fault: undefined, dribbleMs: 0, labels: NO_LABELS, admin: true }, runtime.clock.now(), dateOf), failed);
         }
-        return dated(answerRequest(runtime, request, split) ?? other(request, split), dateNow());
+        return dated(answerRequest(runtime, request, split, t) ?? other(request, split), t, dateOf);
       } catch (error) {
         return failed(error);
       }
     },
     notFound(method, path) {
-      return dated(other({ method, target: path, headers: {} }, { path, query: '', admin: true }), dateNow());
+      return dated(other({ method, target: path, headers: {} }, { path, query: '', admin: true }), runtime.clock.now(), dateOf);
     },
   };
 }
@@ -88,28 +91,27 @@ function unstored(reply: Reply): Reply {
   return reply;
 }
 
-function dated(answer: StubAnswer, date: string): StubAnswer {
-  answer.reply.headers['date'] = date;
+/** Stamps an answer with the instant it was computed at and the `Date` header that instant gives. */
+function dated(answer: StubAnswer, t: number, dateOf: (t: number) => string): StubAnswer {
+  answer.reply.headers['date'] = dateOf(t);
+  answer.instantMs = t;
   return answer;
 }
 
 /**
- * The `Date` header's value now (RFC 9110 §6.6.1, an IMF-fixdate) on the stub's clock: the clock
- * date `YYYY-MM-DD` at the current UTC time of day, or the real date when there is no clock. A
- * deployment's Date is its own idea of now, and `market-stub check` judges "past" against it, so a
- * stub serving `clock: '2026-01-01'` is checked as of that day, whatever day the check runs.
- * Rendered once per second.
+ * The `Date` header's value of a stub instant (RFC 9110 §6.6.1, an IMF-fixdate: whole seconds,
+ * GMT). A deployment's Date is its own idea of now, and `market-stub check` judges "past" against
+ * it, so a stub whose clock says 2026-01-01 is checked as of that day, whatever day the check runs.
+ * The last second's text is kept: one `toUTCString` a second, not one a request.
  */
-export function clockDate(clock: string | undefined): () => string {
-  const midnight = clock === undefined ? undefined : Date.parse(`${clock}T00:00:00Z`);
-  let second = -1;
+export function httpDate(): (t: number) => string {
+  let second = Number.NaN;
   let header = '';
-  return () => {
-    const now = Date.now();
-    const current = Math.floor(now / 1000);
+  return (t) => {
+    const current = Math.floor(t / 1000);
     if (current !== second) {
       second = current;
-      header = new Date(midnight === undefined ? now : midnight + (now % 86_400_000)).toUTCString();
+      header = new Date(current * 1000).toUTCString();
     }
     return header;
   };

@@ -1,6 +1,9 @@
-import { DEFAULT_JOURNAL_BYTES } from '../floor/limits.js';
+import { DEFAULT_JOURNAL_BYTES, DEFAULT_PRICE_STEP } from '../floor/limits.js';
 import type { StubLogger } from '../floor/stub-logger.js';
-import { createMarketStore, type MarketStore } from '../catalog/market-store.js';
+import { createMarketStore, type MarketStore, type PriceWalk } from '../catalog/market-store.js';
+import { createStubClock, type StubClock } from '../catalog/stub-clock.js';
+import { parseInstant, parseStep } from '../floor/instant.js';
+import { todayUtc } from '../floor/market-rules.js';
 import { createBehaviourEngine, type BehaviourEngine } from '../behaviour/behaviour.js';
 import { MarketStubError } from '../floor/market-stub-error.js';
 import { planDeviations } from '../deviation/deviation-settings.js';
@@ -19,8 +22,8 @@ export interface StubRuntime {
   readonly journal: RequestJournal;
   readonly profile: ResponseProfile;
   readonly cors: boolean;
-  /** The clock date the `Date` header is on (undefined: the real date). */
-  readonly clock: string | undefined;
+  /** The stub clock (catalog/stub-clock.ts): the core reads it once per request; every answer is computed at that instant. */
+  readonly clock: StubClock;
   readonly admin: boolean;
   readonly adminToken: string | undefined;
   readonly allowedHosts: readonly string[];
@@ -43,6 +46,8 @@ export const ADMIN_PREFIX = '/__stub';
 export interface Exchange {
   /** Wall-clock start, ms since the epoch. */
   timeMs: number;
+  /** The stub instant the answer was computed at (StubAnswer.instantMs), epoch ms. */
+  instantMs: number;
   method: string;
   /** The request target as sent (path and query), for the log line. */
   target: string;
@@ -67,7 +72,8 @@ export interface Exchange {
  */
 export function createStubRuntime(options: RuntimeOptions, where = 'createStubRuntime'): StubRuntime {
   const seed = options.seed ?? 1;
-  const store = createStore(options, seed, where);
+  const clock = createStubClock(parseInstant(options.clock ?? todayUtc()) ?? Date.parse(`${todayUtc()}T00:00:00Z`), options.clockRate ?? 0);
+  const store = createStore(options, seed, { origin: clock.start, stepMs: parseStep(options.priceStep ?? DEFAULT_PRICE_STEP) ?? 60_000, mode: options.priceWalk ?? 'generated' }, where);
   const behaviours = createBehaviourEngine({ seed, ...(options.behaviour ? { global: options.behaviour } : {}), ...(options.rules ? { rules: options.rules } : {}) });
   const journal = createRequestJournal({ capacity: options.journalSize ?? 1000, maxBytes: options.journalBytes ?? DEFAULT_JOURNAL_BYTES, headers: options.journalHeaders ?? 'redacted', redactHeaders: options.redactHeaders ?? [], redactQuery: options.redactQuery ?? [] });
   const logger = options.logger;
@@ -76,7 +82,7 @@ export function createStubRuntime(options: RuntimeOptions, where = 'createStubRu
     store, behaviours, journal, logger, reportError, warn,
     profile: resolveProfile(options.profile),
     cors: options.cors ?? true,
-    clock: options.clock,
+    clock,
     allowedHosts: Object.freeze([...(options.allowedHosts ?? [])]),
     admin: options.admin ?? true,
     adminToken: options.adminToken,
@@ -85,9 +91,9 @@ export function createStubRuntime(options: RuntimeOptions, where = 'createStubRu
 }
 
 /** Stage: the store over the catalog, with the start-up deviations planned and their market ids checked. */
-function createStore(options: RuntimeOptions, seed: number, where: string): MarketStore {
+function createStore(options: RuntimeOptions, seed: number, walk: PriceWalk, where: string): MarketStore {
   const plan = planDeviations(options.deviations ?? [], where);
-  const store = createMarketStore(options.catalog, { seed, deviations: plan });
+  const store = createMarketStore(options.catalog, { seed, deviations: plan, walk });
   for (const id of plan.targeted.keys()) {
     if (!store.has(id)) throw new MarketStubError({ code: 'MARKET_NOT_FOUND', where, option: 'deviations', marketId: id, message: `${where}: deviations: no market with market_id ${JSON.stringify(id)} (marketIds name markets of the catalog)` });
   }
@@ -101,7 +107,7 @@ const NO_LABELS: string[] = Object.freeze([]) as unknown as string[];
 function exchangeRecorder(journal: RequestJournal, logger: StubLogger | undefined, secrets: SecretNames): (exchange: Exchange) => void {
   return (x) => {
     const labels = x.labels.length > 0 ? [...x.labels] : NO_LABELS;
-    journal.record({ timeMs: x.timeMs, method: x.method, path: x.path, query: x.query, headers: x.headers, status: x.status, durationMs: x.durationMs, behaviour: labels });
+    journal.record({ timeMs: x.timeMs, stubTimeMs: x.instantMs, method: x.method, path: x.path, query: x.query, headers: x.headers, status: x.status, durationMs: x.durationMs, behaviour: labels });
     if (!logger) return;
     // The log shows what was asked, never a secret query value (token=, api_key=…).
     const shown = x.query === '' ? x.target : `${x.path}?${secrets.redactQuery(x.query)}`;

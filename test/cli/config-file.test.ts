@@ -61,7 +61,7 @@ describe('schemas/config.schema.json', () => {
 
   it('is a strict draft-07 schema with a property for every serve option a file may set, typed by its kind', () => {
     const ajv = new Ajv({ strict: true, allErrors: true });
-    addFormats.default(ajv, ['date', 'uri']);
+    addFormats.default(ajv, ['date', 'date-time', 'uri']);
     const validate = ajv.compile(SCHEMA);
     const serve = (SCHEMA['properties'] as Record<string, { properties: Record<string, { type?: string; enum?: unknown[] }> }>)['serve']?.properties ?? {};
     const settable = SERVE_OPTIONS.filter((s) => !s.cliOnly).map(optionKey);

@@ -61,6 +61,6 @@ describe('market-stub generate', () => {
     expect(JSON.parse(ok.stdout)).toHaveLength(2);
     const bad = await runCliProcess(['generate', '--clock', '2026-02-30']);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain('--clock: expected a YYYY-MM-DD calendar date, found "2026-02-30"');
+    expect(bad.stderr).toContain('--clock: expected a YYYY-MM-DD date or an RFC 3339 instant from 1970 to 9999, found "2026-02-30"');
   });
 });

@@ -5,7 +5,7 @@ import { entryMatches, MAX_HELD_ENTRIES, missedBy, newEntries, nextRead } from '
 
 // The console's logic that needs no browser: which entries to read next, the journal filter, the
 // deviations each market row shows, and the price chart's bins.
-const entry = (seq: number, extra: Partial<JournalEntry> = {}): JournalEntry => ({ seq, time: '2026-01-01T00:00:00.000Z', method: 'GET', path: '/markets', query: {}, headers: {}, status: 200, durationMs: 1, behaviour: [], ...extra });
+const entry = (seq: number, extra: Partial<JournalEntry> = {}): JournalEntry => ({ seq, time: '2026-01-01T00:00:00.000Z', stubTime: '2026-01-01T00:00:00Z', method: 'GET', path: '/markets', query: {}, headers: {}, status: 200, durationMs: 1, behaviour: [], ...extra });
 const page = (...seqs: number[]): JournalPage => ({ total: seqs.at(-1) ?? 0, size: seqs.length, capacity: 1000, requests: seqs.map((s) => entry(s)) });
 const market = (id: string, yes: unknown, no: unknown = typeof yes === 'number' ? 1 - yes : 0.5): MarketRow => ({ market_id: id, title: `Will ${id} rise?`, status: 'active', yes_price: yes, no_price: no, resolution_date: '2026-06-30' });
 

@@ -185,8 +185,8 @@ describe('the public generators refuse a bad input as every surface does: one er
     const stub = await startMarketStub({ clock: '2026-13-01' }).then(() => undefined, (e: unknown) => e as MarketStubError);
     const one = thrown(() => generateMarket(0, { seed: 1, clock: '2026-13-01' }));
     const many = thrown(() => generateMarkets(2, { seed: 1, clock: '2026-13-01' }));
-    for (const error of [stub, one, many]) expect(error).toMatchObject({ code: 'OPTION_INVALID', option: 'clock', expected: 'a YYYY-MM-DD calendar date', found: '"2026-13-01"' });
-    expect(one.message).toBe('generateMarket: clock: expected a YYYY-MM-DD calendar date, found "2026-13-01"');
+    for (const error of [stub, one, many]) expect(error).toMatchObject({ code: 'OPTION_INVALID', option: 'clock', expected: 'a YYYY-MM-DD date or an RFC 3339 instant from 1970 to 9999', found: '"2026-13-01"' });
+    expect(one.message).toBe('generateMarket: clock: expected a YYYY-MM-DD date or an RFC 3339 instant from 1970 to 9999, found "2026-13-01"');
     expect(thrown(() => generateMarkets(1, { seed: -1, clock: '2026-01-01' }))).toMatchObject({ option: 'seed', expected: `an integer from 0 to ${Number.MAX_SAFE_INTEGER}` });
   });
 

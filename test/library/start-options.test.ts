@@ -28,9 +28,9 @@ async function withoutStrayErrors<T>(fn: () => Promise<T>): Promise<{ value: T; 
 
 describe('startMarketStub refuses bad options before binding anything', () => {
   it.each([
-    [{ clock: '2026-13-01' }, 'startMarketStub: clock: expected a YYYY-MM-DD calendar date, found "2026-13-01"'],
-    [{ clock: 'tomorrow' }, 'startMarketStub: clock: expected a YYYY-MM-DD calendar date, found "tomorrow"'],
-    [{ clock: '2026-02-30' }, 'startMarketStub: clock: expected a YYYY-MM-DD calendar date, found "2026-02-30"'],
+    [{ clock: '2026-13-01' }, 'startMarketStub: clock: expected a YYYY-MM-DD date or an RFC 3339 instant from 1970 to 9999, found "2026-13-01"'],
+    [{ clock: 'tomorrow' }, 'startMarketStub: clock: expected a YYYY-MM-DD date or an RFC 3339 instant from 1970 to 9999, found "tomorrow"'],
+    [{ clock: '2026-02-30' }, 'startMarketStub: clock: expected a YYYY-MM-DD date or an RFC 3339 instant from 1970 to 9999, found "2026-02-30"'],
     [{ count: -1 }, 'startMarketStub: count: expected an integer from 0 to 100000000, found -1'],
     [{ count: 1.5 }, 'startMarketStub: count: expected an integer from 0 to 100000000, found 1.5'],
     [{ seed: 'abc' }, 'startMarketStub: seed: expected an integer from 0 to 9007199254740991, found "abc"'],
@@ -66,7 +66,7 @@ describe('startMarketStub refuses bad options before binding anything', () => {
 
   it('carries option, expected and found as fields', async () => {
     const error = (await startMarketStub({ clock: '2026-13-01' }).catch((e: unknown) => e)) as MarketStubError;
-    expect(error).toMatchObject({ code: 'OPTION_INVALID', where: 'startMarketStub', option: 'clock', expected: 'a YYYY-MM-DD calendar date', found: '"2026-13-01"' });
+    expect(error).toMatchObject({ code: 'OPTION_INVALID', where: 'startMarketStub', option: 'clock', expected: 'a YYYY-MM-DD date or an RFC 3339 instant from 1970 to 9999', found: '"2026-13-01"' });
   });
 
   it('refuses a taken port as LISTEN_FAILED naming the port, with the system error as cause', async () => {
@@ -85,7 +85,7 @@ describe('startMarketStub refuses bad options before binding anything', () => {
   });
 
   it('buildCatalog and createApp check their options too, worded for themselves', async () => {
-    await expect(buildCatalog({ seed: 1, count: 10, clock: 'tomorrow' })).rejects.toThrow('buildCatalog: clock: expected a YYYY-MM-DD calendar date, found "tomorrow"');
+    await expect(buildCatalog({ seed: 1, count: 10, clock: 'tomorrow' })).rejects.toThrow('buildCatalog: clock: expected a YYYY-MM-DD date or an RFC 3339 instant from 1970 to 9999, found "tomorrow"');
     await expect(buildCatalog({ seed: 1, count: -1, clock: '2026-01-01' })).rejects.toThrow('buildCatalog: count: expected an integer from 0 to 100000000, found -1');
     const catalog = await buildCatalog({ seed: 1, count: 3, clock: '2026-01-01' });
     expect(() => createApp({ catalog, profile: { errors: 'xml' as never } })).toThrow('createApp: profile.errors: expected one of default, problem, error-object, found "xml"');

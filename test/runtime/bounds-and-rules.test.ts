@@ -89,7 +89,7 @@ describe('only real HTTP answers', () => {
 });
 
 describe('the journal is bounded in entries and bytes', () => {
-  const entry = (i: number, headers: Record<string, string> = {}) => ({ timeMs: 0, method: 'GET', path: `/markets/${i}`, query: '', headers, status: 200, durationMs: 1, behaviour: [] });
+  const entry = (i: number, headers: Record<string, string> = {}) => ({ timeMs: 0, stubTimeMs: 0, method: 'GET', path: `/markets/${i}`, query: '', headers, status: 200, durationMs: 1, behaviour: [] });
 
   it('caps each entry\'s header bytes (8 KiB) and counts what it dropped', () => {
     const j = createRequestJournal(10);
@@ -143,22 +143,19 @@ describe('catalog edits cost O(changed markets)', () => {
     expect(view.size).toBe(10_000_001);
     expect(JSON.parse(view.entry(id)?.body.toString() ?? '{}')).toMatchObject({ title: 'Patched', status: 'suspended' });
     expect(view.entryAt(10_000_000)?.market.market_id).toBe('added-1');
-    expect(() => store.tick(1)).toThrow(/at most 250000 markets for tick/);
     expect(() => store.remove(id)).toThrow(/at most 250000 markets for removing a market/);
   });
 
-  it('a tick rebuilds only the markets that move, and reset() serves the start-up catalog itself again', async () => {
+  it('a step of the walk rebuilds only the markets that move; step 0 serves the start-up catalog itself', async () => {
     const base = await buildCatalog({ seed: 4, count: 200, clock: '2026-01-01' });
-    const store = createMarketStore(base, { seed: 4 });
-    const before = Array.from({ length: 200 }, (_, i) => store.current().entryAt(i));
-    store.tick(1);
-    const after = Array.from({ length: 200 }, (_, i) => store.current().entryAt(i));
-    const moved = after.filter((e, i) => e !== before[i]).length;
-    const active = before.filter((e) => e?.market.status === 'active').length;
-    expect(moved).toBeGreaterThan(0);
-    expect(moved).toBeLessThanOrEqual(active);
-    after.forEach((e, i) => { if (e !== before[i]) expect(e?.market.status).toBe('active'); });
-    store.reset();
-    expect(store.current()).toBe(base);
+    const origin = Date.parse('2026-01-01T00:00:00Z');
+    const store = createMarketStore(base, { seed: 4, walk: { origin, stepMs: 60_000, mode: 'generated' } });
+    expect(store.at(origin + 59_999)).toBe(base);
+    const later = store.at(origin + 60_000);
+    expect(store.at(origin + 119_999)).toBe(later);
+    const moved = Array.from({ length: 200 }, (_, i) => later.entryAt(i)).filter((e, i) => e !== base.entryAt(i));
+    expect(moved.length).toBeGreaterThan(0);
+    expect(moved.length).toBeLessThan(200);
+    for (const e of moved) expect(e?.market.status).toBe('active');
   });
 });

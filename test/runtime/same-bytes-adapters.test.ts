@@ -28,6 +28,8 @@ interface Step {
   method: string;
   path: string;
   headers?: Record<string, string>;
+  /** A JSON body (sent with Content-Type: application/json). */
+  body?: string;
 }
 
 const STEPS: Step[] = [
@@ -53,7 +55,7 @@ const PROFILES: Partial<ResponseProfile>[] = [{}, { envelope: 'markets', paging:
 function overSocket(origin: string, step: Step): Promise<Seen> {
   return new Promise((resolve, reject) => {
     const url = new URL(step.path, origin);
-    const req = httpRequest(url, { method: step.method, headers: { host: HOST, ...step.headers }, agent: false }, (res) => {
+    const req = httpRequest(url, { method: step.method, headers: { host: HOST, ...step.headers, ...(step.body === undefined ? {} : { 'content-type': 'application/json' }) }, agent: false }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => {
@@ -66,7 +68,7 @@ function overSocket(origin: string, step: Step): Promise<Seen> {
       });
     });
     req.on('error', reject);
-    req.end();
+    req.end(step.body);
   });
 }
 
@@ -76,12 +78,12 @@ async function fromResponse(res: Response | undefined): Promise<Seen> {
   return { status: res.status, headers, body: Buffer.from(await res.arrayBuffer()).toString('base64') };
 }
 
-const toRequest = (step: Step) => new Request(`http://${HOST}${step.path}`, { method: step.method, headers: step.headers ?? {} });
+const toRequest = (step: Step) => new Request(`http://${HOST}${step.path}`, { method: step.method, headers: { ...step.headers, ...(step.body === undefined ? {} : { 'content-type': 'application/json' }) }, ...(step.body === undefined ? {} : { body: step.body }) });
 
 /** The stub clock's Date may tick between two adapters' answers: same day, at most 2 s apart, then set aside. */
-function withoutDate(seen: Seen): Omit<Seen, 'headers'> & { headers: Record<string, string> } {
+function withoutDate(seen: Seen, day = 'Wed, 06 May 2026'): Omit<Seen, 'headers'> & { headers: Record<string, string> } {
   const { date, ...headers } = seen.headers;
-  expect(date, 'every answer carries Date').toMatch(/^Wed, 06 May 2026 \d\d:\d\d:\d\d GMT$/);
+  expect(date, 'every answer carries Date').toMatch(new RegExp(`^${day} \\d\\d:\\d\\d:\\d\\d GMT$`));
   return { ...seen, headers };
 }
 
@@ -95,6 +97,8 @@ interface Extra {
   markets?: object[];
   cors?: boolean;
   errorLog?: (line: string) => void;
+  clockRate?: number;
+  priceStep?: string;
 }
 
 async function fourAdapters(seed: number, profile: Partial<ResponseProfile>, extra: Extra = {}) {
@@ -129,7 +133,7 @@ describe('node:http, Express, MSW and the Fetch handler give the same bytes', ()
       const adapters = await fourAdapters(seed, profile);
       try {
         for (const step of steps) {
-          const [http, express, msw, fetched] = (await adapters.answer(step)).map(withoutDate);
+          const [http, express, msw, fetched] = (await adapters.answer(step)).map((seen) => withoutDate(seen));
           expect(express, `Express: ${step.method} ${step.path}`).toEqual(http);
           expect(msw, `MSW: ${step.method} ${step.path}`).toEqual(http);
           expect(fetched, `Fetch: ${step.method} ${step.path}`).toEqual(http);
@@ -139,6 +143,31 @@ describe('node:http, Express, MSW and the Fetch handler give the same bytes', ()
       }
     }), { numRuns: 8 });
   }, 120_000);
+
+  it('with a running clock moved forward, the same instant gives the same bytes: prices walked, the Date of that day', async () => {
+    // A minute of stub time a real second and an hour a price step: the four stubs, started and
+    // moved within the same real seconds, answer within the same step.
+    const adapters = await fourAdapters(11, {}, { clockRate: 60, priceStep: 'PT1H' });
+    try {
+      const moved = await adapters.answer({ method: 'POST', path: '/__stub/clock', body: '{"advance":"P3DT7H"}' });
+      for (const answer of moved) expect(answer.status).toBe(200);
+      const start = (await adapters.answer({ method: 'GET', path: '/markets' }))[0];
+      for (const step of [{ method: 'GET', path: '/markets' }, { method: 'GET', path: '/markets?limit=2' }, { method: 'GET', path: '/markets/{id}' }, { method: 'GET', path: '/__stub/markets' }]) {
+        const [http, express, msw, fetched] = (await adapters.answer(step)).map((seen) => withoutDate(seen, 'Sat, 09 May 2026'));
+        expect(express, `Express: ${step.method} ${step.path}`).toEqual(http);
+        expect(msw, `MSW: ${step.method} ${step.path}`).toEqual(http);
+        expect(fetched, `Fetch: ${step.method} ${step.path}`).toEqual(http);
+      }
+      const frozen = await fourAdapters(11, {});
+      try {
+        expect((await frozen.answer({ method: 'GET', path: '/markets' }))[0]?.body).not.toBe(start?.body);
+      } finally {
+        await frozen.close();
+      }
+    } finally {
+      await adapters.close();
+    }
+  }, 60_000);
 
   it('every step of the list answers as the route it names', async () => {
     const adapters = await fourAdapters(5, {});
@@ -173,7 +202,7 @@ describe('a handler that throws is the stub\'s own 500 through every adapter', (
     try {
       armed = true;
       for (const step of [{ method: 'GET', path: '/markets/BOOM-1' }, { method: 'HEAD', path: '/markets/BOOM-2' }, { method: 'GET', path: '/markets' }, { method: 'GET', path: '/markets?limit=1' }]) {
-        const [http, express, msw, fetched] = (await adapters.answer(step)).map(withoutDate);
+        const [http, express, msw, fetched] = (await adapters.answer(step)).map((seen) => withoutDate(seen));
         expect(http?.status, `${step.method} ${step.path}`).toBe(500);
         expect(http?.headers['access-control-allow-origin']).toBe('*');
         expect(express, `Express: ${step.method} ${step.path}`).toEqual(http);

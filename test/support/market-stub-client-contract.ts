@@ -161,6 +161,25 @@ export function describeMarketStubClient(name: string, start: () => Promise<Clie
       expect(await client().requestCount({ path: '/markets' })).toBe(2);
     });
 
+    it('clock() and setClock() read and move the stub clock (frozen at the start by default); Date follows it; bad changes reject as in process, changing nothing', async () => {
+      expect(await client().clock()).toEqual({ instant: '2026-01-01T00:00:00Z', rate: 0, start: '2026-01-01T00:00:00Z' });
+      expect(await client().setClock({ advance: 'PT6H' })).toEqual({ instant: '2026-01-01T06:00:00Z', rate: 0, start: '2026-01-01T00:00:00Z' });
+      expect((await fetch(`${client().url}/markets`)).headers.get('date')).toBe('Thu, 01 Jan 2026 06:00:00 GMT');
+      expect((await client().setClock({ to: '2026-01-02T00:00:00+01:00', advance: 'P1M' })).instant).toBe('2026-02-01T23:00:00Z');
+      await ref().setClock({ to: '2026-02-01T23:00:00Z' });
+      expect(await sameError((c) => c.setClock({ to: '2026-01-01' }))).toMatchObject({ code: 'OPTION_INVALID', option: 'to', found: '"2026-01-01"' });
+      expect(await sameError((c) => c.setClock({ advance: '-PT1H' }))).toMatchObject({ code: 'OPTION_INVALID', option: 'advance' });
+      expect(await sameError((c) => c.setClock({ advance: 'P1D', rate: -1 }))).toMatchObject({ code: 'OPTION_INVALID', option: 'rate', found: '-1' });
+      expect(await sameError((c) => c.setClock({ to: '1969-12-31T23:59:59Z' } as never))).toMatchObject({ code: 'OPTION_INVALID', option: 'to' });
+      expect(await sameError((c) => c.setClock({ speed: 2 } as never))).toMatchObject({ code: 'OPTION_INVALID', option: 'speed' });
+      expect((await client().clock()).instant).toBe('2026-02-01T23:00:00Z');
+      const running = await client().setClock({ rate: 3600 });
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      expect(Date.parse((await client().clock()).instant)).toBeGreaterThanOrEqual(Date.parse(running.instant) + 60_000);
+      await client().reset();
+      expect(await client().clock()).toEqual({ instant: '2026-01-01T00:00:00Z', rate: 0, start: '2026-01-01T00:00:00Z' });
+    });
+
     it('setBehaviour() applies to every market request; a bad field rejects naming it', async () => {
       await client().setBehaviour({ status: 503, retryAfter: 7 });
       const res = await fetch(`${client().url}/markets`);

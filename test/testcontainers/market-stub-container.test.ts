@@ -37,7 +37,7 @@ describe('MarketStubContainer (builder)', () => {
     const cases: [() => unknown, string][] = [
       [() => c().withSeed(-1), 'MarketStubContainer.withSeed: seed: expected an integer from 0 to 9007199254740991, found -1'],
       [() => c().withCount(1.5), 'MarketStubContainer.withCount: count: expected an integer from 0 to 100000000, found 1.5'],
-      [() => c().withClock('2026-13-01'), 'MarketStubContainer.withClock: clock: expected a YYYY-MM-DD calendar date, found "2026-13-01"'],
+      [() => c().withClock('2026-13-01'), 'MarketStubContainer.withClock: clock: expected a YYYY-MM-DD date or an RFC 3339 instant from 1970 to 9999, found "2026-13-01"'],
       [() => c().withProfile({ paging: 'pages' as 'none' }), 'MarketStubContainer.withProfile: profile.paging: expected one of none, offset, cursor, found "pages"'],
       [() => c().withProfile({ colour: 'red' } as never), 'MarketStubContainer.withProfile: profile.colour: expected a profile field (envelope, paging, pageSize, maxPageSize, errors, filterStatus), found "colour"'],
       [() => c().withFixtures('/no/such/dir'), 'MarketStubContainer.withFixtures: hostPath: expected an existing file or directory on this machine, found "/no/such/dir"'],

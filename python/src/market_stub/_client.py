@@ -18,7 +18,7 @@ import urllib.parse
 from typing import Any, Literal, cast
 
 from ._errors import MarketStubError, error_from_admin_body, unauthorized
-from ._types import Behaviour, DeviationSetting, JournalEntry, Market, Rule, RuleInput
+from ._types import Behaviour, ClockReading, DeviationSetting, JournalEntry, Market, Rule, RuleInput
 
 #: Default longest wait for one call (connect, answer and body), seconds.
 DEFAULT_TIMEOUT = 10.0
@@ -304,7 +304,7 @@ class MarketStubClient:
             )
         return body
 
-    def _field(self, where: str, body: dict[str, Any], key: str, kind: type[int] | type[list[Any]]) -> Any:
+    def _field(self, where: str, body: dict[str, Any], key: str, kind: type[Any] | tuple[type[Any], ...]) -> Any:
         value = body.get(key)
         if not isinstance(value, kind) or isinstance(value, bool):
             raise MarketStubError(
@@ -361,8 +361,32 @@ class MarketStubClient:
         body = self._body_of(where, self._send(where, "POST", "/tick", {} if n is None else {"n": n}, option="n"), dict)
         return cast(int, self._field(where, body, "tick", int))
 
+    def clock(self) -> ClockReading:
+        """The stub clock: ``instant`` and ``start`` (RFC 3339, UTC) and ``rate`` (stub seconds per real second)."""
+        where = "stub.clock"
+        return self._clock_of(where, self._send(where, "GET", "/clock"))
+
+    def set_clock(self, *, to: str | None = None, advance: str | None = None, rate: float | None = None) -> ClockReading:
+        """Moves the stub clock forward: ``to`` an instant (``"2026-01-02"`` or RFC 3339), then ``advance``
+        by an ISO 8601 duration (``"PT6H"``, ``"P1D"``), then ``rate``; any of them, together or alone.
+
+        Raises OPTION_INVALID naming the field for an instant before the clock's (it never goes back:
+        ``reset()`` does), a negative or unparsable duration, or a rate outside 0-31,536,000; nothing
+        changes then. Returns the clock after.
+        """
+        where = "stub.set_clock"
+        change: dict[str, Any] = {key: value for key, value in (("to", to), ("advance", advance), ("rate", rate)) if value is not None}
+        return self._clock_of(where, self._send(where, "POST", "/clock", change, option="change"))
+
+    def _clock_of(self, where: str, answer: tuple[int, Any]) -> ClockReading:
+        body = self._body_of(where, answer, dict)
+        self._field(where, body, "instant", str)
+        self._field(where, body, "start", str)
+        self._field(where, body, "rate", (int, float))
+        return cast(ClockReading, body)
+
     def reset(self) -> None:
-        """Back to the start-up markets, deviations, behaviours, rules and tick count; the journal is kept."""
+        """Back to the start-up markets, deviations, behaviours, rules, tick count and clock; the journal is kept."""
         where = "stub.reset"
         self._send(where, "POST", "/reset")
 

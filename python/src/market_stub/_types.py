@@ -72,9 +72,19 @@ class DeviationSetting(_DeviationBase, total=False):
     marketIds: list[str]
 
 
+class ClockReading(TypedDict):
+    """The stub clock (``GET /__stub/clock``): ``instant`` now and ``start`` (RFC 3339, UTC), and
+    ``rate`` in stub seconds per real second (0: frozen)."""
+
+    instant: str
+    rate: float
+    start: str
+
+
 class _JournalEntryBase(TypedDict):
     seq: int
     time: str
+    stubTime: str
     method: str
     path: str
     query: dict[str, str | list[str]]

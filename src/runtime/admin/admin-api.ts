@@ -1,5 +1,5 @@
 import { utf8 } from '../../floor/bytes.js';
-import { MAX_ADDED_MARKETS, MAX_ADMIN_BODY_BYTES, MAX_ADMIN_IN_FLIGHT, MAX_DEVIATED_MARKET_IDS, MAX_DEVIATION_SETTINGS, MAX_EDITABLE, MAX_JOURNAL_READ, MAX_JSON_DEPTH, MAX_MARKETS_PER_CALL, MAX_TICKS_PER_CALL, MAX_TICK_WORK } from '../../floor/limits.js';
+import { MAX_ADDED_MARKETS, MAX_ADMIN_BODY_BYTES, MAX_ADMIN_IN_FLIGHT, MAX_DEVIATED_MARKET_IDS, MAX_DEVIATION_SETTINGS, MAX_EDITABLE, MAX_JOURNAL_READ, MAX_JSON_DEPTH, MAX_MARKETS_PER_CALL, MAX_TICKS_PER_CALL } from '../../floor/limits.js';
 import { MarketStubError } from '../../floor/market-stub-error.js';
 import { createStubControls, type StubControls } from '../stub-controls.js';
 import { packageVersion } from '../../floor/package-info.js';
@@ -24,7 +24,6 @@ export const ADMIN_LIMITS = Object.freeze({
   marketsAddedAtRunTime: MAX_ADDED_MARKETS,
   editableCatalog: MAX_EDITABLE,
   ticksPerRequest: MAX_TICKS_PER_CALL,
-  tickWork: MAX_TICK_WORK,
   journalEntriesPerRead: MAX_JOURNAL_READ,
   deviationSettingsPerRequest: MAX_DEVIATION_SETTINGS,
   deviatedMarketIdsPerRequest: MAX_DEVIATED_MARKET_IDS,
