@@ -217,7 +217,7 @@ function sharedIndexPlugin(entry) {
  * `fast-deep-equal` comes inline with json-merge-patch. json-schema-faker stays external: large,
  * and ESM already.
  */
-const ESM_INLINE_DEPENDENCIES = ['escape-html', 'statuses', 'json-merge-patch', 'ajv', 'ajv-formats', 'stream-json', 'stream-chain', 'fastest-levenshtein', 'structured-headers', 'p-queue'];
+const ESM_INLINE_DEPENDENCIES = ['escape-html', 'statuses', 'json-merge-patch', 'ajv', 'ajv-formats', 'stream-json', 'stream-chain', 'fastest-levenshtein', 'structured-headers', 'p-queue', 'fresh'];
 
 async function buildLibrary(entry) {
   const plugins = [...COMMON.plugins, sharedIndexPlugin(entry)];

@@ -61,10 +61,14 @@ describe.concurrent('where the pace cannot go on within the run\'s bounds: exit 
       const run = await runCliInProcess(['check', '--base-url', server.url, '--format', 'json']);
       expect(performance.now() - started).toBeLessThan(5_000);
       expect(run.code).toBe(2);
-      expect(run.stdout).toBe('');
-      expect(run.stderr).toContain('the deployment rate-limits the checker: 429 with RateLimit: "default";r=0;t=3600');
-      expect(run.stderr).toContain('asks to wait 3600 s, more than the 10 s cap (--retry-after-max-ms 10000)');
-      expect(run.stderr).not.toContain('retry-exhausted');
+      // A checker limit is a could-not-run report in the format asked for (exit 2), never a contract finding.
+      const report = JSON.parse(run.stdout) as { exitCode: number; findings: { code: string; found: string }[] };
+      expect(report.exitCode).toBe(2);
+      expect(report.findings.map((f) => f.code)).toEqual(['could-not-run']);
+      const said = `${run.stderr}\n${report.findings[0]?.found ?? ''}`;
+      expect(said).toContain('the deployment rate-limits the checker: 429 with RateLimit: "default";r=0;t=3600');
+      expect(said).toContain('asks to wait 3600 s, more than the 10 s cap (--retry-after-max-ms 10000)');
+      expect(said).not.toContain('retry-exhausted');
     });
   });
 
