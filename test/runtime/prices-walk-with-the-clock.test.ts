@@ -1,4 +1,4 @@
-// Prices are a function of time (issue 37, item 2): a generated market's prices at an instant are a
+// Prices are a function of time: a generated market's prices at an instant are a
 // pure function of (seed, market, instant), one step per --price-step of stub time, at most a cent
 // a step, in [0.01, 0.99] with yes + no = 1; list and item agree; fixture and admin-written markets
 // and `stale-prices` hold; tick(n) is n steps; reset goes back. Through the public surface.
