@@ -101,7 +101,9 @@ def bundle(package_root: Path) -> str:
     if not in_repository:
         if all((bundled / name).is_file() for name in BUNDLE_FILES):
             return "the bundled CLI is in this source tree already"
-        raise _fail("this source tree has neither the bundled CLI (src/market_stub/_bundled/) nor the repository's JavaScript sources to build it from")
+        raise _fail(
+            "this source tree has neither the bundled CLI (src/market_stub/_bundled/) nor the repository's JavaScript sources to build it from"
+        )
     if _fresh(bundled, repository):
         return "the bundled CLI is newer than its sources"
     floor = str(json.loads((repository / "package.json").read_text(encoding="utf-8"))["engines"]["node"]).removeprefix(">=")

@@ -12,7 +12,19 @@ from ._client import DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT, MarketStubClie
 from ._errors import ERROR_CODES, MarketStubError
 from ._node import find_node
 from ._stub import DEFAULT_START_TIMEOUT, MarketStub
-from ._types import Behaviour, ClockReading, DeviationSetting, Finding, JournalEntry, JournalFilter, Market, Profile, Rule, RuleInput, RuleMatch
+from ._types import (
+    Behaviour,
+    ClockReading,
+    DeviationSetting,
+    Finding,
+    JournalEntry,
+    JournalFilter,
+    Market,
+    Profile,
+    Rule,
+    RuleInput,
+    RuleMatch,
+)
 
 __all__ = [
     "DEFAULT_MAX_RESPONSE_BYTES",
