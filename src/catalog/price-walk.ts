@@ -1,4 +1,4 @@
-import { mixSeed } from '../floor/seed-mix.js';
+import { fmix32, mixSeed } from '../floor/seed-mix.js';
 
 /**
  * The price of a market at step k of its walk, as a pure function of (seed, market, start price,
@@ -82,17 +82,6 @@ function normal(key: number, level: number, index: number): number {
 }
 
 const SQRT6 = Math.sqrt(6);
-
-/** MurmurHash3's 32-bit finaliser (public domain, Austin Appleby), as floor/seed-mix.ts uses it. */
-function fmix32(input: number): number {
-  let h = input >>> 0;
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  h ^= h >>> 16;
-  return h >>> 0;
-}
 
 /** Folds an unbounded offset into [0, TOP]: a triangle wave, so a reflected step stays one step. */
 function fold(offset: number): number {

@@ -11,7 +11,8 @@ export function mixSeed(seed: number, index: number, stream = 0): number {
   return h >>> 0;
 }
 
-function fmix32(input: number): number {
+/** MurmurHash3's 32-bit finaliser (public domain, Austin Appleby): a 32-bit integer in, its avalanche-mixed 32-bit unsigned integer out. */
+export function fmix32(input: number): number {
   let h = input >>> 0;
   h ^= h >>> 16;
   h = Math.imul(h, 0x85ebca6b);
