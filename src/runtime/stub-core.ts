@@ -1,6 +1,7 @@
 import { createAdminApi } from './admin/admin-api.js';
 import type { ConsoleAssetSource } from './admin/console-routes.js';
 import { addCors, answerRequest, NO_LABELS, splitTarget, type SplitTarget, type StubAnswer, type StubRequest } from './answer-request.js';
+import { NO_STORE } from './conditional-reply.js';
 import { internalError, methodNotAllowed, routeNotFound } from './error-reply.js';
 import { createOpenApiResponder } from './openapi-served.js';
 import { jsonReply, type Reply } from './reply.js';
@@ -65,7 +66,7 @@ export function createStubCore(runtime: StubRuntime, options: StubCoreOptions = 
       try {
         if (split.admin) {
           if (admin === undefined) return dated({ ...other(request, split), admin: true }, dateNow());
-          return admin(request, split.path, split.query).then((reply) => dated({ reply, delayMs: 0, fault: undefined, dribbleMs: 0, labels: NO_LABELS, admin: true }, dateNow()), failed);
+          return admin(request, split.path, split.query).then((reply) => dated({ reply: unstored(reply), delayMs: 0, fault: undefined, dribbleMs: 0, labels: NO_LABELS, admin: true }, dateNow()), failed);
         }
         return dated(answerRequest(runtime, request, split) ?? other(request, split), dateNow());
       } catch (error) {
@@ -76,6 +77,15 @@ export function createStubCore(runtime: StubRuntime, options: StubCoreOptions = 
       return dated(other({ method, target: path, headers: {} }, { path, query: '', admin: true }), dateNow());
     },
   };
+}
+
+/**
+ * An admin API answer (state, journal, controls) is never kept by a cache: `Cache-Control:
+ * no-store` (RFC 9111 §5.2.2.5). The console's files keep their own (`no-cache` with an ETag).
+ */
+function unstored(reply: Reply): Reply {
+  reply.headers['cache-control'] ??= NO_STORE;
+  return reply;
 }
 
 function dated(answer: StubAnswer, date: string): StubAnswer {
