@@ -38,6 +38,7 @@ export const FINDING_KINDS = [
   { code: 'retry-exhausted', severity: 'error', endpoints: BOTH },
   { code: 'body-too-large', severity: 'error', endpoints: BOTH },
   { code: 'undecodable-body', severity: 'error', endpoints: BOTH },
+  { code: 'framing', severity: 'error', endpoints: BOTH },
   { code: 'cross-origin', severity: 'error', endpoints: LIST },
   { code: 'single-envelope', severity: 'error', endpoints: SINGLE },
   { code: 'id-mismatch', severity: 'error', endpoints: SINGLE },
@@ -96,7 +97,7 @@ export interface ContractCheck {
  * code not listed here (another ajv keyword) belongs to `schema`.
  */
 export const CONTRACT_CHECKS: readonly ContractCheck[] = [
-  { name: 'answers', endpoints: BOTH, codes: ['http-status', 'unconditional-not-modified', 'not-found', 'request-failed', 'retry-exhausted', 'body-too-large', 'slow-answer', 'could-not-run'] },
+  { name: 'answers', endpoints: BOTH, codes: ['http-status', 'unconditional-not-modified', 'not-found', 'request-failed', 'framing', 'retry-exhausted', 'body-too-large', 'slow-answer', 'could-not-run'] },
   { name: 'json-body', endpoints: BOTH, codes: ['not-json', 'json-rule', 'undecodable-body', 'content-type', 'bom', 'charset', 'duplicate-member', 'unsafe-number'] },
   { name: 'list-shape', endpoints: [LIST_ENDPOINT], codes: ['list-shape'] },
   { name: 'paging', endpoints: [LIST_ENDPOINT], codes: ['cursor-loop', 'paging-unfollowed', 'list-partial'] },

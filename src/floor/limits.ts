@@ -64,6 +64,15 @@ export const MAX_CONFIG_FILE_BYTES = 1024 * 1024;
 /** How many concrete occurrences an aggregated finding keeps. */
 export const MAX_EXAMPLES = 3;
 
+/**
+ * Distinct member names one finding counts by name (`undocumented-field`: one finding per endpoint
+ * and place, whatever the number of names), each name kept to MAX_FINDING_NAME_CHARS. Occurrences
+ * of further names are counted, not named. Reports other than JSON show NAME_SAMPLE of them.
+ */
+export const MAX_FINDING_NAMES = 100_000;
+export const MAX_FINDING_NAME_CHARS = 200;
+export const NAME_SAMPLE = 10;
+
 // Enforced in floor/bounded-json.ts
 /**
  * Deepest nesting of any JSON document market-stub reads (the outermost array or object is level

@@ -118,7 +118,7 @@ describe('member names are data', () => {
         const run = await runCheckJson(server.url, ['--all']);
         expect(run.code).toBe(0);
         expect(problemKeys(run.report)).toEqual([]);
-        expect(run.report.findings.filter((f) => f.code === 'undocumented-field').map((f) => f.pointer).sort()).toEqual([`/*/${name}`, `/${name}`].sort());
+        expect(run.report.findings.filter((f) => f.code === 'undocumented-field').map((f) => [f.pointer, f.names])).toEqual([['/*', [{ name, count: 2 }]], ['', [{ name, count: 2 }]]]);
       });
     }), { numRuns: 12 });
   });
@@ -181,4 +181,27 @@ describe('refusals that are not about a credential: could-not-run (exit 2), name
       expect(findingOf(run.report, 'http-status').found).toBe('503: text/html, 13 bytes: "<h1>Busy</h1>"');
     });
   });
+});
+
+describe('undocumented members are aggregated: count, a bounded sample of names, where (every format); every name only in JSON', () => {
+  it('a market carrying 10,000 undocumented members is one finding per endpoint, not 20,000 lines', async () => {
+    const extra = Object.fromEntries(Array.from({ length: 10_000 }, (_, i) => [`x${i}`, i]));
+    const markets = conformingMarkets(2).map((m) => ({ ...m, ...extra }));
+    await withServer(markets, undefined, async (server) => {
+      const json = await runCheckJson(server.url, ['--all']);
+      expect(json.code).toBe(0);
+      const undocumented = json.report.findings.filter((f) => f.code === 'undocumented-field');
+      expect(undocumented.map((f) => [f.endpoint, f.pointer, f.count, f.names?.length])).toEqual([[LIST, '/*', 20_000, 10_000], [SINGLE, '', 20_000, 10_000]]);
+      expect(undocumented[0]?.names?.[0]).toEqual({ name: 'x0', count: 2 });
+      expect(undocumented[0]?.examples).toHaveLength(3);
+      expect(undocumented[0]?.found).toBe('10,000 undocumented member names: "x0" ×2, "x1" ×2, "x10" ×2, "x100" ×2, "x1000" ×2, "x1001" ×2, "x1002" ×2, "x1003" ×2, "x1004" ×2, "x1005" ×2, and 9,990 more (all in the JSON report)');
+      for (const format of FORMATS.filter((f) => f !== 'json')) {
+        const run = await runCliInProcess(['check', '--base-url', server.url, '--all', '--format', format]);
+        expect(run.code, format).toBe(0);
+        expect(run.stdout, format).toContain('10,000 undocumented member names');
+        expect(run.stdout, format).not.toContain('x5555');
+        if (format === 'text') expect(run.stdout.split('\n').length, format).toBeLessThan(40);
+      }
+    });
+  }, 120_000);
 });

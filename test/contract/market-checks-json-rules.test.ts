@@ -44,7 +44,7 @@ describe('the single endpoint', () => {
     expect(result).toMatchObject({ market_id: 'm-1', status: 'active' });
     expect(Object.getPrototypeOf(result)).toBe(Object.prototype);
     expect(Object.hasOwn(result as object, '__proto__')).toBe(true);
-    expect(findings.map((f) => [f.code, f.pointer])).toEqual([['undocumented-field', '/__proto__']]);
+    expect(findings.map((f) => [f.code, f.pointer, f.names])).toEqual([['undocumented-field', '', [{ name: '__proto__', count: 1 }]]]);
   });
 
   it('JSON nested past MAX_JSON_DEPTH, or a market past MAX_MARKET_DEPTH, is one json-rule error; up to it the market is judged', () => {
@@ -67,7 +67,7 @@ describe('the single endpoint', () => {
 describe('the list endpoint', () => {
   it('an item with a member named constructor is listed like any other (an undocumented member)', () => {
     const { findings, listed } = list(`[${JSON.stringify({ ...summary, market_id: 'm-0' })},${JSON.stringify(summary).replace('{', '{"constructor":1,')}]`);
-    expect(findings.map((f) => [f.code, f.pointer])).toEqual([['undocumented-field', '/*/constructor']]);
+    expect(findings.map((f) => [f.code, f.pointer, f.names])).toEqual([['undocumented-field', '/*', [{ name: 'constructor', count: 1 }]]]);
     expect([listed.get('m-0') !== undefined, listed.get('m-1') !== undefined]).toEqual([true, true]);
   });
 

@@ -42,7 +42,7 @@ describe('HTTP_PROXY for an http:// deployment: absolute-form requests', () => {
   it('sends every request through the proxy, the --header values reaching the deployment', async () => {
     await withProxy({}, async (proxy) => {
       await withServer(conformingMarkets(3), undefined, async (server) => {
-        const run = await check(server, { HTTP_PROXY: proxy.url });
+        const run = await check(server, { http_proxy: proxy.url });
         expect(run.code).toBe(0);
         // 1 list page + 3 markets + the unknown-id probe, each through the proxy in absolute form (RFC 9112 §3.2.2).
         expect(proxy.seen.length).toBe(5);
@@ -103,7 +103,7 @@ describe('--proxy with credentials', () => {
   it('wins over HTTP_PROXY', async () => {
     await withProxy({}, async (proxy) => {
       await withServer(conformingMarkets(1), undefined, async (server) => {
-        const run = await check(server, { HTTP_PROXY: `http://127.0.0.1:${await closedPort()}` }, ['--proxy', proxy.url]);
+        const run = await check(server, { http_proxy: `http://127.0.0.1:${await closedPort()}` }, ['--proxy', proxy.url]);
         expect(run.code).toBe(0);
         expect(proxy.seen.length).toBe(3);
       });
@@ -118,11 +118,11 @@ describe('NO_PROXY', () => {
         const port = new URL(server.url).port;
         const bypasses: Array<Record<string, string>> = [{ NO_PROXY: '127.0.0.1' }, { no_proxy: `example.test, 127.0.0.1:${port}` }, { NO_PROXY: '*' }];
         for (const env of bypasses) {
-          const run = await check(server, { HTTP_PROXY: proxy.url, ...env });
+          const run = await check(server, { http_proxy: proxy.url, ...env });
           expect(run.code).toBe(0);
         }
         expect(proxy.seen).toEqual([]);
-        const other = await check(server, { HTTP_PROXY: proxy.url, NO_PROXY: `127.0.0.1:${Number(port) + 1}` });
+        const other = await check(server, { http_proxy: proxy.url, NO_PROXY: `127.0.0.1:${Number(port) + 1}` });
         expect(other.code).toBe(0);
         expect(proxy.seen.length).toBe(4);
       });
@@ -135,9 +135,9 @@ describe('a proxy that refuses is named as the cause (exit 2), without its passw
     await withProxy({ credentials: 'alice:right-pa55w0rd' }, async (proxy) => {
       const wrong = proxy.url.replace('://', '://alice:wr0ng-pa55w0rd-9a@');
       await withServer(conformingMarkets(1), undefined, async (server) => {
-        const run = await check(server, { HTTP_PROXY: wrong });
+        const run = await check(server, { http_proxy: wrong });
         expect(run.code).toBe(2);
-        expect(run.stderr).toContain(`the forward proxy ${proxy.url}/ (HTTP_PROXY) requires credentials (407 Proxy Authentication Required)`);
+        expect(run.stderr).toContain(`the forward proxy ${proxy.url}/ (http_proxy) requires credentials (407 Proxy Authentication Required)`);
         expect(run.stderr).not.toContain('wr0ng-pa55w0rd');
         expect(server.requests).toEqual([]);
       });
@@ -170,9 +170,9 @@ describe('a proxy that refuses is named as the cause (exit 2), without its passw
 
   it('refuses a proxy URL that is not http(s), naming the variable', async () => {
     await withServer(conformingMarkets(1), undefined, async (server) => {
-      const run = await check(server, { HTTP_PROXY: 'socks5://127.0.0.1:1080' });
+      const run = await check(server, { http_proxy: 'socks5://127.0.0.1:1080' });
       expect(run.code).toBe(2);
-      expect(run.stderr).toContain('HTTP_PROXY: socks5: proxies are not supported');
+      expect(run.stderr).toContain('http_proxy: socks5: proxies are not supported');
       expect(server.requests).toEqual([]);
     });
   });
@@ -195,7 +195,7 @@ describe('proxy forwards to its upstream through the same forward proxy', () => 
   it('http:// upstream in absolute form, https:// upstream through CONNECT (with --cacert), answers passed back unchanged', async () => {
     await withProxy({}, async (forward) => {
       await withServer(conformingMarkets(2), undefined, async (plain) => {
-        const proxy = await startRecordingProxy({ upstream: plain.url, network: { proxyEnv: { HTTP_PROXY: forward.url } } });
+        const proxy = await startRecordingProxy({ upstream: plain.url, network: { proxyEnv: { http_proxy: forward.url } } });
         try {
           const answer = await fetch(`${proxy.url}/markets/DEV-2`, { headers: { 'x-api-key': 'k3y-behind-the-proxy-88' } });
           expect(answer.status).toBe(200);

@@ -33,6 +33,8 @@ export interface Observation {
   example: FindingExample;
   /** The sentence for people; by default `<pointer>: expected <expected>, found <found>`. Information findings say what was seen. */
   message?: string;
+  /** The member name this observation counts, for a finding that aggregates names (`undocumented-field`): one finding per endpoint and place, the names tallied in it (FindingAggregator). */
+  name?: string;
 }
 
 /**
@@ -55,4 +57,18 @@ export interface ContractFinding extends LocatedProblem {
   count: number;
   /** Up to three occurrences, in the order seen. */
   examples: FindingExample[];
+  /**
+   * For a finding that counts member names (`undocumented-field`): every name seen with its
+   * occurrences, most frequent first, at most MAX_FINDING_NAMES (floor/limits.ts). Written whole
+   * only in the JSON report; the other formats show the bounded sample in `found` and `message`.
+   */
+  names?: FindingName[];
+  /** Occurrences of names past MAX_FINDING_NAMES (counted in `count`, not named). */
+  namesUncounted?: number;
+}
+
+/** One member name of a finding that counts names, with its occurrences (markets or responses carrying it). */
+export interface FindingName {
+  name: string;
+  count: number;
 }

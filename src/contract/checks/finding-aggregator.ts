@@ -1,5 +1,6 @@
 import { SEVERITY_ORDER, type ContractFinding, type FindingExample, type Observation } from './contract-finding.js';
-import { MAX_EXAMPLES } from '../../floor/limits.js';
+import { MAX_EXAMPLES, MAX_FINDING_NAME_CHARS, MAX_FINDING_NAMES } from '../../floor/limits.js';
+import { describeNames } from './name-tally.js';
 import type { FindingCode } from '../../floor/finding-codes.js';
 
 
@@ -21,9 +22,24 @@ export interface FindingAggregator {
  */
 export function createFindingAggregator(): FindingAggregator {
   const byKey = new Map<string, ContractFinding>();
+  // The names a finding counts (Observation.name), per finding key: bounded by MAX_FINDING_NAMES.
+  const namesByKey = new Map<string, { names: Map<string, number>; uncounted: number }>();
+  const entryOf = (key: string) => {
+    let entry = namesByKey.get(key);
+    if (!entry) namesByKey.set(key, (entry = { names: new Map(), uncounted: 0 }));
+    return entry;
+  };
+  const tally = (key: string, name: string, count: number) => {
+    const entry = entryOf(key);
+    const kept = name.length > MAX_FINDING_NAME_CHARS ? `${name.slice(0, MAX_FINDING_NAME_CHARS - 1)}…` : name;
+    const seen = entry.names.get(kept);
+    if (seen !== undefined || entry.names.size < MAX_FINDING_NAMES) entry.names.set(kept, (seen ?? 0) + count);
+    else entry.uncounted += count;
+  };
   const aggregator: FindingAggregator = {
     add(observation, count = 1) {
       const key = `${observation.severity}\u0000${observation.code}\u0000${observation.endpoint}\u0000${observation.pointerTemplate}`;
+      if (observation.name !== undefined) tally(key, observation.name, count);
       const existing = byKey.get(key);
       if (existing) {
         existing.count += count;
@@ -49,15 +65,28 @@ export function createFindingAggregator(): FindingAggregator {
       const observation = { severity: finding.severity, code: finding.code as FindingCode, endpoint: finding.endpoint, pointerTemplate: finding.pointer, expected: finding.expected, message: finding.message };
       aggregator.add({ ...observation, example: first }, finding.count - rest.length);
       for (const example of rest) aggregator.add({ ...observation, example }, 1);
+      if (finding.names) {
+        const key = `${finding.severity}\u0000${finding.code}\u0000${finding.endpoint}\u0000${finding.pointer}`;
+        for (const { name, count } of finding.names) tally(key, name, count);
+        if (finding.namesUncounted) entryOf(key).uncounted += finding.namesUncounted;
+      }
     },
     get size() {
       return byKey.size;
     },
     findings() {
-      return [...byKey.values()].sort(compareFindings);
+      return [...byKey.entries()].map(([key, finding]) => withNames(finding, namesByKey.get(key))).sort(compareFindings);
     },
   };
   return aggregator;
+}
+
+/** A finding that counts names, with its names (most frequent first, then by name) and the sentence and `found` that sum them up (name-tally.ts). */
+function withNames(finding: ContractFinding, entry: { names: Map<string, number>; uncounted: number } | undefined): ContractFinding {
+  if (!entry) return finding;
+  const names = [...entry.names].map(([name, count]) => ({ name, count })).sort((a, b) => b.count - a.count || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const summary = describeNames(names, entry.uncounted, finding.pointer);
+  return { ...finding, found: summary.found, message: summary.message, names, ...(entry.uncounted > 0 ? { namesUncounted: entry.uncounted } : {}) };
 }
 
 /** The one-sentence message of an observation: `<pointer template>: expected number, found "0.57"`. */

@@ -391,23 +391,20 @@ function addSchemaFinding(ctx: CheckContext, f: Finding, endpoint: ContractEndpo
   add(ctx, f.severity, schemaFindingCode(f.code), endpoint, `${template}${f.pointer}`, f.expected, { ...(id === undefined ? {} : { marketId: id }), pointer, found: literals.found(pointer, f.found), request });
 }
 
+/**
+ * The undocumented members of a page's items (or of one market) as one `undocumented-field`
+ * finding per endpoint and place (`/*` for a list's items, `/` for a market): the names are
+ * tallied in it (Observation.name; the aggregator keeps every name for the JSON report and sums
+ * them up in a bounded sentence, name-tally.ts), with at most three examples.
+ */
 function addUndocumented(ctx: CheckContext, endpoint: ContractEndpoint, template: string, basePointer: string, extra: Tally, request: string): void {
   for (const [name, tally] of extra) {
     const field = `/${pointerToken(name)}`;
-    const examples = tally.ids.map((id, k) => ({
-      ...(id === undefined ? {} : { marketId: id }),
-      pointer: tally.first[k] === undefined ? field : `${basePointer}/${tally.first[k]}${field}`,
-      found: `undocumented field ${JSON.stringify(name)}`,
-      request,
-    }));
-    examples.forEach((ex, k) => {
+    tally.ids.forEach((id, k) => {
       // The first example carries the rest of the count, so one page adds `count` in total.
-      const count = k === 0 ? tally.count - (examples.length - 1) : 1;
-      ctx.sink.add({
-        severity: 'info', code: 'undocumented-field', endpoint, pointerTemplate: `${template}${field}`,
-        expected: 'only documented fields (extra fields are allowed; listed for information)', example: ex,
-        message: `undocumented field ${JSON.stringify(name)} at ${template}${field}`,
-      }, count);
+      const count = k === 0 ? tally.count - (tally.ids.length - 1) : 1;
+      const example = { ...(id === undefined ? {} : { marketId: id }), pointer: tally.first[k] === undefined ? field : `${basePointer}/${tally.first[k]}${field}`, found: `undocumented member ${JSON.stringify(name)}`, request };
+      ctx.sink.add({ severity: 'info', code: 'undocumented-field', endpoint, pointerTemplate: template, expected: 'only documented fields (extra fields are allowed; listed for information)', example, name }, count);
     });
   }
 }

@@ -87,7 +87,8 @@ async function fetchPage(state: CrawlState, url: URL, list: ListSummary, headers
       const stop = limitReached(state, error, LIST_ENDPOINT, { bytes: state.settings.maxBodyBytes, flag: '--max-body-mb' });
       if (stop) throw stop;
     }
-    if (list.pages === 0 && error.kind !== 'cross-origin') {
+    // A misframed answer is the deployment's (an error finding), even on the first page: it did answer.
+    if (list.pages === 0 && error.kind !== 'cross-origin' && error.kind !== 'framing') {
       throw new ContractRunError('DEPLOYMENT_UNREACHABLE', `cannot reach ${displayUrl(url)}: ${error.reason}. ${unreachableHint(error)}`);
     }
     pageFailed(state, error, url);

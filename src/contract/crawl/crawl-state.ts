@@ -152,11 +152,12 @@ export function interrupted(): ContractRunError {
 }
 
 
-/** The finding code of a request that got no complete answer: `body-too-large`, `undecodable-body`, `cross-origin` or `request-failed`. */
+/** The finding code of a request that got no complete answer: `body-too-large`, `undecodable-body`, `framing` (message-framing.ts), `cross-origin` or `request-failed`. */
 export function failureCode(failure: RequestFailure): FindingCode {
   switch (failure.kind) {
     case 'limit': return 'body-too-large';
     case 'decode': return 'undecodable-body';
+    case 'framing': return 'framing';
     case 'cross-origin': return 'cross-origin';
     default: return 'request-failed';
   }

@@ -10,6 +10,7 @@ import { CallerAbort, TimeoutSignal } from './request-timing.js';
 import { readRateLimit } from './rate-limit-fields.js';
 import { createRequestPacer, type RequestPacer } from './request-pacer.js';
 import { betterCause, type FailureKind } from './failure-cause.js';
+import { decodedLengthAsContentLength, describeFraming, isFramingRefusal, probeFraming, unaskedTransferCoding } from './message-framing.js';
 import { withBaseQuery, type BaseQuery } from './base-query.js';
 
 /**
@@ -166,6 +167,8 @@ async function attemptGet(ctx: ClientContext, url: URL, fresh: boolean, extra: R
   const headers = { ...requestHeaders(url, options), ...extra };
   // Sent with the base URL's query; failures and events keep naming `url`, without it.
   const sent = withBaseQuery(url, options.baseQuery);
+  // A proxy market-stub cannot speak is refused here, for the requests that would use it only (proxy-choice.ts).
+  if (!options.dispatcher) network.proxyFor(url);
   try {
     const answer = await undici.request(sent, { method: 'GET', headers, dispatcher: fresh ? freshAgent : agent, signal: controller.signal });
     return { answer, controller, release };
@@ -181,8 +184,21 @@ async function attemptGet(ctx: ClientContext, url: URL, fresh: boolean, extra: R
       }
     }
     release();
+    if (isFramingRefusal(cause)) throw await framingFailure(ctx, url, sent, headers, cause, proxy);
     throw await explainFailure(ctx, url, cause, controller.signal.reason, proxy, fresh);
   }
+}
+
+/**
+ * An answer whose framing undici refused (message-framing.ts): named from its fields as sent,
+ * read again on a socket of its own when the connection is direct, else in undici's words.
+ */
+async function framingFailure(ctx: ClientContext, url: URL, sent: URL, headers: Record<string, string>, error: unknown, proxy: ReturnType<OutgoingAgent['proxyFor']>): Promise<RequestFailure> {
+  const direct = !proxy && !ctx.options.dispatcher;
+  const fields = direct ? await probeFraming(sent, headers, ctx.network.tls, Math.min(ctx.options.timeoutMs, 5_000)) : undefined;
+  const named = fields ? describeFraming(fields) : undefined;
+  const words = (error as { message?: string }).message ?? String(error);
+  return new RequestFailure(url, named ?? `the answer's framing is invalid (RFC 9112 §6.3): ${words}`, 'framing', true);
 }
 
 /** The failure with its real cause (failure-cause.ts: the forward proxy refusing, the alert of a TLS session closed after its handshake). */
@@ -252,9 +268,18 @@ async function getFollowing(ctx: ClientContext, requested: URL, extra: Readonly<
       }
       return response(requested, url, status, headers, events, startedAt + paced, answer, controller, release, options, wait.reason);
     }
+    await refuseUnaskedCoding(answer, headers, url, release);
     ctx.pacer.answered(readRateLimit(headers));
     return response(requested, url, status, headers, events, startedAt + paced, answer, controller, release, options, undefined);
   }
+}
+
+/** An answer in a transfer coding the checker never asked for (message-framing.ts): its body is dropped and the request fails with kind `framing`, naming it. */
+async function refuseUnaskedCoding(answer: RawAnswer, headers: Record<string, string>, url: URL, release: () => void): Promise<void> {
+  const unasked = unaskedTransferCoding(headers['transfer-encoding']);
+  if (unasked === undefined) return;
+  await drain(answer.body, release);
+  throw new RequestFailure(url, unasked, 'framing');
 }
 
 /** After a 503: the wait before retry `retried + 1` (every request held for it), or why there is none (`reason` undefined: --retries 0). */
@@ -321,7 +346,7 @@ function response(
     get body() {
       if (read) throw new Error('the body was already read');
       read = true;
-      return decodedBody(answer.body, headers['content-encoding'], url, options, controller, release);
+      return decodedBody(answer.body, { encoding: headers['content-encoding'], length: headers['content-length'] }, url, options, controller, release);
     },
     discard: () => drain(answer.body, release),
     cancel() {
@@ -336,13 +361,16 @@ function response(
  * counting decompressed bytes against the limit while streaming: a 1 MiB gzip bomb stops at the
  * limit, never expanded whole.
  */
-async function* decodedBody(raw: Readable, encoding: string | undefined, url: URL, options: DeploymentClientOptions, controller: AbortController, release: () => void): AsyncGenerator<Buffer> {
+async function* decodedBody(raw: Readable, fields: { encoding: string | undefined; length: string | undefined }, url: URL, options: DeploymentClientOptions, controller: AbortController, release: () => void): AsyncGenerator<Buffer> {
+  const { encoding } = fields;
   const chain = contentDecoders(encoding);
   const decoders = 'decoders' in chain ? chain.decoders : [];
   let bytes = 0;
+  let received = 0;
   let decoderError: unknown;
   let rawError: unknown;
   raw.once('error', (error) => (rawError ??= error));
+  if (decoders.length > 0) raw.on('data', (chunk: Buffer) => (received += chunk.length));
   for (const decoder of decoders) decoder.once('error', (error) => (decoderError ??= error));
   try {
     if ('unsupported' in chain) throw new RequestFailure(url, unsupportedCodingReason(encoding, chain.unsupported), 'decode');
@@ -359,6 +387,8 @@ async function* decodedBody(raw: Readable, encoding: string | undefined, url: UR
   } catch (error) {
     if (error instanceof RequestFailure) throw error;
     if (decoderError !== undefined && rawError === undefined && 'codings' in chain) throw new RequestFailure(url, decodeFailureReason(chain.codings, decoderError), 'decode');
+    const misframed = 'codings' in chain ? decodedLengthAsContentLength(fields.length, chain.codings.join(', '), received, bytes) : undefined;
+    if (misframed !== undefined) throw new RequestFailure(url, misframed, 'framing');
     throw toRequestFailure(url, error, options.timeoutMs, controller.signal.reason, false);
   } finally {
     release();

@@ -2,7 +2,7 @@ import { proxyCause, type ChosenProxy } from './outgoing-agent.js';
 import { probeTlsFailure, type ClientTls } from './tls-failure.js';
 
 /** The kinds of failure, each with its real cause in `reason`. */
-export type FailureKind = 'timeout' | 'refused' | 'dns' | 'tls' | 'reset' | 'decode' | 'limit' | 'cross-origin' | 'aborted' | 'proxy' | 'other';
+export type FailureKind = 'timeout' | 'refused' | 'dns' | 'tls' | 'reset' | 'decode' | 'framing' | 'limit' | 'cross-origin' | 'aborted' | 'proxy' | 'other';
 
 /** What is known about a request that failed before its answer. */
 export interface FailureContext {

@@ -2,6 +2,7 @@ import { createSecureContext } from 'node:tls';
 import type * as UndiciModule from 'undici';
 import type { Dispatcher } from 'undici';
 import { ContractRunError } from './contract-run-error.js';
+import { readProxyChoice, unsupportedProxyError, type ProxyChoice } from './proxy-choice.js';
 import type { ClientTls } from './tls-failure.js';
 
 /**
@@ -18,12 +19,13 @@ export interface OutgoingNetwork {
    */
   proxy?: string;
   /**
-   * The environment whose `http_proxy`, `HTTP_PROXY`, `https_proxy`, `HTTPS_PROXY`, `all_proxy`,
-   * `ALL_PROXY`, `no_proxy` and `NO_PROXY` are honoured (lower case first, as curl reads them).
+   * The environment whose `http_proxy`, `https_proxy`, `HTTPS_PROXY`, `all_proxy`, `ALL_PROXY`,
+   * `no_proxy` and `NO_PROXY` are honoured as curl reads them (proxy-choice.ts; curl ignores
+   * upper-case `HTTP_PROXY`, and so does market-stub).
    * The CLI passes its own; a library caller passes `process.env` to behave as curl. @default none
    */
   proxyEnv?: Readonly<Record<string, string | undefined>>;
-  /** Hosts reached directly (NO_PROXY syntax: `a.example,.b.example,host:port,*`); wins over the environment's. */
+  /** Hosts reached directly (NO_PROXY syntax: `a.example,.b.example,host:port,10.0.0.0/8,::1,*`); wins over the environment's, as curl's `--noproxy`. */
   noProxy?: string;
   /** Client certificate, PEM text (`--cert`). */
   cert?: string;
@@ -45,7 +47,10 @@ export interface ChosenProxy {
 
 /** A network for one crawl or proxy: the proxy chosen for a URL, and undici dispatchers for it. */
 export interface OutgoingAgent {
-  /** The proxy a request to `url` goes through, or undefined when it goes directly (no proxy, or NO_PROXY matched). */
+  /**
+   * The proxy a request to `url` goes through, or undefined when it goes directly (no proxy, or NO_PROXY matched).
+   * @throws ContractRunError OPTION_INVALID when it would go through a proxy of a scheme market-stub cannot speak (`socks5://`).
+   */
   proxyFor(url: URL): ChosenProxy | undefined;
   /** The client's TLS material (for a diagnosis of a closed TLS connection: tls-failure.ts). */
   readonly tls: ClientTls;
@@ -64,67 +69,73 @@ export interface PoolSettings {
   connectTimeoutMs: number;
 }
 
-type Env = Readonly<Record<string, string | undefined>>;
-
 /**
- * Reads the network options: proxies chosen as curl chooses them (RFC-less convention, documented
- * in docs/networks.md), TLS material kept as given.
- * @throws ContractRunError OPTION_INVALID for a proxy URL that is not http(s) (naming where it came from, never its password).
+ * Reads the network options: proxies chosen as curl chooses them (proxy-choice.ts, the table in
+ * docs/networks.md), TLS material kept as given. A request's route is the one every surface uses:
+ * the crawl's client, `record` and the recording proxy's upstream requests.
+ * @throws ContractRunError OPTION_INVALID for a proxy value that is not a URL (naming where it came from, never its password).
  */
 export function createOutgoingAgent(network: OutgoingNetwork = {}): OutgoingAgent {
-  const env: Env = network.proxyEnv ?? {};
-  const pick = (...names: string[]) => {
-    for (const name of names) {
-      const value = env[name];
-      if (value !== undefined && value.trim() !== '') return { value: value.trim(), source: name };
-    }
-    return undefined;
-  };
-  const given = network.proxy !== undefined && network.proxy.trim() !== '' ? { value: network.proxy.trim(), source: '--proxy' } : undefined;
-  const http = given ?? pick('http_proxy', 'HTTP_PROXY', 'all_proxy', 'ALL_PROXY');
-  const https = given ?? pick('https_proxy', 'HTTPS_PROXY', 'all_proxy', 'ALL_PROXY');
-  const httpUrl = http ? parseProxyUrl(http.value, http.source) : undefined;
-  const httpsUrl = https ? parseProxyUrl(https.value, https.source) : undefined;
-  const noProxy = network.noProxy ?? pick('no_proxy', 'NO_PROXY')?.value ?? '';
-  const bypass = noProxyMatcher(noProxy);
+  const choice = readProxyChoice({ proxy: network.proxy, noProxy: network.noProxy, env: network.proxyEnv ?? {} });
   const tls = tlsOptions(network);
   return {
     tls,
     proxyFor(url) {
-      const chosen = url.protocol === 'https:' ? (httpsUrl && https ? { url: httpsUrl, source: https.source } : undefined) : (httpUrl && http ? { url: httpUrl, source: http.source } : undefined);
-      if (!chosen || bypass(url)) return undefined;
-      return { display: withoutCredentials(chosen.url), source: chosen.source };
+      const route = choice.route(url);
+      if (route.kind === 'direct') return undefined;
+      if (route.kind === 'unsupported') throw unsupportedProxyError(route, url);
+      return { display: withoutCredentials(route.url), source: route.source };
     },
     dispatcher(undici, pool) {
       const { connectTimeoutMs, ...agentOptions } = pool;
       const connect = { timeout: connectTimeoutMs, ...tls };
-      if (!httpUrl && !httpsUrl) return new undici.Agent({ ...agentOptions, connect });
-      // Empty strings, never undefined: undici would read process.env for an undefined one.
-      return new undici.EnvHttpProxyAgent({
-        ...agentOptions,
-        httpProxy: httpUrl?.href ?? '',
-        httpsProxy: httpsUrl?.href ?? '',
-        noProxy,
-        // Plain http:// requests go in absolute form (RFC 9112 §3.2.2), https:// ones through CONNECT (RFC 9110 §9.3.6).
-        proxyTunnel: false,
-        connect,
-        requestTls: connect,
-      });
+      if (!choice.any) return new undici.Agent({ ...agentOptions, connect });
+      return routingDispatcher(undici, choice, agentOptions, connect);
     },
   };
 }
 
-/** `http://user:pw@host:3128` → URL; `host:3128` → `http://host:3128`. @throws ContractRunError OPTION_INVALID. */
-export function parseProxyUrl(value: string, source: string): URL {
-  const text = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(value) ? value : `http://${value}`;
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    throw new ContractRunError('OPTION_INVALID', `${source}: the proxy is not a URL; give one like http://proxy.internal:3128 (its value is not shown: it may hold a password).`);
+/**
+ * A dispatcher that sends each request the way its route says (proxy-choice.ts): directly, or
+ * through a ProxyAgent per proxy URL, made on first use. Plain http:// requests go in absolute
+ * form (RFC 9112 §3.2.2), https:// ones through CONNECT (RFC 9110 §9.3.6). A route through an
+ * unsupported proxy never gets here: proxyFor refuses it before the request.
+ */
+function routingDispatcher(undici: typeof UndiciModule, choice: ProxyChoice, agentOptions: Omit<PoolSettings, 'connectTimeoutMs'>, connect: Record<string, unknown>): Dispatcher {
+  const direct = new undici.Agent({ ...agentOptions, connect });
+  const proxies = new Map<string, Dispatcher>();
+  const forOrigin = (origin: string): Dispatcher => {
+    const route = choice.route(new URL(origin));
+    if (route.kind !== 'proxy') return direct;
+    let agent = proxies.get(route.url.href);
+    if (!agent) proxies.set(route.url.href, (agent = new undici.ProxyAgent({ ...agentOptions, uri: route.url.href, proxyTunnel: false, connect, requestTls: connect })));
+    return agent;
+  };
+  const all = () => [direct, ...proxies.values()];
+  class RoutingDispatcher extends undici.Dispatcher {
+    override dispatch(options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
+      return forOrigin(String(options.origin)).dispatch(options, handler);
+    }
+    override close(): Promise<void>;
+    override close(callback: () => void): void;
+    override close(callback?: () => void): Promise<void> | void {
+      const closed = Promise.all(all().map((d) => d.close())).then(() => undefined);
+      if (!callback) return closed;
+      void closed.then(callback);
+    }
+    override destroy(): Promise<void>;
+    override destroy(error: Error | null): Promise<void>;
+    override destroy(callback: () => void): void;
+    override destroy(error: Error | null, callback: () => void): void;
+    override destroy(error?: Error | null | (() => void), callback?: () => void): Promise<void> | void {
+      const cause = typeof error === 'function' ? null : (error ?? null);
+      const done = typeof error === 'function' ? error : callback;
+      const destroyed = Promise.all(all().map((d) => d.destroy(cause))).then(() => undefined);
+      if (!done) return destroyed;
+      void destroyed.then(done);
+    }
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ContractRunError('OPTION_INVALID', `${source}: ${url.protocol} proxies are not supported; give an http:// or https:// forward proxy.`);
-  return url;
+  return new RoutingDispatcher();
 }
 
 /** The values of a network that are secrets, to redact at every sink: proxy passwords (every proxy variable's) and the key's passphrase (the key itself is never written anywhere). */
@@ -137,7 +148,7 @@ export function networkSecrets(network: OutgoingNetwork): string[] {
       const url = new URL(/^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(value.trim()) ? value.trim() : `http://${value.trim()}`);
       if (url.password) secrets.push(url.password, decodeURIComponent(url.password));
     } catch {
-      // Not a URL: parseProxyUrl says so when it is used.
+      // Not a URL: readProxyChoice says so when it is used.
     }
   }
   if (network.passphrase !== undefined) secrets.push(network.passphrase);
@@ -150,27 +161,6 @@ export function withoutCredentials(url: URL): string {
   copy.username = '';
   copy.password = '';
   return copy.href;
-}
-
-/**
- * NO_PROXY read exactly as undici's EnvHttpProxyAgent reads it (so messages name the proxy the
- * request really took): entries separated by commas or white space; the value `*` bypasses every
- * host; an entry matches the host itself and its subdomains, with or without a leading `.` or
- * `*.`; `host:port` matches that port only; an IPv6 host is written bracketed (`[::1]`).
- * Differences from curl are listed in docs/networks.md (ports, CIDR ranges).
- */
-export function noProxyMatcher(value: string): (url: URL) => boolean {
-  const entries = value.split(/[,\s]/).filter((entry) => entry !== '').map((entry) => {
-    const m = /^(.+):(\d+)$/.exec(entry);
-    return { host: (m?.[1] ?? entry).replace(/^\*?\./, '').toLowerCase(), port: m ? Number(m[2]) : 0 };
-  });
-  if (entries.length === 0) return () => false;
-  if (value === '*') return () => true;
-  return (url) => {
-    const host = url.host.replace(/:\d*$/, '').toLowerCase();
-    const port = Number(url.port) || (url.protocol === 'https:' ? 443 : 80);
-    return entries.some((e) => (e.port === 0 || e.port === port) && (host === e.host || host.endsWith(`.${e.host}`)));
-  };
 }
 
 /** The TLS material, checked once here (a key that does not match its certificate, a wrong passphrase) so no request goes out with it. */

@@ -92,6 +92,11 @@ function resultOf(f: ContractFinding, ruleIndex: number, contractUri: string): R
   };
 }
 
+/** Each `undocumented-field` finding in words: endpoint, place, occurrences and the bounded sample of names (`found`); never the whole list (JSON only). */
+function undocumentedSummary(report: ContractReport): Array<{ endpoint: string; pointer: string; occurrences: number; found: string }> {
+  return report.findings.filter((f) => f.code === 'undocumented-field').map((f) => ({ endpoint: f.endpoint, pointer: f.pointer, occurrences: f.count, found: f.found }));
+}
+
 /**
  * The report as a SARIF 2.1.0 log (OASIS SARIF v2.1.0) for code scanning: one run, one rule per
  * finding code, one result per error or warning finding located at the contract file
@@ -123,7 +128,8 @@ export function formatSarifReport(report: ContractReport, options: SarifOptions 
         properties: { verdict: report.verdict, strict: report.strict, summary: report.summary },
       }],
       results: problems.map((f) => resultOf(f, index.get(f.code) ?? 0, contractUri)),
-      properties: { informationFindings: report.summary.infos, resultsLeftOut: report.summary.errors + report.summary.warnings - problems.length },
+      // Undocumented members are information, not results; their bounded summary (count, sample of names, where) rides in the run's properties.
+      properties: { informationFindings: report.summary.infos, resultsLeftOut: report.summary.errors + report.summary.warnings - problems.length, undocumentedMembers: undocumentedSummary(report) },
     }],
   };
   return jsonReportText(log);
