@@ -4,6 +4,7 @@ import { addCors, answerRequest, NO_LABELS, splitTarget, type SplitTarget, type 
 import { internalError, methodNotAllowed, routeNotFound } from './error-reply.js';
 import { createOpenApiResponder } from './openapi-served.js';
 import { jsonReply, type Reply } from './reply.js';
+import { createRedactor, redactAnswer, type Redactor } from '../floor/redact-secrets.js';
 import type { StubRuntime } from './stub-runtime.js';
 
 /** What an adapter gives the core besides the runtime: what only its platform can provide. */
@@ -42,6 +43,8 @@ const OPENAPI_PATH = '/openapi.json';
 export function createStubCore(runtime: StubRuntime, options: StubCoreOptions = {}): StubCore {
   const dateNow = clockDate(runtime.clock);
   const openapi = createOpenApiResponder(runtime.profile);
+  // The one rule for secrets in answers (floor/redact-secrets.ts redactAnswer): the admin token never reaches a client in an error.
+  const secrets = createRedactor(runtime.adminToken === undefined ? [] : [runtime.adminToken]);
   const admin = runtime.admin ? createAdminApi(runtime, options.consoleAssets ? { consoleAssets: options.consoleAssets } : {}) : undefined;
   const other = (request: StubRequest, split: SplitTarget): StubAnswer => {
     let reply: Reply;
@@ -64,10 +67,10 @@ export function createStubCore(runtime: StubRuntime, options: StubCoreOptions = 
       };
       try {
         if (split.admin) {
-          if (admin === undefined) return dated({ ...other(request, split), admin: true }, dateNow());
-          return admin(request, split.path, split.query).then((reply) => dated({ reply, delayMs: 0, fault: undefined, dribbleMs: 0, labels: NO_LABELS, admin: true }, dateNow()), failed);
+          if (admin === undefined) return dated({ ...other(request, split), admin: true }, dateNow(), secrets);
+          return admin(request, split.path, split.query).then((reply) => dated({ reply, delayMs: 0, fault: undefined, dribbleMs: 0, labels: NO_LABELS, admin: true }, dateNow(), secrets), failed);
         }
-        return dated(answerRequest(runtime, request, split) ?? other(request, split), dateNow());
+        return dated(answerRequest(runtime, request, split) ?? other(request, split), dateNow(), secrets);
       } catch (error) {
         return failed(error);
       }
@@ -78,8 +81,9 @@ export function createStubCore(runtime: StubRuntime, options: StubCoreOptions = 
   };
 }
 
-function dated(answer: StubAnswer, date: string): StubAnswer {
+function dated(answer: StubAnswer, date: string, secrets?: Redactor): StubAnswer {
   answer.reply.headers['date'] = date;
+  if (secrets?.active && answer.reply.status >= 400) answer.reply = redactAnswer(answer.reply, secrets);
   return answer;
 }
 
