@@ -28,7 +28,7 @@ export async function runProxy(options: ResolvedOptions<ProxyValues>, io: Contra
   let staging: FixtureSetStaging | undefined;
   try {
     const v = options.values;
-    const upstream = parseBaseUrl(v.upstream, options.origins.upstream ?? '--upstream');
+    const upstream = parseBaseUrl(v.upstream, options.origins.upstream ?? '--upstream', 'proxy');
     const logFormat = resolveLogFormat(v.logFormat, io.isTTY);
     // --report PATH (in --format) or FORMAT:PATH, repeatable: checked before listening, like --record.
     const reports = parseReportTargets(v.report, v.format, options.origins.report ?? '--report');

@@ -45,6 +45,9 @@ _READY_POLL = 0.02
 #: The only URL a ready record may name: the CLI's ``stub.url`` (http, a host, a port; no user, path or query).
 _READY_URL = re.compile(r"^http://(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+):(\d{1,5})$")
 
+#: Most behaviour rules at start (MAX_RULES of src/floor/limits.ts, docs/limits.md): more is OPTION_INVALID before anything starts.
+MAX_RULES = 10_000
+
 #: Behaviour fields → serve flags (src/options/tables/serve-options.ts, BEHAVIOUR_OPTIONS).
 _BEHAVIOUR_FLAGS = {
     "delayMs": "delay",
@@ -167,6 +170,44 @@ def _deviation_flags(deviations: Sequence[str | DeviationSetting]) -> list[str]:
 
 def _list_flags(flag: str, values: Iterable[str] | None) -> list[str]:
     return [part for value in (values or []) for part in (f"--{flag}", str(value))]
+
+
+def _refuse_nul(args: Sequence[str]) -> None:
+    """OPTION_INVALID for a value holding NUL (U+0000): no process argument can carry one (``ValueError: embedded null byte``)."""
+    for i, value in enumerate(args):
+        if "\0" in value:
+            flag = args[i - 1] if i > 0 and args[i - 1].startswith("--") else value
+            option = flag.lstrip("-").replace("-", "_")
+            raise MarketStubError(
+                "OPTION_INVALID",
+                f"MarketStub.start: {option}: expected a value without a NUL character (U+0000), found one with it",
+                option=option,
+                expected="a value without a NUL character (U+0000)",
+            )
+
+
+def _rules_json(rules: Sequence[RuleInput | Mapping[str, Any]]) -> str:
+    """The rules as the JSON text of ``--behaviours``. Raises MarketStubError OPTION_INVALID for more than MAX_RULES or a value JSON cannot carry."""
+    if isinstance(rules, (str, bytes, Mapping)) or not isinstance(rules, Iterable):
+        raise MarketStubError("OPTION_INVALID", f"MarketStub.start: rules: expected a list of rules, found {type(rules).__name__}", option="rules")
+    given = list(rules)
+    if len(given) > MAX_RULES:
+        raise MarketStubError(
+            "OPTION_INVALID",
+            f"MarketStub.start: rules: expected at most {MAX_RULES} rules (MAX_RULES, docs/limits.md), found {len(given)}",
+            option="rules",
+            expected=f"at most {MAX_RULES} rules",
+            found=str(len(given)),
+        )
+    try:
+        return json.dumps(given, allow_nan=False)
+    except (TypeError, ValueError) as error:
+        raise MarketStubError(
+            "OPTION_INVALID",
+            f"MarketStub.start: rules: expected JSON values (no sets, NaN, Infinity or other objects JSON cannot carry): {error}",
+            option="rules",
+            expected="JSON values",
+        ) from None
 
 
 def _child_env(admin_token: str | None) -> dict[str, str]:
@@ -336,12 +377,14 @@ class MarketStub(MarketStubClient):
         args += _mapped_flags("profile", profile or {}, _PROFILE_FLAGS)
         args += _mapped_flags("behaviour", behaviour or {}, _BEHAVIOUR_FLAGS)
         args += _list_flags("redact-header", redact_headers) + _list_flags("redact-query", redact_query)
+        _refuse_nul(args)
+        rules_text = _rules_json(rules) if rules else None
         folder = tempfile.mkdtemp(prefix="market-stub-")
         try:
-            if rules:
+            if rules_text is not None:
                 rules_file = os.path.join(folder, "rules.json")
                 with open(rules_file, "w", encoding="utf-8") as file:
-                    json.dump(list(rules), file)
+                    file.write(rules_text)
                 args += ["--behaviours", rules_file]
             return cls._spawn(find_node(), args, folder, admin_token, start_timeout, timeout)
         except BaseException:
