@@ -230,7 +230,7 @@ def test_start_timeout_stops_a_stub_that_never_gets_ready(monkeypatch: pytest.Mo
     with pytest.raises(MarketStubError) as info:
         MarketStub.start(count=1, start_timeout=0.5)
     assert info.value.code == "STUB_START_FAILED"
-    assert "no ready line within 0.5 s" in info.value.message
+    assert "no ready record within 0.5 s" in info.value.message
     assert time.monotonic() - started < 10
 
 

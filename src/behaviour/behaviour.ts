@@ -1,5 +1,5 @@
 import { locatedProblem, MarketStubError, type ErrorFinding } from '../floor/market-stub-error.js';
-import { MAX_HOLD_MS, MAX_STATUS } from '../floor/limits.js';
+import { MAX_HOLD_MS, MAX_RULES, MAX_STATUS } from '../floor/limits.js';
 import { mixSeed } from '../floor/seed-mix.js';
 
 /** Transport faults: `reset` (TCP RST before any byte), `truncate` (Content-Length promises the whole body, half arrives, then the connection closes), `malformed` (a complete response whose JSON is cut in half), `slow-body` (the body dribbled in chunks over `dribbleMs`). */
@@ -161,6 +161,7 @@ export function createBehaviourEngine(options: { seed: number; global?: Behaviou
   const draw = seededDraw(options.seed, counters);
   const addRule = (input: BehaviourRuleInput): BehaviourRule => {
     const rule = checkRule(input, () => `r${nextId++}`);
+    if (rules.length >= MAX_RULES && !rules.some((r) => r.id === rule.id)) throw new RangeError(`at most ${MAX_RULES} behaviour rules are in force at once (MAX_RULES, docs/limits.md); remove one (removeRule) or reset first`);
     rules = [...rules.filter((r) => r.id !== rule.id), rule];
     if (rule.times === undefined) remaining.delete(rule.id);
     else remaining.set(rule.id, rule.times);
@@ -250,6 +251,7 @@ function rulesMatching(rules: readonly BehaviourRule[], request: Parameters<Beha
  */
 export function ruleProblems(value: unknown): ErrorFinding[] {
   if (!Array.isArray(value)) return [locatedProblem('', 'an array of rules {match, behaviour, times?, id?}', value)];
+  if (value.length > MAX_RULES) return [locatedProblem('', `at most ${MAX_RULES} rules (MAX_RULES, docs/limits.md)`, undefined, `${value.length} rules`)];
   return value.flatMap((rule: unknown, i) => {
     try {
       // Labelled `rule` whatever its id (an id may hold a dot): the rule is located by its index.

@@ -1,3 +1,4 @@
+import { removeReadyRecord, writeReadyRecord } from './ready-record.js';
 import { ContractRunError } from '../contract/index.js';
 import { MarketStubError } from '../floor/market-stub-error.js';
 import type { ContractFinding } from '../contract/index.js';
@@ -27,7 +28,7 @@ export async function runProxy(options: ResolvedOptions<ProxyValues>, io: Contra
   let staging: FixtureSetStaging | undefined;
   try {
     const v = options.values;
-    const upstream = parseBaseUrl(v.upstream, options.origins.upstream ?? '--upstream');
+    const upstream = parseBaseUrl(v.upstream, options.origins.upstream ?? '--upstream', 'proxy');
     const logFormat = resolveLogFormat(v.logFormat, io.isTTY);
     // --report PATH (in --format) or FORMAT:PATH, repeatable: checked before listening, like --record.
     const reports = parseReportTargets(v.report, v.format, options.origins.report ?? '--report');
@@ -56,6 +57,10 @@ export async function runProxy(options: ResolvedOptions<ProxyValues>, io: Contra
     started.proxy = proxy;
     // A key in --upstream's query (redacted by value: the proxy pins it) never reaches the terminal.
     const shownUpstream = proxy.redactor().redact(displayBase(upstream));
+    if (v.readyFile !== undefined) await writeReadyRecord(v.readyFile, 'proxy', proxy.url).catch(async (error: unknown) => {
+      await proxy.close();
+      throw error;
+    });
     const ready = `market-stub proxy listening on ${proxy.url} forwarding to ${shownUpstream}`;
     if (logFormat === 'json') logger.info({ url: proxy.url, upstream: shownUpstream }, ready);
     else io.stdout(`${ready}\n`);
@@ -63,6 +68,7 @@ export async function runProxy(options: ResolvedOptions<ProxyValues>, io: Contra
       if (io.signal.aborted) resolve();
       else io.signal.addEventListener('abort', () => resolve(), { once: true });
     });
+    await removeReadyRecord(v.readyFile);
     await proxy.close();
     // The report is written whatever happens to --record; a failed write makes the exit code 2.
     const recorded = await commitRecord(staging, proxy, v.record, logger);

@@ -10,6 +10,7 @@ import { EXIT, type CliIo } from './cli-io.js';
 import { describeReach } from '../catalog/deviation-reach.js';
 import { formatServeConfig } from './format-serve-config.js';
 import { CLI_HINT } from '../floor/cli-hint.js';
+import { removeReadyRecord, writeReadyRecord } from './ready-record.js';
 import { ignoredOptionWarning, ignoredServeOptions } from '../options/ignored-options.js';
 
 // `serve`'s one lazy load (serveCommand.load): the stub, the logger and the fixture reader load
@@ -40,6 +41,11 @@ export async function runServe(options: ResolvedOptions<ServeValues>, io: CliIo)
   if (typeof launched === 'number') return launched;
   const { stub, runtime } = launched;
   const catalog = runtime.store.current();
+  const readyFile = options.values.readyFile;
+  if (!(await readyRecordOrRefuse(readyFile, stub.url, io))) {
+    await stub.close();
+    return EXIT.couldNotRun;
+  }
   // The deviations in force and how many markets each reaches (a share that reaches none was a warning already).
   const reach = runtime.store.deviationReach();
   const ready = `market-stub listening on ${stub.url} serving ${catalog.description}${reach.length > 0 ? `; deviations: ${describeReach(reach)}` : ''}`;
@@ -53,9 +59,23 @@ export async function runServe(options: ResolvedOptions<ServeValues>, io: CliIo)
     if (io.signal.aborted) resolve();
     else io.signal.addEventListener('abort', () => resolve(), { once: true });
   });
+  await removeReadyRecord(readyFile);
   await stub.close();
   logger.flush();
   return EXIT.ok;
+}
+
+/** Writes `--ready-file` (when given) once listening; false after printing why it could not be written. */
+async function readyRecordOrRefuse(file: string | undefined, url: string, io: CliIo): Promise<boolean> {
+  if (file === undefined) return true;
+  try {
+    await writeReadyRecord(file, 'serve', url);
+    return true;
+  } catch (error) {
+    if (!(error instanceof MarketStubError)) throw error;
+    io.stderr(`market-stub serve: --ready-file: ${error.message}\n`);
+    return false;
+  }
 }
 
 /**

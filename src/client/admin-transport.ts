@@ -1,4 +1,5 @@
 import { MarketStubError, optionError, showValue } from '../floor/market-stub-error.js';
+import { createRedactor } from '../floor/redact-secrets.js';
 import type { ControlAnswer as AdminAnswer, ControlRequest as AdminRequest } from '../runtime/control-table.js';
 import { errorFromAdminBody, unauthorized, type AdminCall } from './admin-error-body.js';
 
@@ -71,13 +72,15 @@ function sendOnce(options: AdminTransportOptions): AdminTransport {
 }
 
 /**
- * The error with every copy of the token replaced by `***`: a server that echoes what it received
- * (a misdirected URL, a debugging proxy) cannot make the client put the token into a message.
+ * The error with every form of the token shown as `[redacted]` (createRedactor: the one redaction of
+ * logs, reports and answers): a server that echoes what it received (a misdirected URL, a debugging
+ * proxy) cannot make the client put the token into a message.
  */
 function withoutSecret(error: MarketStubError, token: string): MarketStubError {
-  const hide = (text: string | undefined) => (text === undefined ? undefined : text.split(token).join('***'));
+  const redactor = createRedactor([token]);
   const fields = [error.message, error.option, error.expected, error.found, ...error.findings.flatMap((f) => [f.pointer, f.expected, f.found, f.message])];
-  if (!fields.some((text) => text?.includes(token))) return error;
+  if (!fields.some((text) => text !== undefined && redactor.contains(text))) return error;
+  const hide = (text: string | undefined) => (text === undefined ? undefined : redactor.redact(text));
   return new MarketStubError({
     code: error.code, where: error.where, message: hide(error.message) ?? '',
     ...(error.option === undefined ? {} : { option: hide(error.option) }),

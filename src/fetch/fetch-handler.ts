@@ -1,7 +1,7 @@
 import { buildDataCatalog } from '../catalog/data-catalog.js';
 import { todayUtc } from '../floor/market-rules.js';
 import { splitTarget, type StubAnswer } from '../runtime/answer-request.js';
-import { internalError } from '../runtime/error-reply.js';
+import { internalError, invalidRequestTarget } from '../runtime/error-reply.js';
 import type { MarketStubClient } from '../runtime/control-table.js';
 import type { Exchange } from '../runtime/stub-runtime.js';
 import { createStubControls } from '../runtime/stub-controls.js';
@@ -76,6 +76,7 @@ export function createFetchAnswerer(core: StubCore, prefix: string, outside: 'no
       const timeMs = Date.now();
       const method = request.method;
       const url = requestUrl(request.url);
+      if (url.invalid) return Promise.resolve(toResponse({ reply: invalidRequestTarget(runtime.profile.errors), delayMs: 0, fault: undefined, dribbleMs: 0, labels: [] }, method));
       if (prefix !== '' && url.pathname !== prefix && !url.pathname.startsWith(`${prefix}/`)) {
         return Promise.resolve(outside === 'pass' ? undefined : toResponse(core.notFound(method, url.pathname), method));
       }
@@ -108,23 +109,26 @@ interface RequestUrl {
   search: string;
   host: string;
   https: boolean;
+  /** A request-target node:http's parser refuses (neither `/…` nor `*`): answered 400 as node:http answers it. */
+  invalid?: true;
 }
 
 /**
- * The parts of `request.url`, an absolute URL already serialised by the runtime (WHATWG URL
+ * The parts of `request.url`. Usually an absolute URL already serialised by the runtime (WHATWG URL
  * standard §4.5: `scheme://host[:port]/path[?query][#fragment]`, never with credentials: the Fetch
  * standard refuses them in a Request), cut at its delimiters: parsing it again with `new URL` was a
  * visible share of a request under Bun and Deno (bench/README.md, "Figures behind the code's
- * comments"). Any other shape goes through `new URL`.
+ * comments"). A runtime also hands over what it could not make absolute (Bun: an HTTP/1.0 request
+ * without Host, a Host with userinfo such as `127.0.0.1@evil.example`, a CONNECT's authority-form
+ * `host:port`): those are taken as node:http takes its request-target (RFC 9112 §3.2), the path as
+ * sent, so the core answers them as it answers node:http (404, 405, 400), never a 500.
  */
 function requestUrl(href: string): RequestUrl {
   const https = href.startsWith('https://');
   const hostAt = https ? 8 : href.startsWith('http://') ? 7 : -1;
-  const pathAt = hostAt === -1 ? -1 : href.indexOf('/', hostAt);
-  if (pathAt === -1) {
-    const url = new URL(href);
-    return { pathname: url.pathname, search: url.search, host: url.host, https: url.protocol === 'https:' };
-  }
+  if (hostAt === -1) return href.startsWith('/') || href === '*' ? targetUrl(href, '', false) : { ...targetUrl(href, '', false), invalid: true };
+  const pathAt = href.indexOf('/', hostAt);
+  if (pathAt === -1) return parsedUrl(href);
   const hash = href.indexOf('#', pathAt);
   const end = hash === -1 ? href.length : hash;
   const q = href.indexOf('?', pathAt);
@@ -132,6 +136,30 @@ function requestUrl(href: string): RequestUrl {
   // URL#search is '' for an empty query (`/markets?`), as for none.
   const search = end - queryAt > 1 ? href.slice(queryAt, end) : '';
   return { pathname: href.slice(pathAt, queryAt), search, host: href.slice(hostAt, pathAt), https };
+}
+
+/** An absolute URL without a path (`http://host:port`), through the URL parser; a URL it refuses is taken as a request-target. */
+function parsedUrl(href: string): RequestUrl {
+  try {
+    const url = new URL(href);
+    return { pathname: url.pathname, search: url.search, host: url.host, https: url.protocol === 'https:' };
+  } catch {
+    return targetUrl(href, '', false);
+  }
+}
+
+/**
+ * A request-target that is not an absolute URL (origin-form `/markets?x`, authority-form
+ * `host:443`, asterisk-form `*`), cut at `?` and `#` as node:http's `req.url` is read
+ * (http/node-handler.ts): the path as sent, no host but the Host header's.
+ */
+function targetUrl(target: string, host: string, https: boolean): RequestUrl {
+  const hash = target.indexOf('#');
+  const end = hash === -1 ? target.length : hash;
+  const q = target.indexOf('?');
+  const queryAt = q === -1 || q > end ? end : q;
+  const search = end - queryAt > 1 ? target.slice(queryAt, end) : '';
+  return { pathname: target.slice(0, queryAt), search, host, https };
 }
 
 function toResponse(answer: StubAnswer, method: string): Response {
@@ -150,7 +178,7 @@ function headersOf(fields: Headers, host: string): Record<string, string> {
   fields.forEach((value, name) => {
     headers[name] = value;
   });
-  headers['host'] ??= host;
+  if (host !== '') headers['host'] ??= host;
   return headers;
 }
 

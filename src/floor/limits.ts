@@ -10,6 +10,13 @@
  * a slow body. Each knob is capped on its own too; this caps what they add up to.
  */
 export const MAX_HOLD_MS = 600_000;
+/**
+ * Most behaviour rules in force at once (the start-up rules, `--behaviours`, the config file's
+ * `rules`, and rules added at run time): every market request is matched against each rule in
+ * turn, so their number bounds the work of every request. More is OPTION_INVALID at start and
+ * LIMIT_EXCEEDED for `addRule`.
+ */
+export const MAX_RULES = 10_000;
 /** Largest status a behaviour may answer with (RFC 9110 §15: 599 is the last final status; MIN_STATUS in behaviour.ts is 200). */
 export const MAX_STATUS = 599;
 
@@ -40,6 +47,14 @@ export const MAX_EDITABLE = 250_000;
 export const MAX_REACH_COUNTED = 10_000;
 /** Largest number of markets added at run time on top of the start-up (or last replaced) catalog. */
 export const MAX_ADDED_MARKETS = 100_000;
+
+// Enforced in floor/option-kind.ts
+/**
+ * Longest admin token, characters: it travels in one `Authorization: Bearer …` header, and Node's
+ * servers take at most 16 KiB of headers in all (a longer token could never be sent: every admin
+ * call would be 431). 1,024 leaves room for the other headers of a call.
+ */
+export const MAX_TOKEN_LENGTH = 1024;
 
 // Enforced in cli/network-flags.ts
 /** Largest certificate, key or CA bundle file read, in bytes (a CA bundle of a few hundred certificates is about 250 KiB). */

@@ -1,6 +1,7 @@
 import { httpUrlExpected, readHttpUrl } from './http-url.js';
 import { isCalendarDate } from './market-rules.js';
 import { INSTANT_EXPECTED, parseInstant, parseStep, STEP_EXPECTED } from './instant.js';
+import { MAX_TOKEN_LENGTH } from './limits.js';
 
 /**
  * What values an option takes. One definition per rule, read two ways: from text (command-line
@@ -43,7 +44,7 @@ export function expectedText(kind: OptionKind): string {
     case 'choice': return `one of ${kind.choices.join(', ')}`;
     case 'string': return 'a non-empty value';
     case 'path': return 'a file or directory path';
-    case 'token': return 'a token of printable ASCII characters (U+0020–U+007E) with no space at either end, as an HTTP header carries it unchanged';
+    case 'token': return `a token of at most ${MAX_TOKEN_LENGTH} printable ASCII characters (U+0020–U+007E) with no space at either end, as an HTTP header carries it unchanged`;
     case 'date': return 'a YYYY-MM-DD calendar date';
     case 'instant': return INSTANT_EXPECTED;
     case 'step': return STEP_EXPECTED;
@@ -126,6 +127,8 @@ function readNumber(kind: Extract<OptionKind, { type: 'integer' | 'number' }>, n
 
 function readString(kind: OptionKind, text: string): ReadResult {
   if (text.trim() === '') return fail(kind);
+  // A NUL ends a C string: a path, a header, a process argument would each be cut or refused later, elsewhere.
+  if (text.includes('\0')) return { ok: false, expected: `${expectedText(kind)}, without a NUL character (U+0000)` };
   switch (kind.type) {
     case 'choice':
       return kind.choices.includes(text) ? { ok: true, value: text } : fail(kind);
@@ -138,7 +141,7 @@ function readString(kind: OptionKind, text: string): ReadResult {
     case 'url':
       return readHttpUrl(text, URL_KIND).ok ? { ok: true, value: text } : fail(kind);
     case 'token':
-      return SENDABLE_TOKEN.test(text) ? { ok: true, value: text } : fail(kind);
+      return text.length <= MAX_TOKEN_LENGTH && SENDABLE_TOKEN.test(text) ? { ok: true, value: text } : fail(kind);
     default:
       return { ok: true, value: text };
   }
@@ -155,6 +158,7 @@ const SENDABLE_TOKEN = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/;
 function readList(kind: Extract<OptionKind, { type: 'list' }>, items: readonly unknown[]): ReadResult {
   const values = items.map((item) => (typeof item === 'string' ? item.trim() : item));
   if (values.length === 0 || !values.every((v): v is string => typeof v === 'string' && v !== '')) return fail(kind);
+  if (values.some((v) => v.includes('\0'))) return { ok: false, expected: `${expectedText(kind)}, without a NUL character (U+0000)` };
   return { ok: true, value: values };
 }
 

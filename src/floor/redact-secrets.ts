@@ -13,7 +13,7 @@
  * - percent-encoded (upper- and lower-case hex, `+` for space as in form encoding).
  * Secrets shorter than MIN_SECRET characters are left alone: they would match ordinary text.
  */
-import { utf8Text } from './bytes.js';
+import { utf8, utf8Text } from './bytes.js';
 
 import { mapStrings } from './display-value.js';
 
@@ -144,4 +144,42 @@ function base64Text(value: string): string {
   } catch {
     return '';
   }
+}
+
+/** What redactAnswer reads and rewrites of an answer: a Reply (runtime/reply.ts) has this shape. */
+export interface RedactableAnswer {
+  headers: Record<string, string>;
+  body: Uint8Array;
+  chunks?: Iterable<Uint8Array>;
+  shared?: true;
+}
+
+/**
+ * The one rule for secrets in answers: every body and header market-stub itself writes to a client
+ * (the proxy's 502/504, the admin API's errors, the stub's own error replies; HAR and MCP answers
+ * when they exist) passes here, through the same Redactor as the logs and reports, before it is
+ * sent. Header values and a UTF-8 body have every form of every secret replaced by `[redacted]`
+ * (Content-Length follows the new body). A body of chunks or a shared one (a catalog's bytes, not
+ * made from a request) is market data, not a message, and is left as it is. Returns `answer`
+ * itself when nothing changes, else a copy; `answer` is never modified.
+ */
+export function redactAnswer<A extends RedactableAnswer>(answer: A, redactor: Redactor): A {
+  if (!redactor.active) return answer;
+  let headers: Record<string, string> | undefined;
+  for (const [name, value] of Object.entries(answer.headers)) {
+    const shown = redactor.redact(value);
+    if (shown !== value) (headers ??= { ...answer.headers })[name] = shown;
+  }
+  let body: Uint8Array | undefined;
+  if (answer.chunks === undefined && answer.shared === undefined && answer.body.byteLength > 0) {
+    const text = utf8Text(answer.body);
+    const shown = redactor.redact(text);
+    if (shown !== text) {
+      body = utf8(shown);
+      headers ??= { ...answer.headers };
+      if (headers['content-length'] !== undefined) headers['content-length'] = String(body.byteLength);
+    }
+  }
+  if (headers === undefined && body === undefined) return answer;
+  return { ...answer, headers: headers ?? answer.headers, body: body ?? answer.body };
 }

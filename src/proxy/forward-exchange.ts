@@ -3,6 +3,7 @@ import type { Dispatcher } from 'undici';
 import type * as UndiciModule from 'undici';
 import type { SecretNames } from '../floor/secret-names.js';
 import { errorReply } from '../runtime/error-reply.js';
+import { redactAnswer } from '../floor/redact-secrets.js';
 import { writeReply } from '../http/write-reply.js';
 import { LIST_ENDPOINT, SINGLE_ENDPOINT, type ContractEndpoint } from '../contract/checks/index.js';
 import { displayUrl, withBaseQuery, type BaseQuery } from '../contract/http-client/index.js';
@@ -104,7 +105,8 @@ function answerUpstreamError(ctx: ExchangeContext, exchange: Exchange, error: No
   }
   const reply = errorReply('default', timedOut ? 504 : 502, timedOut ? 'upstream_timeout' : 'upstream_unreachable', `market-stub proxy: ${displayUrl(ctx.upstream)} gave no answer (${reason}).`);
   if (ctx.closing()) reply.headers['connection'] = 'close';
-  writeReply(res, reply);
+  // The one rule for secrets in answers (redactAnswer): the upstream URL's key and the client's credentials never reach the client.
+  writeReply(res, redactAnswer(redactAnswer(reply, ctx.state.book.redactor()), exchange.sink.redactor));
 }
 
 /** The upstream's answer passed back unchanged (backpressure kept), checked while it streams when it is a market route. */

@@ -46,7 +46,7 @@ export interface RecordingProxy {
  *   LISTEN_FAILED (http/listen-failed.ts, as startMarketStub) when the port or host cannot be bound.
  */
 export async function startRecordingProxy(options: RecordingProxyOptions): Promise<RecordingProxy> {
-  const upstream = parseBaseUrl(options.upstream, '--upstream');
+  const upstream = parseBaseUrl(options.upstream, '--upstream', 'proxy');
   const timeoutMs = integerOption(options.timeoutMs, 'timeoutMs', '--timeout-ms');
   const graceMs = integerOption(options.graceMs, 'graceMs', '--grace-ms');
   const maxBodyBytes = integerOption(options.maxBodyMb, 'maxBodyMb', '--max-body-mb') * 1_048_576;

@@ -160,7 +160,7 @@ const TABLE = {
   catalog: {
     method: 'GET', path: '/markets', doc: 'every market as stored, in catalog order',
     serve: ({ controls, where }) => ({ status: 200, chunks: jsonArrayChunks(controls.catalog(where)) }),
-    library: { send: () => ({ method: 'GET', path: '/markets' }), read: (where, answer) => answerOf(where, answer, isArray) as Market[] },
+    library: { send: () => ({ method: 'GET', path: '/markets' }), read: (where, answer) => answerOf(where, answer, isArrayOfObjects) as Market[] },
   },
   setMarkets: {
     method: 'PUT', path: '/markets', body: true, doc: 'replace the catalog (a JSON array of markets; all or nothing)',
@@ -220,6 +220,9 @@ const TABLE = {
     method: 'POST', path: '/tick', body: true, doc: 'move prices n ticks ({"n":3}; default 1)',
     serve: ({ controls, where, body }) => {
       if (body !== undefined && (body === null || typeof body !== 'object' || Array.isArray(body))) throw adminFailure('OPTION_INVALID', where, 'the body must be an object such as {"n":3}.', { option: 'body', expected: 'an object such as {"n":3}', found: body });
+      // Only `n`: a forbidden member (`__proto__`: docs/limits.md) or any other is refused, not ignored.
+      const other = Object.keys(body ?? {}).find((key) => key !== 'n');
+      if (other !== undefined) throw adminFailure('OPTION_INVALID', where, `the body has one member, "n"; found ${JSON.stringify(other)}.`, { option: `body/${other}`, expected: 'an object with at most the member "n", such as {"n":3}', found: other });
       return { status: 200, body: { tick: controls.tick(where, (body as { n?: unknown } | undefined)?.n) } };
     },
     library: {
@@ -306,7 +309,7 @@ const TABLE = {
   requests: {
     method: 'GET', path: '/requests', doc: 'journal entries, oldest first: the newest ?limit= (default and at most 1,000) matching ?method=&path=&pathPrefix=&status=',
     serve: ({ controls, where, query }) => {
-      const requests = controls.requests(where, filterOf(query));
+      const requests = controls.requests(where, filterOf(where, query));
       const stats = JSON.stringify(controls.journalStats(where));
       function* body(): Generator<string> {
         yield `${stats.slice(0, -1)},"requests":`;
@@ -322,7 +325,7 @@ const TABLE = {
   },
   requestCount: {
     method: 'GET', path: '/requests/count', doc: 'how many journal entries match the same filters',
-    serve: ({ controls, where, query }) => ({ status: 200, body: { count: controls.requestCount(where, filterOf(query)) } }),
+    serve: ({ controls, where, query }) => ({ status: 200, body: { count: controls.requestCount(where, filterOf(where, query)) } }),
     library: {
       send: (where, filter) => ({ method: 'GET', path: '/requests/count', query: filterQuery(where, filter) }),
       read: (where, answer) => field(where, answerOf(where, answer, isObject), 'count', 'number') as number,
@@ -355,10 +358,18 @@ function checkMarketId(where: string, marketId: unknown): string {
   return marketId;
 }
 
-/** `?method=&path=&pathPrefix=&status=&limit=` as a filter for the shared controls to check (numbers when they look like numbers). */
-function filterOf(query: URLSearchParams): Record<string, unknown> {
+/**
+ * `?method=&path=&pathPrefix=&status=&limit=` as a filter for the shared controls to check (numbers
+ * when they look like numbers). A parameter given twice (`?status=abc&status=200`) is refused: which
+ * one a filter would take is not the client's to guess.
+ * @throws AdminFailure OPTION_INVALID naming the repeated parameter.
+ */
+function filterOf(where: string, query: URLSearchParams): Record<string, unknown> {
   const filter: Record<string, unknown> = {};
-  for (const [key, value] of query) filter[key] = (key === 'status' || key === 'limit') && /^\d{1,9}$/.test(value) ? Number(value) : value;
+  for (const [key, value] of query) {
+    if (Object.hasOwn(filter, key)) throw adminFailure('OPTION_INVALID', where, `the query gives ${key} more than once; give it once.`, { option: `filter.${key}`, expected: `one ${key} parameter`, found: query.getAll(key).join(', ') });
+    filter[key] = (key === 'status' || key === 'limit') && /^\d{1,9}$/.test(value) ? Number(value) : value;
+  }
   return filter;
 }
 
@@ -376,9 +387,9 @@ function clockOf(where: string, answer: ControlAnswer): ClockReading {
   if (typeof body['instant'] !== 'string' || typeof body['start'] !== 'string' || typeof body['rate'] !== 'number') throw notAdminApi(where, 'a clock answer without instant, rate and start');
   return { instant: body['instant'], rate: body['rate'], start: body['start'] };
 }
-
-const isArray = (value: unknown) => Array.isArray(value);
 const isObject = (value: unknown) => value !== null && typeof value === 'object' && !Array.isArray(value);
+/** A catalog's shape: an array of objects (each a market); a nested array (`[[[…]]]`) is not one. */
+const isArrayOfObjects = (value: unknown) => Array.isArray(value) && value.every(isObject);
 
 function answerOf(where: string, answer: ControlAnswer, shape: (value: unknown) => boolean): unknown {
   if (!shape(answer.body)) throw notAdminApi(where, `an answer of an unexpected shape (${typeof answer.body})`);

@@ -70,3 +70,12 @@ export function routeNotFound(shape: ResponseProfile['errors'], method: string, 
 export function methodNotAllowed(shape: ResponseProfile['errors'], method: string, path: string, allow: readonly string[]): Reply {
   return errorReply(shape, 405, 'method_not_allowed', `${method} is not allowed on ${path}; use ${allow.join(' or ')}.`, { path }, { allow: allow.join(', ') });
 }
+
+/**
+ * 400 for a request-target that is neither origin-form (`/path?query`), absolute-form nor `*`
+ * (RFC 9112 §3.2): what node:http's parser answers (HPE_INVALID_URL, http/server.ts), and what the
+ * Fetch handler answers when a runtime hands it such a target (Bun: CONNECT's `host:port`).
+ */
+export function invalidRequestTarget(shape: ResponseProfile['errors']): Reply {
+  return errorReply(shape, 400, 'bad_request', 'The request is not valid HTTP/1.1 (HPE_INVALID_URL).');
+}

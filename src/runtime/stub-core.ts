@@ -5,6 +5,7 @@ import { NO_STORE } from './conditional-reply.js';
 import { internalError, methodNotAllowed, routeNotFound } from './error-reply.js';
 import { createOpenApiResponder } from './openapi-served.js';
 import { jsonReply, type Reply } from './reply.js';
+import { createRedactor, redactAnswer, type Redactor } from '../floor/redact-secrets.js';
 import type { StubRuntime } from './stub-runtime.js';
 
 /** What an adapter gives the core besides the runtime: what only its platform can provide. */
@@ -43,6 +44,8 @@ const OPENAPI_PATH = '/openapi.json';
 export function createStubCore(runtime: StubRuntime, options: StubCoreOptions = {}): StubCore {
   const dateOf = httpDate();
   const openapi = createOpenApiResponder(runtime.profile);
+  // The one rule for secrets in answers (floor/redact-secrets.ts redactAnswer): the admin token never reaches a client in an error.
+  const secrets = createRedactor(runtime.adminToken === undefined ? [] : [runtime.adminToken]);
   const admin = runtime.admin ? createAdminApi(runtime, options.consoleAssets ? { consoleAssets: options.consoleAssets } : {}) : undefined;
   const other = (request: StubRequest, split: SplitTarget): StubAnswer => {
     let reply: Reply;
@@ -67,11 +70,11 @@ export function createStubCore(runtime: StubRuntime, options: StubCoreOptions = 
       };
       try {
         if (split.admin) {
-          if (admin === undefined) return dated({ ...other(request, split), admin: true }, t, dateOf);
+          if (admin === undefined) return dated({ ...other(request, split), admin: true }, t, dateOf, secrets);
           // An admin answer is dated after it ran: a clock control's answer shows the clock it set.
-          return admin(request, split.path, split.query).then((reply) => dated({ reply: unstored(reply), delayMs: 0, fault: undefined, dribbleMs: 0, labels: NO_LABELS, admin: true }, runtime.clock.now(), dateOf), failed);
+          return admin(request, split.path, split.query).then((reply) => dated({ reply: unstored(reply), delayMs: 0, fault: undefined, dribbleMs: 0, labels: NO_LABELS, admin: true }, runtime.clock.now(), dateOf, secrets), failed);
         }
-        return dated(answerRequest(runtime, request, split, t) ?? other(request, split), t, dateOf);
+        return dated(answerRequest(runtime, request, split, t) ?? other(request, split), t, dateOf, secrets);
       } catch (error) {
         return failed(error);
       }
@@ -91,10 +94,14 @@ function unstored(reply: Reply): Reply {
   return reply;
 }
 
-/** Stamps an answer with the instant it was computed at and the `Date` header that instant gives. */
-function dated(answer: StubAnswer, t: number, dateOf: (t: number) => string): StubAnswer {
+/**
+ * Stamps an answer with the instant it was computed at and the `Date` header that instant gives;
+ * an error answer (4xx/5xx) passes through the one rule for secrets (floor/redact-secrets.ts).
+ */
+function dated(answer: StubAnswer, t: number, dateOf: (t: number) => string, secrets?: Redactor): StubAnswer {
   answer.reply.headers['date'] = dateOf(t);
   answer.instantMs = t;
+  if (secrets?.active && answer.reply.status >= 400) answer.reply = redactAnswer(answer.reply, secrets);
   return answer;
 }
 

@@ -159,7 +159,7 @@ describe('an option serve and the library both take is one entry beside the libr
     const headings = page.split('\n').filter((line) => /^\S.*:$/.test(line));
     expect(headings.filter((h) => Object.values<string>(SERVE_GROUPS).includes(h))).toEqual(Object.values(SERVE_GROUPS));
     const server = SERVE_OPTIONS.filter((r) => r.group === SERVE_GROUPS.server).map((r) => r.flag);
-    expect(server).toEqual(['port', 'host', 'shutdown-grace', 'cors', 'config', 'print-config', 'quiet', 'log-format']);
+    expect(server).toEqual(['port', 'host', 'shutdown-grace', 'cors', 'config', 'print-config', 'ready-file', 'quiet', 'log-format']);
   });
 });
 

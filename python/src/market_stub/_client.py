@@ -8,11 +8,13 @@ and ``connect(url)`` share this one class.
 from __future__ import annotations
 
 import http.client
+import io
 import json
 import os
 import select
 import socket
 import threading
+import time
 import urllib.error
 import urllib.parse
 from typing import Any, Literal, cast
@@ -26,6 +28,59 @@ DEFAULT_TIMEOUT = 10.0
 DEFAULT_MAX_RESPONSE_BYTES = 256 * 1024 * 1024
 
 _Method = Literal["GET", "PUT", "POST", "PATCH", "DELETE"]
+
+#: What a secret is shown as in a message (the TypeScript side's word, src/floor/redact-secrets.ts).
+REDACTED = "[redacted]"
+
+
+class _DeadlineReader(io.RawIOBase):
+    """A socket's bytes, each read bounded by what is left of one call's deadline (``time.monotonic()`` seconds).
+
+    A server that sends a byte a second never resets the clock: the answer's status line, headers and
+    body share one deadline. Past it, a read raises TimeoutError. It reads through the socket's own
+    unbuffered file (``makefile("rb", buffering=0)``), which holds the socket open until this is
+    closed, as http.client's own reader does (a ``Connection: close`` answer closes the connection first).
+    """
+
+    def __init__(self, sock: socket.socket, deadline: float) -> None:
+        super().__init__()
+        self._sock = sock
+        self._raw = sock.makefile("rb", buffering=0)
+        self._deadline = deadline
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int | None:
+        remaining = self._deadline - time.monotonic()
+        if remaining <= 0:
+            raise TimeoutError("timed out")
+        self._sock.settimeout(remaining)
+        return self._raw.readinto(buffer)
+
+    def close(self) -> None:
+        self._raw.close()
+        super().close()
+
+
+class _DeadlineSocket:
+    """What http.client.HTTPResponse reads an answer from: the socket, through a _DeadlineReader."""
+
+    def __init__(self, sock: socket.socket, deadline: float) -> None:
+        self._sock = sock
+        self._deadline = deadline
+
+    def makefile(self, mode: str) -> io.BufferedReader:
+        return io.BufferedReader(_DeadlineReader(self._sock, self._deadline))
+
+
+def _deadline_response(deadline: float) -> Any:
+    """An HTTPResponse factory (``connection.response_class``) reading the answer within ``deadline``."""
+
+    def response(sock: socket.socket, *args: Any, **kwargs: Any) -> http.client.HTTPResponse:
+        return http.client.HTTPResponse(cast(socket.socket, _DeadlineSocket(sock, deadline)), *args, **kwargs)
+
+    return response
 
 
 def _dropped(connection: http.client.HTTPConnection) -> bool:
@@ -186,9 +241,18 @@ class MarketStubClient:
         # A request on a kept-alive connection the stub had closed in the meantime never reached it:
         # sent again once on a new connection, except the calls that must not run twice (tick, add_rule, patch).
         retry = method in ("GET", "PUT", "DELETE") or path == "/reset"
+        # One deadline over the whole call (connect, request, status line, headers, body; both attempts).
+        deadline = time.monotonic() + self._timeout
         for attempt in (1, 2):
             connection, reused = self._connection()
             try:
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    raise TimeoutError("timed out")
+                connection.timeout = remaining
+                if connection.sock is not None:
+                    connection.sock.settimeout(remaining)
+                connection.response_class = _deadline_response(deadline)
                 connection.request(method, target, body=data, headers=headers)
                 response = connection.getresponse()
                 raw = self._read(where, request_text, response)
@@ -259,6 +323,10 @@ class MarketStubClient:
                 parsed = json.loads(text)
             except ValueError:
                 is_json = False
+            except RecursionError:
+                raise self._unreachable(
+                    where, request_text, f"it answered {status} with JSON nested more deeply than Python can parse; is this a market-stub?"
+                ) from None
         if 200 <= status < 300:
             if is_json:
                 return status, parsed
@@ -269,7 +337,7 @@ class MarketStubClient:
             )
         if status == 401:
             raise unauthorized(where, request_text, self._token is not None)
-        mapped = error_from_admin_body(where, request_text, status, parsed, self._token is not None) if is_json else None
+        mapped = error_from_admin_body(where, request_text, status, parsed, self._token) if is_json else None
         if mapped is not None:
             raise mapped
         raise self._unreachable(
@@ -281,7 +349,7 @@ class MarketStubClient:
     def _unreachable(self, where: str, request_text: str, reason: str) -> MarketStubError:
         message = f"{where}: {request_text}: {reason}"
         if self._token:
-            message = message.replace(self._token, "***")
+            message = message.replace(self._token, REDACTED)
         return MarketStubError("STUB_UNREACHABLE", message, where=where, found=self._url)
 
     def _too_large(self, where: str, request_text: str, size: str) -> MarketStubError:

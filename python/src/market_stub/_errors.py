@@ -79,14 +79,21 @@ def _text(value: Any) -> str:
     return value if isinstance(value, str) else ""
 
 
-def error_from_admin_body(where: str, request: str, status: int, body: Any, token_sent: bool) -> MarketStubError | None:
+def redact(text: str | None, secret: str | None) -> str | None:
+    """``text`` with every occurrence of ``secret`` shown as ``[redacted]`` (the TypeScript side's word, src/floor/redact-secrets.ts)."""
+    return text.replace(secret, "[redacted]") if text is not None and secret else text
+
+
+def error_from_admin_body(where: str, request: str, status: int, body: Any, token: str | None) -> MarketStubError | None:
     """The MarketStubError of an admin API error body, or None when the body is not one.
 
     The body is ``{"status","error","message","option"?,"expected"?,"found"?,"findings"?,"more"?,"market_id"?}``
     (src/runtime/admin/admin-error.ts); ``code`` is ``error`` upper-cased and the message's route prefix
     (``PUT /__stub/markets: ``) becomes ``where``, as src/client/admin-error-body.ts does. A 401 says
-    whether the token was missing or wrong, never the token.
+    whether the token was missing or wrong, never the token; a body that echoes ``token`` (a server that
+    is not market-stub, a proxy) has it shown as ``[redacted]`` in every field.
     """
+    token_sent = token is not None
     if not isinstance(body, dict) or not isinstance(body.get("error"), str) or not isinstance(body.get("message"), str):
         return None
     code = str(body["error"]).upper()
@@ -94,7 +101,7 @@ def error_from_admin_body(where: str, request: str, status: int, body: Any, toke
         return None
     if code == "UNAUTHORIZED" or status == 401:
         return unauthorized(where, request, token_sent)
-    message = str(body["message"])
+    message = str(redact(str(body["message"]), token))
     message = _ROUTE_PREFIX.sub("", message, count=1)
     raw_findings = body.get("findings")
     findings: list[Finding] = []
@@ -103,16 +110,16 @@ def error_from_admin_body(where: str, request: str, status: int, body: Any, toke
             if isinstance(f, dict):
                 findings.append(
                     Finding(
-                        pointer=_text(f.get("pointer")),
-                        expected=_text(f.get("expected")),
-                        found=_text(f.get("found")),
-                        message=_text(f.get("message")),
+                        pointer=str(redact(_text(f.get("pointer")), token)),
+                        expected=str(redact(_text(f.get("expected")), token)),
+                        found=str(redact(_text(f.get("found")), token)),
+                        message=str(redact(_text(f.get("message")), token)),
                     )
                 )
 
     def optional(key: str) -> str | None:
         value = body.get(key)
-        return value if isinstance(value, str) else None
+        return redact(value, token) if isinstance(value, str) else None
 
     more = body.get("more")
     return MarketStubError(

@@ -1,7 +1,10 @@
 """MarketStub: a stub started from Python, the bundled CLI's ``serve`` in a child process.
 
 The child is ``node _launcher.cjs [flags]`` on port 0 (the launcher runs ``_bundled/cli.cjs serve``
-in the same process); its URL comes from the ready line (``market-stub listening on http://…``).
+in the same process); its URL comes only from the ready record the CLI writes to ``--ready-file``
+(a file in this stub's private temporary folder, docs/serving.md "Waiting for the ready record"), read
+while the child still runs and naming the child's own pid; never from the child's console output,
+which can echo an option's value.
 No child outlives its use: ``close()`` (the ``with`` block's end, on an exception or
 KeyboardInterrupt too) stops it, an ``atexit`` hook stops every stub still open at interpreter exit,
 and when the Python process dies without either (SIGKILL, a killed xdist worker) the launcher sees
@@ -15,13 +18,13 @@ import collections
 import datetime
 import json
 import os
-import queue
 import re
 import shutil
 import signal
 import subprocess
 import tempfile
 import threading
+import time
 import weakref
 from collections.abc import Iterable, Mapping, Sequence
 from typing import IO, Any
@@ -31,13 +34,19 @@ from ._errors import MarketStubError
 from ._node import bundled_file, find_node
 from ._types import Behaviour, DeviationSetting, Profile, RuleInput
 
-#: Default longest wait for the ready line, seconds.
+#: Default longest wait for the ready record, seconds.
 DEFAULT_START_TIMEOUT = 30.0
 #: Longest wait for a graceful stop after stdin closes, then after SIGTERM, seconds (then SIGKILL).
 _STOP_WAIT = 5.0
 #: Lines of the child's output kept for error messages (the rest is read and dropped).
 _KEPT_LINES = 200
-_READY = re.compile(r"listening on (https?://[^\s\"]+)")
+#: How often the ready record's file is looked for while the child starts, seconds.
+_READY_POLL = 0.02
+#: The only URL a ready record may name: the CLI's ``stub.url`` (http, a host, a port; no user, path or query).
+_READY_URL = re.compile(r"^http://(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+):(\d{1,5})$")
+
+#: Most behaviour rules at start (MAX_RULES of src/floor/limits.ts, docs/limits.md): more is OPTION_INVALID before anything starts.
+MAX_RULES = 10_000
 
 #: Behaviour fields → serve flags (src/options/tables/serve-options.ts, BEHAVIOUR_OPTIONS).
 _BEHAVIOUR_FLAGS = {
@@ -163,6 +172,44 @@ def _list_flags(flag: str, values: Iterable[str] | None) -> list[str]:
     return [part for value in (values or []) for part in (f"--{flag}", str(value))]
 
 
+def _refuse_nul(args: Sequence[str]) -> None:
+    """OPTION_INVALID for a value holding NUL (U+0000): no process argument can carry one (``ValueError: embedded null byte``)."""
+    for i, value in enumerate(args):
+        if "\0" in value:
+            flag = args[i - 1] if i > 0 and args[i - 1].startswith("--") else value
+            option = flag.lstrip("-").replace("-", "_")
+            raise MarketStubError(
+                "OPTION_INVALID",
+                f"MarketStub.start: {option}: expected a value without a NUL character (U+0000), found one with it",
+                option=option,
+                expected="a value without a NUL character (U+0000)",
+            )
+
+
+def _rules_json(rules: Sequence[RuleInput | Mapping[str, Any]]) -> str:
+    """The rules as the JSON text of ``--behaviours``. Raises MarketStubError OPTION_INVALID for more than MAX_RULES or a value JSON cannot carry."""
+    if isinstance(rules, (str, bytes, Mapping)) or not isinstance(rules, Iterable):
+        raise MarketStubError("OPTION_INVALID", f"MarketStub.start: rules: expected a list of rules, found {type(rules).__name__}", option="rules")
+    given = list(rules)
+    if len(given) > MAX_RULES:
+        raise MarketStubError(
+            "OPTION_INVALID",
+            f"MarketStub.start: rules: expected at most {MAX_RULES} rules (MAX_RULES, docs/limits.md), found {len(given)}",
+            option="rules",
+            expected=f"at most {MAX_RULES} rules",
+            found=str(len(given)),
+        )
+    try:
+        return json.dumps(given, allow_nan=False)
+    except (TypeError, ValueError) as error:
+        raise MarketStubError(
+            "OPTION_INVALID",
+            f"MarketStub.start: rules: expected JSON values (no sets, NaN, Infinity or other objects JSON cannot carry): {error}",
+            option="rules",
+            expected="JSON values",
+        ) from None
+
+
 def _child_env(admin_token: str | None) -> dict[str, str]:
     """The parent's environment without ``MARKET_STUB_*`` (each would set a serve option unseen), plus the token."""
     env = {key: value for key, value in os.environ.items() if not key.startswith("MARKET_STUB_") and key not in ("PORT", "HOST")}
@@ -172,33 +219,82 @@ def _child_env(admin_token: str | None) -> dict[str, str]:
 
 
 class _Output:
-    """Reads a child's stdout and stderr on daemon threads: hands over the ready URL, keeps the last lines."""
+    """Reads a child's stdout and stderr on daemon threads and keeps the last lines, for error messages only.
+
+    Nothing in them is trusted: the URL comes from the ready record (_read_ready_record).
+    """
 
     def __init__(self, process: subprocess.Popen[str]) -> None:
         self.lines: collections.deque[str] = collections.deque(maxlen=_KEPT_LINES)
-        self.ready: queue.Queue[str | None] = queue.Queue()
-        self._lock = threading.Lock()
-        self._open = 2
-        for stream in (process.stdout, process.stderr):
-            threading.Thread(target=self._read, args=(stream,), daemon=True, name="market-stub-output").start()
+        self._threads = [
+            threading.Thread(target=self._read, args=(stream,), daemon=True, name="market-stub-output")
+            for stream in (process.stdout, process.stderr)
+        ]
+        for thread in self._threads:
+            thread.start()
 
     def _read(self, stream: IO[str] | None) -> None:
         if stream is None:
             return
-        announced = False
         for line in stream:
             self.lines.append(line.rstrip("\n"))
-            m = None if announced else _READY.search(line)
-            if m:
-                announced = True
-                self.ready.put(m[1])
-        with self._lock:
-            self._open -= 1
-            if self._open == 0:
-                self.ready.put(None)
 
     def text(self) -> str:
         return "\n".join(self.lines)
+
+    def finish(self, timeout: float) -> None:
+        """Waits (at most ``timeout`` seconds) until both streams are read to their end: a child that exited has said everything."""
+        deadline = time.monotonic() + timeout
+        for thread in self._threads:
+            thread.join(max(0.0, deadline - time.monotonic()))
+
+
+def _read_ready_record(file: str, pid: int) -> str | None:
+    """The URL in the ready record at ``file`` once the CLI wrote it, else None (not there yet).
+
+    The record (src/cli/ready-record.ts) is written atomically, so a file that exists is whole. It
+    must be ``{"marketStub": "ready", "command": "serve", "url": "http://HOST:PORT", "pid": <the child's pid>}``.
+    Raises MarketStubError STUB_START_FAILED for a record of another shape.
+    """
+    try:
+        with open(file, encoding="utf-8") as handle:
+            text = handle.read(4096)
+    except FileNotFoundError:
+        return None
+    try:
+        record = json.loads(text)
+    except (ValueError, RecursionError):
+        record = None
+    url = record.get("url") if isinstance(record, dict) else None
+    port = _READY_URL.match(url) if isinstance(url, str) else None
+    if (
+        not isinstance(record, dict)
+        or record.get("marketStub") != "ready"
+        or record.get("command") != "serve"
+        or record.get("pid") != pid
+        or port is None
+        or not 0 < int(port[1]) < 65536
+    ):
+        raise MarketStubError("STUB_START_FAILED", f"MarketStub.start: the ready record {file} is not the one market-stub serve writes")
+    return str(url)
+
+
+def _wait_for_ready(process: subprocess.Popen[str], file: str, start_timeout: float) -> str | None:
+    """The stub's URL from its ready record, read while the child still runs; None when it exited first.
+
+    Raises TimeoutError when neither happened within ``start_timeout`` seconds.
+    """
+    deadline = time.monotonic() + start_timeout
+    while True:
+        url = _read_ready_record(file, process.pid)
+        # The record counts only from a child still running: one that wrote it and exited is not ready.
+        if process.poll() is not None:
+            return None
+        if url is not None:
+            return url
+        if time.monotonic() >= deadline:
+            raise TimeoutError
+        time.sleep(_READY_POLL)
 
 
 class MarketStub(MarketStubClient):
@@ -245,16 +341,16 @@ class MarketStub(MarketStubClient):
         start_timeout: float = DEFAULT_START_TIMEOUT,
         timeout: float = DEFAULT_TIMEOUT,
     ) -> MarketStub:
-        """Starts ``market-stub serve`` (the CLI bundled in this package) and waits for its ready line.
+        """Starts ``market-stub serve`` (the CLI bundled in this package) and waits for its ready record.
 
         Options are ``startMarketStub``'s in snake_case: a generated catalog (``seed``, ``count``,
         ``clock`` YYYY-MM-DD) or ``fixtures`` (a JSON file or folder; ``watch`` reloads it);
         ``deviations`` (names, or ``{"name", "rate"}``), ``profile`` and ``behaviour`` (dicts, keys in
         snake_case or camelCase), ``rules`` (behaviour rules), the journal's options, ``admin_token``
         (passed in the environment, never on the command line). ``port`` 0 picks a free port.
-        ``start_timeout`` bounds the wait for the ready line, ``timeout`` each control call (seconds).
+        ``start_timeout`` bounds the wait for the ready record, ``timeout`` each control call (seconds).
         Raises MarketStubError: NODE_NOT_FOUND (no suitable Node), OPTION_INVALID (a bad option, in the
-        CLI's words), STUB_START_FAILED (the CLI exited or never printed its ready line).
+        CLI's words), STUB_START_FAILED (the CLI exited or never wrote its ready record).
         """
         # The token and timeout are checked before anything starts (the client's own checks, no request sent).
         MarketStubClient("http://127.0.0.1", admin_token=admin_token, timeout=timeout)
@@ -281,12 +377,14 @@ class MarketStub(MarketStubClient):
         args += _mapped_flags("profile", profile or {}, _PROFILE_FLAGS)
         args += _mapped_flags("behaviour", behaviour or {}, _BEHAVIOUR_FLAGS)
         args += _list_flags("redact-header", redact_headers) + _list_flags("redact-query", redact_query)
+        _refuse_nul(args)
+        rules_text = _rules_json(rules) if rules else None
         folder = tempfile.mkdtemp(prefix="market-stub-")
         try:
-            if rules:
+            if rules_text is not None:
                 rules_file = os.path.join(folder, "rules.json")
                 with open(rules_file, "w", encoding="utf-8") as file:
-                    json.dump(list(rules), file)
+                    file.write(rules_text)
                 args += ["--behaviours", rules_file]
             return cls._spawn(find_node(), args, folder, admin_token, start_timeout, timeout)
         except BaseException:
@@ -296,8 +394,9 @@ class MarketStub(MarketStubClient):
     @classmethod
     def _spawn(cls, node: str, args: list[str], folder: str, admin_token: str | None, start_timeout: float, timeout: float) -> MarketStub:
         posix = os.name == "posix"
+        ready_file = os.path.join(folder, "ready.json")
         process = subprocess.Popen(
-            [node, bundled_file("_launcher.cjs"), *args],
+            [node, bundled_file("_launcher.cjs"), *args, "--ready-file", ready_file],
             cwd=folder,  # an empty folder: no market-stub.config.json is picked up by accident
             env=_child_env(admin_token),
             stdin=subprocess.PIPE,
@@ -312,18 +411,19 @@ class MarketStub(MarketStubClient):
         )
         output = _Output(process)
         try:
-            url = output.ready.get(timeout=start_timeout)
-        except queue.Empty:
+            url = _wait_for_ready(process, ready_file, start_timeout)
+        except TimeoutError:
             _stop(process)
             raise MarketStubError(
                 "STUB_START_FAILED",
-                f"MarketStub.start: market-stub serve printed no ready line within {start_timeout:g} s:\n{output.text()}",
+                f"MarketStub.start: market-stub serve wrote no ready record within {start_timeout:g} s:\n{output.text()}",
             ) from None
         except BaseException:
             _stop(process)
             raise
         if url is None:
             code = process.wait()
+            output.finish(_STOP_WAIT)
             text = output.text()
             kind = "OPTION_INVALID" if code == 2 and "expected" in text else "STUB_START_FAILED"
             raise MarketStubError(kind, f"MarketStub.start: market-stub serve exited with {code} before it was ready:\n{text}")

@@ -12,7 +12,13 @@ Fixtures:
 
 ``--market-stub-url URL`` (or ``MARKET_STUB_URL``) runs the same tests against a stub already running,
 a container say; ``--market-stub-admin-token`` (or ``MARKET_STUB_ADMIN_TOKEN``) is its admin token.
-Options cannot change such a stub: a test asking for other options is skipped there, saying why.
+Options cannot change such a stub: a test asking for other options is skipped there, saying why. The
+client's own options (CLIENT_OPTIONS: ``admin_token``, ``timeout``) are not such options: they apply to
+the connection (an ``admin_token`` option is used when no other token is given, and one that differs
+from ``--market-stub-admin-token`` is a usage error), so the tests run, and fail when the token is wrong.
+
+The admin token is never printed: skip reasons, usage errors and JUnit XML show it as ``[redacted]``
+(SHOWN_SECRET), and the plugin's frames are hidden from tracebacks (``--showlocals`` shows no option).
 
 When a test that used ``market_stub`` fails, its report gets a section "market-stub journal": every
 request the code under test sent in that test (method, path and query, status, duration, behaviours
@@ -34,6 +40,12 @@ from ._stub import MarketStub
 
 #: Most journal entries a failed test's report shows (the newest).
 MAX_JOURNAL_SHOWN = 50
+
+#: The options that set the client, not the stub: applied to a stub at --market-stub-url too.
+CLIENT_OPTIONS = frozenset({"admin_token", "timeout"})
+#: What a secret option's value is shown as (the same word as the TypeScript side's redaction, src/floor/redact-secrets.ts).
+SHOWN_SECRET = "[redacted]"
+_SECRET_OPTIONS = frozenset({"admin_token"})
 
 _SERVERS_KEY = pytest.StashKey[dict[str, MarketStubClient]]()
 _FAILURES_KEY = pytest.StashKey[dict[str, MarketStubError]]()
@@ -71,22 +83,47 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 
 
 def _key(options: dict[str, Any]) -> str:
+    """The option set as one string: the key of its server (never printed: it holds the token)."""
     return json.dumps(options, sort_keys=True, default=str)
+
+
+def _shown(options: dict[str, Any]) -> str:
+    """The option set as printed in a skip reason or a usage error: secret values as SHOWN_SECRET."""
+    return _key({key: SHOWN_SECRET if key in _SECRET_OPTIONS else value for key, value in options.items()})
+
+
+def _external(config: pytest.Config, url: str, options: dict[str, Any]) -> MarketStubClient:
+    """The client of the stub at --market-stub-url: the client options apply, any other option skips the test."""
+    __tracebackhide__ = True
+    stub_options = {key: value for key, value in options.items() if key not in CLIENT_OPTIONS}
+    if stub_options:
+        pytest.skip(
+            f"market-stub options {_shown(stub_options)} cannot be applied to the stub at --market-stub-url {url} (started with its own)"
+        )
+    given = config.getoption("market_stub_admin_token") or os.environ.get("MARKET_STUB_ADMIN_TOKEN") or None
+    token = options.get("admin_token", given)
+    if given is not None and token != given:
+        raise pytest.UsageError(
+            "market-stub: the admin_token option differs from --market-stub-admin-token / MARKET_STUB_ADMIN_TOKEN "
+            "(the stub at --market-stub-url has one token; values not shown): give one of them"
+        )
+    key = _key({"admin_token": token, "timeout": options.get("timeout")})
+    servers = config.stash[_SERVERS_KEY]
+    if key not in servers:
+        try:
+            servers[key] = connect(url, admin_token=token, **({"timeout": options["timeout"]} if "timeout" in options else {}))
+        except TypeError as error:
+            raise pytest.UsageError(f"market-stub options {_shown(options)}: {error}") from None
+    return servers[key]
 
 
 def _server(config: pytest.Config, options: dict[str, Any]) -> MarketStubClient:
     """The server for ``options``: started on first use and kept for the session, or the external stub."""
+    __tracebackhide__ = True
     servers = config.stash[_SERVERS_KEY]
     url: str | None = config.getoption("market_stub_url")
     if url:
-        if options:
-            pytest.skip(
-                f"market-stub options {_key(options)} cannot be applied to the stub at --market-stub-url {url} (started with its own)"
-            )
-        token = config.getoption("market_stub_admin_token") or os.environ.get("MARKET_STUB_ADMIN_TOKEN") or None
-        if "" not in servers:
-            servers[""] = connect(url, admin_token=token)
-        return servers[""]
+        return _external(config, url, options)
     key = _key(options)
     failures = config.stash[_FAILURES_KEY]
     if key in failures:
@@ -96,7 +133,7 @@ def _server(config: pytest.Config, options: dict[str, Any]) -> MarketStubClient:
         try:
             servers[key] = MarketStub.start(**options)
         except TypeError as error:
-            raise pytest.UsageError(f"market-stub options {key}: {error}") from None
+            raise pytest.UsageError(f"market-stub options {_shown(options)}: {error}") from None
         except MarketStubError as error:
             failures[key] = error
             raise
@@ -112,12 +149,14 @@ def market_stub_options() -> dict[str, Any]:
 @pytest.fixture(scope="session")
 def market_stub_server(request: pytest.FixtureRequest, market_stub_options: dict[str, Any]) -> MarketStubClient:
     """The session's server with ``market_stub_options`` (not reset between tests: use ``market_stub`` in tests)."""
+    __tracebackhide__ = True
     return _server(request.config, dict(market_stub_options))
 
 
 @pytest.fixture
 def market_stub(request: pytest.FixtureRequest, market_stub_options: dict[str, Any]) -> MarketStubClient:
     """The test's stub: reset to its start-up state, journal empty. Options: the marker's over ``market_stub_options``."""
+    __tracebackhide__ = True
     options = dict(market_stub_options)
     for marker in reversed(list(request.node.iter_markers("market_stub"))):
         if marker.args:

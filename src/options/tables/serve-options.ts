@@ -53,10 +53,17 @@ function inHelpOrder<T extends { readonly group?: string }>(rows: readonly T[]):
   return [...rows].sort((a, b) => order.indexOf(a.group ?? '') - order.indexOf(b.group ?? ''));
 }
 
+/**
+ * `--ready-file PATH`: once listening, the ready record (src/cli/ready-record.ts) is written there
+ * atomically and removed at the stop; the one thing a launcher reads to learn the URL (serve and proxy).
+ */
+export const READY_FILE_OPTION = { flag: 'ready-file', kind: { type: 'path' }, cliOnly: true, defaultText: 'none', describe: 'Once listening, write {"marketStub":"ready","command","url","pid"} to this file atomically (for scripts that start and wait; removed at the stop)', group: SERVER } as const;
+
 /** serve's own rows: what the library does not take (`--config`, `--quiet`), or takes composed (the profile, behaviour, rules, deviations). */
 const OWN_ROWS = [
   { flag: 'config', env: env('CONFIG'), kind: { type: 'path' }, cliOnly: true, defaultText: `${CONFIG_FILE_NAME} in the working directory, when there is one`, describe: 'JSON config file with any serve option and inline behaviour rules (schemas/config.schema.json); flags and variables override it', group: SERVER },
   { flag: 'print-config', kind: BOOLEAN, cliOnly: true, default: false, describe: 'Print the resolved configuration and where each value came from (secrets not shown), then exit without serving', group: SERVER },
+  READY_FILE_OPTION,
   { flag: 'quiet', env: env('QUIET'), kind: BOOLEAN, default: false, describe: 'No request log lines (the ready line stays)', group: SERVER },
   { flag: 'log-format', env: env('LOG_FORMAT'), kind: choice('auto', 'text', 'json'), default: 'auto', describe: 'Request log lines: text, json (pino NDJSON), or auto: text on a terminal, json when piped', group: SERVER },
   { flag: 'envelope', env: env('ENVELOPE'), kind: { type: 'string' }, default: 'bare', describe: 'List shape: "bare" array, or the key of an envelope object ("markets", "data")', group: PROFILE },

@@ -146,6 +146,16 @@ function checkFetchSite(request: StubRequest, where: string, navigable: boolean)
 }
 
 /** Stage 1: one of each singleton field, Host, Sec-Fetch-Site, token, preflight and Origin. @throws AdminFailure OPTION_INVALID (400), FORBIDDEN (403) or UNAUTHORIZED (401). */
+/**
+ * An Authorization value with its scheme spelled `Bearer`: the scheme is case-insensitive (RFC 9110
+ * §11.1: `bearer`, `BEARER` name the same scheme; RFC 6750 §2.1 `1*SP` before the credentials), the
+ * credentials are compared as sent. Any other value is returned as it is (it will not match).
+ */
+function bearerCredentials(value: string | undefined): string {
+  const m = /^bearer +(.*)$/is.exec(value ?? '');
+  return m ? `Bearer ${m[1] ?? ''}` : value ?? '';
+}
+
 function checkOrigin(request: StubRequest, where: string, runtime: StubRuntime, token: Uint8Array | undefined, navigable = false): void {
   const repeated = repeatedSingleton(request.rawHeaders ?? []);
   if (repeated !== undefined) {
@@ -156,7 +166,7 @@ function checkOrigin(request: StubRequest, where: string, runtime: StubRuntime, 
     throw adminFailure('FORBIDDEN', where, `Host ${JSON.stringify(host)} is not allowed on the admin API (DNS-rebinding defence). Use an IP address or localhost, or allow the name with --allowed-hosts (MARKET_STUB_ALLOWED_HOSTS).`, { option: 'host', expected: 'an IP address, localhost, or a name in allowedHosts', found: host });
   }
   checkFetchSite(request, where, navigable);
-  if (token && !sameBytes(utf8(header(request.headers['authorization']) ?? ''), token)) {
+  if (token && !sameBytes(utf8(bearerCredentials(header(request.headers['authorization']))), token)) {
     throw adminFailure('UNAUTHORIZED', where, 'the admin API needs Authorization: Bearer <token> (the --admin-token value).', { headers: { 'www-authenticate': 'Bearer realm="market-stub admin"' } });
   }
   if (request.method === 'OPTIONS') {
