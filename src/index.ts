@@ -19,6 +19,7 @@ export type { CatalogEntry, MarketCatalog, CatalogSource } from './catalog/marke
 export { generateMarket, generateMarkets, type GenerateOptions } from './catalog/generate-markets.js';
 export type { Behaviour, BehaviourRule, BehaviourRuleInput, RuleMatch, TransportFault } from './behaviour/behaviour.js';
 export type { JournalEntry, JournalFilter } from './journal/request-journal.js';
+export type { Explanation } from './journal/explanation.js';
 
 // Contract drift on demand.
 export { DEVIATIONS } from './deviation/deviation-catalogue.js';

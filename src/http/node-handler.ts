@@ -3,14 +3,16 @@ import type { TransportFault } from '../behaviour/behaviour.js';
 import { NO_LABELS, splitTarget, type SplitTarget, type StubAnswer, type StubRequest } from '../runtime/answer-request.js';
 import { internalError } from '../runtime/error-reply.js';
 import type { Reply } from '../runtime/reply.js';
+import type { Explanation } from '../journal/explanation.js';
 import type { StubCore } from '../runtime/stub-core.js';
 import type { StubRuntime } from '../runtime/stub-runtime.js';
 import { requestBody } from './request-body.js';
 import { writeHead, writeReply, writeReplyHead } from './write-reply.js';
 
 const APPLIED = Symbol('market-stub.behaviour');
+const EXPLAINED = Symbol('market-stub.explain');
 
-type WithLabels = ServerResponse & { [APPLIED]?: readonly string[] };
+type WithLabels = ServerResponse & { [APPLIED]?: readonly string[]; [EXPLAINED]?: Explanation };
 
 /**
  * The node:http adapter of the core: `handle(req, res)` turns a raw Node request into a
@@ -40,6 +42,7 @@ export function createNodeHandler(core: StubCore, options: { mounted?: boolean }
       return;
     }
     if (answer.labels.length > 0) (res as WithLabels)[APPLIED] = answer.labels;
+    if (answer.explain !== undefined) (res as WithLabels)[EXPLAINED] = answer.explain;
     if (answer.preflight) {
       writeHead(res, answer.reply.status, answer.reply.headers);
       res.end();
@@ -55,7 +58,7 @@ function observe(runtime: StubRuntime, req: IncomingMessage, res: WithLabels, sp
   // 'close' fires once (`on`, not `once`: no wrapper per request). req.headers is a fresh object per request that nothing else mutates: kept, not copied.
   res.on('close', () => {
     const durationMs = Math.round((performance.now() - start) * 100) / 100;
-    runtime.recordExchange({ timeMs, method: req.method ?? 'GET', target: req.url ?? '/', path: split.path, query: split.query, headers: req.headers, status: res.headersSent ? res.statusCode : null, durationMs, labels: res[APPLIED] ?? NO_LABELS });
+    runtime.recordExchange({ timeMs, method: req.method ?? 'GET', target: req.url ?? '/', path: split.path, query: split.query, headers: req.headers, status: res.headersSent ? res.statusCode : null, durationMs, labels: res[APPLIED] ?? NO_LABELS, explain: res[EXPLAINED] });
   });
 }
 

@@ -3,6 +3,7 @@ import { choice, int, readTyped } from '../floor/option-kind.js';
 import { createTextSlots } from './journal-slots.js';
 import { DEFAULT_JOURNAL_BYTES, MAX_ENTRY_HEADER_BYTES, MAX_JOURNAL_BYTES, MAX_JOURNAL_ENTRIES, MAX_JOURNAL_READ } from '../floor/limits.js';
 import { secretNames, type SecretNames } from '../floor/secret-names.js';
+import type { Explanation } from './explanation.js';
 
 /** One request as the stub saw it. */
 export interface JournalEntry {
@@ -24,10 +25,12 @@ export interface JournalEntry {
   behaviour: string[];
   /** Headers left out because the entry's header bytes reached MAX_ENTRY_HEADER_BYTES (absent when none). */
   headersDropped?: number;
+  /** Why the answer came (docs/explain.md), when it was explained: the same record as its `Market-Stub-Explain` header. */
+  explain?: Explanation;
 }
 
 /** What the request path hands the journal: JournalEntry without `seq`, with `timeMs` and the raw `query` string. */
-export type RawJournalEntry = Omit<JournalEntry, 'seq' | 'time' | 'query'> & { timeMs: number; query: string };
+export type RawJournalEntry = Omit<JournalEntry, 'seq' | 'time' | 'query' | 'explain'> & { timeMs: number; query: string; explain?: Explanation | undefined };
 
 /** Which entries to return: every given field must match. */
 export interface JournalFilter {
@@ -118,8 +121,7 @@ export function createRequestJournal(options: number | JournalOptions): RequestJ
         ({ headers, bytes: headerBytes, dropped: headersDropped } = kept);
       }
       const query = headerMode === 'redacted' ? secrets.redactQuery(entry.query) : entry.query;
-      let cost = ENTRY_OVERHEAD + headerBytes + entry.path.length + query.length + entry.method.length;
-      for (const label of entry.behaviour) cost += label.length;
+      const cost = entryCost(entry, headerBytes, query);
       while (held > 0 && (held === capacity || bytes + cost > maxBytes)) dropOldest();
       const slot = (head + held) % capacity;
       writeSlot(columns, slot, seq, entry, cost, headersDropped);
@@ -139,6 +141,7 @@ export function createRequestJournal(options: number | JournalOptions): RequestJ
     clear() {
       text.clear();
       labels.fill(NO_LABELS);
+      columns.explains.fill(undefined);
       head = 0;
       held = 0;
       bytes = 0;
@@ -159,6 +162,8 @@ function journalColumns(capacity: number) {
     dropped: new Int32Array(capacity),
     methods: new Array<string>(capacity),
     labels: new Array<string[]>(capacity),
+    /** Explanations of explained answers (undefined elsewhere): small records the core built for the request, kept as they are. */
+    explains: new Array<Explanation | undefined>(capacity),
     text: createTextSlots(capacity),
   };
 }
@@ -185,6 +190,7 @@ function checkJournalOptions(options: number | JournalOptions): { capacity: numb
 function releaseSlot(c: JournalColumns, slot: number): void {
   c.text.release(slot);
   c.labels[slot] = NO_LABELS;
+  c.explains[slot] = undefined;
 }
 
 /** Writes an entry's numbers and labels into its slot (its texts go to the text slots). */
@@ -197,6 +203,7 @@ function writeSlot(c: JournalColumns, slot: number, seq: number, entry: RawJourn
   c.dropped[slot] = headersDropped;
   c.methods[slot] = entry.method;
   c.labels[slot] = entry.behaviour;
+  c.explains[slot] = entry.explain;
 }
 
 /** The slots of the newest `limit` matching entries, oldest first (`slotOf(i)`: the slot of the i-th oldest of `held`). */
@@ -223,11 +230,30 @@ function readEntry(c: JournalColumns, slot: number): JournalEntry {
   const { path, query, headers } = c.text.read(slot);
   const status = c.statuses[slot] ?? -1;
   const headersDropped = c.dropped[slot] ?? 0;
+  const explain = c.explains[slot];
   return {
     seq: c.seqs[slot] ?? 0, time: new Date(c.times[slot] ?? 0).toISOString(), method: c.methods[slot] ?? '', path, query: parseQuery(query), headers,
     status: status < 0 ? null : status, durationMs: c.durations[slot] ?? 0, behaviour: [...(c.labels[slot] ?? [])],
     ...(headersDropped > 0 ? { headersDropped } : {}),
+    ...(explain === undefined ? {} : { explain: structuredClone(explain) }),
   };
+}
+
+/** What an entry costs the byte bound: its header bytes, path, query, method, labels and explanation, plus a fixed overhead. */
+function entryCost(entry: RawJournalEntry, headerBytes: number, query: string): number {
+  let cost = ENTRY_OVERHEAD + headerBytes + entry.path.length + query.length + entry.method.length;
+  for (const label of entry.behaviour) cost += label.length;
+  if (entry.explain !== undefined) cost += explanationCost(entry.explain);
+  return cost;
+}
+
+/** What an explanation costs the byte bound: its strings plus a fixed overhead for its objects. */
+function explanationCost(explanation: Explanation): number {
+  let cost = ENTRY_OVERHEAD + explanation.instant.length + explanation.profile.envelope.length;
+  for (const name of explanation.deviations) cost += name.length;
+  for (const label of explanation.behaviour) cost += label.length;
+  for (const rule of explanation.rules) cost += rule.id.length + 16;
+  return cost;
 }
 
 /** Bytes of names and values of the request's headers, or -1 when the entry cannot keep them as they are (one to redact, or more than MAX_ENTRY_HEADER_BYTES). Allocates nothing. */

@@ -42,6 +42,12 @@ export interface RuntimeOptions {
   /** Access-Control-Allow-Origin: * and preflight answers. @default true */
   cors?: boolean;
   /**
+   * Every answer carries `Market-Stub-Explain` (docs/explain.md): the deviations, behaviours and
+   * rules that shaped it, the profile and the stub instant, also in its journal entry. Off: only a
+   * request with `Prefer: explain` is explained. @default false
+   */
+  explain?: boolean;
+  /**
    * The stub's clock, YYYY-MM-DD (UTC): every answer's `Date` header is this date at the current
    * UTC time of day, so `market-stub check` judges "past" as of that day. @default the real date
    */
@@ -81,6 +87,7 @@ export const RUNTIME_FIELDS = {
   redactHeaders: checkNameList,
   redactQuery: checkNameList,
   cors: BOOLEAN,
+  explain: BOOLEAN,
   clock: { type: 'date' },
   admin: BOOLEAN,
   adminToken: { type: 'token' },
@@ -101,6 +108,7 @@ export const RUNTIME_FIELDS = {
  */
 export const RUNTIME_SERVE_FLAGS = {
   cors: { flag: 'cors', env: ['MARKET_STUB_CORS'], kind: /* @__PURE__ */ choice('on', 'off'), default: 'on', describe: 'Access-Control-Allow-Origin: * and preflight answers', group: 'Server:' },
+  explain: { flag: 'explain', env: ['MARKET_STUB_EXPLAIN'], kind: /* @__PURE__ */ choice('on', 'off'), default: 'off', describe: 'Every answer carries Market-Stub-Explain: the deviations, behaviours and rules that shaped it, the profile and the stub instant (docs/explain.md); off: only requests with Prefer: explain', group: 'Runtime control:' },
   admin: { flag: 'admin', env: ['MARKET_STUB_ADMIN'], kind: /* @__PURE__ */ choice('on', 'off'), default: 'on', describe: 'The admin API under /__stub', group: 'Runtime control:' },
   adminToken: { flag: 'admin-token', env: ['MARKET_STUB_ADMIN_TOKEN'], secret: true, defaultText: 'none', describe: 'Require Authorization: Bearer TOKEN on the admin API (printable ASCII, no space at either end)', group: 'Runtime control:' },
   journalSize: { flag: 'journal-size', env: ['MARKET_STUB_JOURNAL_SIZE'], default: 1000, describe: 'Requests kept in the journal (ring buffer)', group: 'Runtime control:' },

@@ -1,7 +1,8 @@
 import { createAdminApi } from './admin/admin-api.js';
 import type { ConsoleAssetSource } from './admin/console-routes.js';
 import { addCors, answerRequest, NO_LABELS, splitTarget, type SplitTarget, type StubAnswer, type StubRequest } from './answer-request.js';
-import { internalError, methodNotAllowed, routeNotFound } from './error-reply.js';
+import { errorReply, internalError, methodNotAllowed, routeNotFound } from './error-reply.js';
+import { EXPLAIN_HEADER, explainHeader, explanationOf, preferredExplain } from './explain.js';
 import { createOpenApiResponder } from './openapi-served.js';
 import { jsonReply, type Reply } from './reply.js';
 import type { StubRuntime } from './stub-runtime.js';
@@ -67,7 +68,9 @@ export function createStubCore(runtime: StubRuntime, options: StubCoreOptions = 
           if (admin === undefined) return dated({ ...other(request, split), admin: true }, dateNow());
           return admin(request, split.path, split.query).then((reply) => dated({ reply, delayMs: 0, fault: undefined, dribbleMs: 0, labels: NO_LABELS, admin: true }, dateNow()), failed);
         }
-        return dated(answerRequest(runtime, request, split) ?? other(request, split), dateNow());
+        const prefer = request.headers['prefer'];
+        if (!runtime.explain && prefer === undefined) return dated(answerRequest(runtime, request, split) ?? other(request, split), dateNow());
+        return explained(runtime, split, preferredExplain(prefer), () => answerRequest(runtime, request, split) ?? other(request, split), dateNow());
       } catch (error) {
         return failed(error);
       }
@@ -76,6 +79,27 @@ export function createStubCore(runtime: StubRuntime, options: StubCoreOptions = 
       return dated(other({ method, target: path, headers: {} }, { path, query: '', admin: true }), dateNow());
     },
   };
+}
+
+/**
+ * An answer that may carry its explanation (docs/explain.md): when the `explain` option is on and
+ * the request does not turn it off (`Prefer: explain=?0`), or the request asks (`Prefer: explain`,
+ * answered with `Preference-Applied: explain`, RFC 7240 §3). A Prefer `explain` with a value other
+ * than a switch is a 400 in the profile's error shape, whatever the route.
+ */
+function explained(runtime: StubRuntime, split: SplitTarget, preferred: ReturnType<typeof preferredExplain>, answer: () => StubAnswer, date: string): StubAnswer {
+  if (typeof preferred === 'string') {
+    const reply = errorReply(runtime.profile.errors, 400, 'bad_request', preferred, { path: split.path });
+    if (runtime.cors) addCors(reply.headers);
+    return dated({ reply, delayMs: 0, fault: undefined, dribbleMs: 0, labels: NO_LABELS }, date);
+  }
+  const result = dated(answer(), date);
+  if (!(preferred ?? runtime.explain) || result.preflight) return result;
+  const explanation = explanationOf(result, runtime.profile, date);
+  result.explain = explanation;
+  result.reply.headers[EXPLAIN_HEADER] = explainHeader(explanation);
+  if (preferred === true) result.reply.headers['preference-applied'] = 'explain';
+  return result;
 }
 
 function dated(answer: StubAnswer, date: string): StubAnswer {

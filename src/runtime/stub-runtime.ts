@@ -8,6 +8,7 @@ import { createRequestJournal, type RequestJournal } from '../journal/request-jo
 import { resolveProfile, type ResponseProfile } from './response-profile.js';
 import { secretNames, type SecretNames } from '../floor/secret-names.js';
 import type { RuntimeOptions } from './runtime-options.js';
+import type { Explanation } from '../journal/explanation.js';
 
 export type { RuntimeOptions } from './runtime-options.js';
 
@@ -19,6 +20,8 @@ export interface StubRuntime {
   readonly journal: RequestJournal;
   readonly profile: ResponseProfile;
   readonly cors: boolean;
+  /** Explain every answer (the `explain` option); a request's `Prefer: explain` asks for one answer. */
+  readonly explain: boolean;
   /** The clock date the `Date` header is on (undefined: the real date). */
   readonly clock: string | undefined;
   readonly admin: boolean;
@@ -56,6 +59,8 @@ export interface Exchange {
   durationMs: number;
   /** What behaviours and deviations applied (`delay=200`, `deviation=string-price`). */
   labels: readonly string[];
+  /** Why the answer came, when it was explained (the `explain` option or `Prefer: explain`). */
+  explain?: Explanation | undefined;
 }
 
 /**
@@ -76,6 +81,7 @@ export function createStubRuntime(options: RuntimeOptions, where = 'createStubRu
     store, behaviours, journal, logger, reportError, warn,
     profile: resolveProfile(options.profile),
     cors: options.cors ?? true,
+    explain: options.explain ?? false,
     clock: options.clock,
     allowedHosts: Object.freeze([...(options.allowedHosts ?? [])]),
     admin: options.admin ?? true,
@@ -101,7 +107,7 @@ const NO_LABELS: string[] = Object.freeze([]) as unknown as string[];
 function exchangeRecorder(journal: RequestJournal, logger: StubLogger | undefined, secrets: SecretNames): (exchange: Exchange) => void {
   return (x) => {
     const labels = x.labels.length > 0 ? [...x.labels] : NO_LABELS;
-    journal.record({ timeMs: x.timeMs, method: x.method, path: x.path, query: x.query, headers: x.headers, status: x.status, durationMs: x.durationMs, behaviour: labels });
+    journal.record({ timeMs: x.timeMs, method: x.method, path: x.path, query: x.query, headers: x.headers, status: x.status, durationMs: x.durationMs, behaviour: labels, explain: x.explain });
     if (!logger) return;
     // The log shows what was asked, never a secret query value (token=, api_key=…).
     const shown = x.query === '' ? x.target : `${x.path}?${secrets.redactQuery(x.query)}`;

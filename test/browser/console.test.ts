@@ -93,6 +93,21 @@ it('shows a new request in the journal within 1 s, expandable to its (redacted) 
   await screenshot(page, 'console-journal');
 });
 
+it('shows why an explained answer came: deviations, rules with their times left, profile and instant (docs/explain.md)', async () => {
+  const id = (await stub.catalog())[2]?.market_id ?? '';
+  expect((await admin('POST', '/behaviours/rules', { id: 'twice', match: { route: 'item', marketId: id }, behaviour: { delayMs: 1 }, times: 2 })).status).toBe(201);
+  await fetch(`${stub.url}/markets/${id}?probe=explained`, { headers: { prefer: 'explain, deviation=null-price' } });
+  const entry = page.locator('#journal-list details', { hasText: 'probe=explained' });
+  await entry.waitFor({ timeout: 1000 });
+  await entry.locator('summary').click();
+  const text = (await entry.locator('.detail').textContent()) ?? '';
+  expect(text).toContain('deviationsnull-price');
+  expect(text).toContain('rulestwice (1 left)');
+  expect(text).toContain('profileenvelope bare, paging none, errors default');
+  expect(text).toMatch(/instant2026-01-01T\d\d:\d\d:\d\dZ/);
+  expect((await admin('DELETE', '/behaviours/rules/twice')).status).toBe(204);
+});
+
 it('adds a behaviour rule from the form: the next request gets its status, then the rule is spent', async () => {
   await page.selectOption('#rule-form select[name=route]', 'list');
   await page.fill('#rule-form input[name=status]', '503');
