@@ -9,6 +9,7 @@ import { resolveProfile, type ResponseProfile } from './response-profile.js';
 import { secretNames, type SecretNames } from '../floor/secret-names.js';
 import type { RuntimeOptions } from './runtime-options.js';
 import type { Explanation } from '../journal/explanation.js';
+import type { ResponseRecord } from '../journal/request-journal.js';
 
 export type { RuntimeOptions } from './runtime-options.js';
 
@@ -61,6 +62,8 @@ export interface Exchange {
   labels: readonly string[];
   /** Why the answer came, when it was explained (the `explain` option or `Prefer: explain`). */
   explain?: Explanation | undefined;
+  /** The response decided (its headers, and body or chunks), for the HAR export; absent: none recorded. */
+  response?: ResponseRecord | undefined;
 }
 
 /**
@@ -107,7 +110,7 @@ const NO_LABELS: string[] = Object.freeze([]) as unknown as string[];
 function exchangeRecorder(journal: RequestJournal, logger: StubLogger | undefined, secrets: SecretNames): (exchange: Exchange) => void {
   return (x) => {
     const labels = x.labels.length > 0 ? [...x.labels] : NO_LABELS;
-    journal.record({ timeMs: x.timeMs, method: x.method, path: x.path, query: x.query, headers: x.headers, status: x.status, durationMs: x.durationMs, behaviour: labels, explain: x.explain });
+    journal.record({ timeMs: x.timeMs, method: x.method, path: x.path, query: x.query, headers: x.headers, status: x.status, durationMs: x.durationMs, behaviour: labels, explain: x.explain, response: x.response });
     if (!logger) return;
     // The log shows what was asked, never a secret query value (token=, api_key=…).
     const shown = x.query === '' ? x.target : `${x.path}?${secrets.redactQuery(x.query)}`;

@@ -12,7 +12,20 @@ from ._client import DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT, MarketStubClie
 from ._errors import ERROR_CODES, MarketStubError
 from ._node import find_node
 from ._stub import DEFAULT_START_TIMEOUT, MarketStub
-from ._types import Behaviour, DeviationSetting, Finding, JournalEntry, JournalFilter, Market, Profile, Rule, RuleInput, RuleMatch
+from ._types import (
+    Behaviour,
+    DeviationSetting,
+    Explanation,
+    Finding,
+    JournalEntry,
+    JournalFilter,
+    Market,
+    Profile,
+    Rule,
+    RuleInput,
+    RuleMatch,
+    TraceParent,
+)
 
 __all__ = [
     "DEFAULT_MAX_RESPONSE_BYTES",
@@ -21,6 +34,7 @@ __all__ = [
     "ERROR_CODES",
     "Behaviour",
     "DeviationSetting",
+    "Explanation",
     "Finding",
     "JournalEntry",
     "JournalFilter",
@@ -32,6 +46,7 @@ __all__ = [
     "Rule",
     "RuleInput",
     "RuleMatch",
+    "TraceParent",
     "connect",
     "find_node",
 ]
