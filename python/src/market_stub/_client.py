@@ -456,7 +456,9 @@ class MarketStubClient:
         for the same filters, with request and response headers (secrets redacted), bodies up to 64 KiB, timings and
         ``_marketStubExplain`` (docs/har.md). ``json.dump`` it to a ``.har`` file a browser's devtools import."""
         where = "stub.har"
-        answer = self._send(where, "GET", "/requests.har", query=_filter_query(method, path, path_prefix, status, limit, trace_id, request_id))
+        answer = self._send(
+            where, "GET", "/requests.har", query=_filter_query(method, path, path_prefix, status, limit, trace_id, request_id)
+        )
         body = cast(dict[str, Any], self._body_of(where, answer, dict))
         self._field(where, self._field(where, body, "log", dict), "entries", list)
         return body
@@ -473,7 +475,9 @@ class MarketStubClient:
     ) -> int:
         """How many journal entries match the filters (of those the journal still holds)."""
         where = "stub.request_count"
-        answer = self._send(where, "GET", "/requests/count", query=_filter_query(method, path, path_prefix, status, None, trace_id, request_id))
+        answer = self._send(
+            where, "GET", "/requests/count", query=_filter_query(method, path, path_prefix, status, None, trace_id, request_id)
+        )
         return cast(int, self._field(where, self._body_of(where, answer, dict), "count", int))
 
     def clear_requests(self) -> None:
