@@ -3,7 +3,8 @@
 // baseline. Ratios to the baseline drift with the machine's state from one day to the next (the same
 // code measured 1.27x and 1.68x server CPU per request on two days here); the ratio of this build to
 // the other, taken round by round in the same run, is the figure that says whether a change made
-// the stub slower.
+// the stub slower. Then, on this build alone, a 304 against the 200 it replaces (the list and the
+// markets, each revalidated with the tag its 200 carried).
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -111,6 +112,57 @@ async function loadRounds(servers: readonly ServerProcess[], ids: readonly strin
   return figures;
 }
 
+/** The four loads of the conditional table: the list and the markets, each as a 200 and as the 304 that replaces it. */
+const CONDITIONAL_CASES = ['GET /markets 200', 'GET /markets 304', 'GET /markets/{id} 200', 'GET /markets/{id} 304'] as const;
+
+/**
+ * Server CPU per request, µs, of a 304 against the 200 it replaces, on one server (this build,
+ * `--quiet`): the list and every market, each 304 sent the tag its own 200 carried, rounds
+ * interleaved as `loadRounds` does.
+ */
+async function conditionalRounds(server: ServerProcess, ids: readonly string[], options: CompareOptions): Promise<Map<string, number[]>> {
+  const generator = wrkAvailable() && Number.isInteger(options.durationS) ? 'wrk' : 'autocannon';
+  const tagOf = async (target: string) => {
+    const res = await fetch(`${server.url}${target}`);
+    await res.arrayBuffer();
+    const tag = res.headers.get('etag');
+    if (tag === null) throw new Error(`GET ${target} carried no ETag: this build should send one`);
+    return tag;
+  };
+  const items = ids.map((id) => `/markets/${encodeURIComponent(id)}`);
+  const itemTags: string[] = [];
+  for (const target of items) itemTags.push(await tagOf(target));
+  const listTag = await tagOf('/markets');
+  const plans = {
+    'GET /markets 200': { paths: ['/markets'] },
+    'GET /markets 304': { paths: ['/markets'], headers: [{ 'if-none-match': listTag }], expectStatus: 304 },
+    'GET /markets/{id} 200': { paths: items },
+    'GET /markets/{id} 304': { paths: items, headers: itemTags.map((tag) => ({ 'if-none-match': tag })), expectStatus: 304 },
+  };
+  const perCase = new Map<string, number[]>(CONDITIONAL_CASES.map((name) => [name, []]));
+  for (let round = 0; round < options.rounds; round++) {
+    log(`compare: conditional round ${round + 1}/${options.rounds} (${generator})…`);
+    for (const name of CONDITIONAL_CASES.map((_, i) => CONDITIONAL_CASES[(i + round) % CONDITIONAL_CASES.length] as (typeof CONDITIONAL_CASES)[number])) {
+      const before = server.cpuSeconds();
+      const sample = await runLoad({ url: server.url, durationS: options.durationS, connections: 20, pipelining: 1, ...plans[name] }, generator);
+      const after = server.cpuSeconds();
+      if (before === null || after === null) throw new Error('server CPU time needs /proc (Linux)');
+      perCase.get(name)?.push(((after - before) * 1e6) / sample.requests);
+    }
+  }
+  return perCase;
+}
+
+/** The conditional table: each case's median CPU per request and, for a 304, its ratio to the 200 it replaces paired by round. */
+function conditionalTable(perCase: Map<string, number[]>): string {
+  const at = (name: string) => perCase.get(name) ?? [];
+  const rows = CONDITIONAL_CASES.map((name) => {
+    const ratio = name.endsWith('304') ? `${median(at(name).map((v, i) => v / (at(name.replace('304', '200'))[i] ?? NaN))).toFixed(2)}×` : '';
+    return `| ${name} | ${digits(median(at(name)))} | ${ratio} |`;
+  });
+  return ['### A 304 against the 200 it replaces: server CPU per request, this build --quiet (medians over rounds; ratios are medians of the per-round ratios)', '', '| answer | µs | 304 ÷ 200 |', '|---|--:|--:|', ...rows, ''].join('\n');
+}
+
 /** Spawn to first complete `GET /markets` 200, ms, `samples` starts per server interleaved. */
 async function coldStarts(args: Record<ServerName, (port: string) => string[]>, samples: number): Promise<Map<string, number[]>> {
   const perServer = new Map<string, number[]>(SERVERS.map((name) => [name, []]));
@@ -151,12 +203,15 @@ async function compare(options: CompareOptions): Promise<void> {
   const servers = await Promise.all(SERVERS.map((name) => startServerProcess({ name, command: NODE, args: args[name]('0'), stdoutFile: path.join(tmp, `${name.replace(' --', '-')}.log`), cwd: ROOT }, 30_000)));
   const { ids } = await checkSameMarkets(servers, 1);
   const load = await loadRounds(servers, ids, options);
+  const quiet = servers.find((s) => s.name === 'this --quiet');
+  const conditional = quiet === undefined ? undefined : await conditionalRounds(quiet, ids, options);
   await Promise.all(servers.map((s) => s.stop()));
   const starts = options.coldStarts > 0 ? await coldStarts(args, options.coldStarts) : undefined;
   process.stdout.write(`## ${path.relative(ROOT, CLI)} against ${options.baseCli}\n\n`);
   process.stdout.write(`${table('GET /markets/{id}: server CPU per request', 'µs', load.cpuUs, true)}\n`);
   process.stdout.write(`${table('GET /markets/{id}: requests per second', 'req/s', load.reqPerSec, true)}\n`);
   process.stdout.write(`${table('GET /markets/{id}: p99 latency', 'ms', load.p99Ms, true)}\n`);
+  if (conditional) process.stdout.write(`${conditionalTable(conditional)}\n`);
   if (starts) process.stdout.write(`${table('Cold start: spawn to the first complete GET /markets', 'ms', starts, false)}\n`);
 }
 

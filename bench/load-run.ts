@@ -12,6 +12,10 @@ export interface LoadPlan {
   durationS: number;
   connections: number;
   pipelining: number;
+  /** Request headers per path (the same index as `paths`), e.g. each market's `If-None-Match`. */
+  headers?: readonly Readonly<Record<string, string>>[];
+  /** The status every answer must have, when not a 2xx: 304 for a run of conditional GETs. */
+  expectStatus?: number;
 }
 
 /** Figures of one run. Rates count 2xx responses only. */
@@ -54,7 +58,7 @@ export async function runLoad(plan: LoadPlan, generator: 'wrk' | 'autocannon' = 
         duration: plan.durationS,
         sampleInt: 100,
         timeout: 10,
-        requests: plan.paths.map((path) => ({ method: 'GET', path })),
+        requests: plan.paths.map((path, i) => ({ method: 'GET', path, ...(plan.headers?.[i] ? { headers: { ...plan.headers[i] } } : {}) })),
       },
       (error, res) => {
         clearTimeout(watchdog);
@@ -64,7 +68,7 @@ export async function runLoad(plan: LoadPlan, generator: 'wrk' | 'autocannon' = 
     );
     const watchdog = setTimeout(() => instance.stop(), (plan.durationS * 2 + 10) * 1000);
     instance.on('response', (_client: unknown, statusCode: number, _bytes: number, responseTimeMs: number) => {
-      if (statusCode < 200 || statusCode > 299) return;
+      if (!expected(plan, statusCode)) return;
       if (n === latencies.length) {
         const bigger = new Float64Array(latencies.length * 2);
         bigger.set(latencies);
@@ -73,8 +77,10 @@ export async function runLoad(plan: LoadPlan, generator: 'wrk' | 'autocannon' = 
       latencies[n++] = responseTimeMs;
     });
   });
-  const ok = result['2xx'];
-  if (result.errors > 0 || result.timeouts > 0 || result.non2xx > 0 || ok === 0) {
+  const ok = plan.expectStatus === undefined ? result['2xx'] : (result.statusCodeStats[String(plan.expectStatus)]?.count ?? 0);
+  // A 304 is a non-2xx to autocannon: every answer is either the status expected or counted against the run.
+  const others = plan.expectStatus === undefined ? result.non2xx : Object.values(result.statusCodeStats).reduce((sum, s) => sum + s.count, 0) - ok;
+  if (result.errors > 0 || result.timeouts > 0 || others > 0 || ok === 0) {
     throw new Error(
       `load run on ${plan.url}${plan.paths[0] ?? ''} was not clean: ${ok} 2xx, ${result.non2xx} non-2xx (${JSON.stringify(result.statusCodeStats)}), ${result.errors} errors, ${result.timeouts} timeouts. Check the server's stderr and that the paths exist.`,
     );
@@ -91,4 +97,9 @@ export async function runLoad(plan: LoadPlan, generator: 'wrk' | 'autocannon' = 
     bytesPerSec: result.totalBytes / result.duration,
     durationS: result.duration,
   };
+}
+
+/** Whether a status is the one a run expects: `plan.expectStatus`, or any 2xx. */
+function expected(plan: LoadPlan, statusCode: number): boolean {
+  return plan.expectStatus === undefined ? statusCode >= 200 && statusCode <= 299 : statusCode === plan.expectStatus;
 }

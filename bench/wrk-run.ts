@@ -38,12 +38,14 @@ export function wrkVersion(): string {
  * The Lua script: each wrk thread cycles through the plan's paths; `done` prints one JSON line with
  * every count and the latency percentiles (wrk measures each response in µs).
  */
-function script(paths: readonly string[]): string {
+function script(paths: readonly string[], headers: readonly Readonly<Record<string, string>>[] = []): string {
+  const lua = (h: Readonly<Record<string, string>> | undefined) => `{ ${Object.entries(h ?? {}).map(([n, v]) => `[${JSON.stringify(n)}] = ${JSON.stringify(v)}`).join(', ')} }`;
   return `local paths = { ${paths.map((p) => JSON.stringify(p)).join(', ')} }
+local headers = { ${paths.map((_, i) => lua(headers[i])).join(', ')} }
 local i = 0
 request = function()
   i = i % #paths + 1
-  return wrk.format("GET", paths[i])
+  return wrk.format("GET", paths[i], headers[i])
 end
 done = function(summary, latency, requests)
   local e = summary.errors
@@ -68,7 +70,7 @@ export async function runWrk(plan: LoadPlan): Promise<LoadSample> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'market-stub-wrk-'));
   try {
     const file = path.join(dir, 'paths.lua');
-    writeFileSync(file, script(plan.paths));
+    writeFileSync(file, script(plan.paths, plan.headers));
     const args = ['-t1', `-c${plan.connections}`, `-d${plan.durationS}s`, '--timeout', '10s', '-s', file, plan.url];
     const child = spawnTracked('wrk', args, { stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';

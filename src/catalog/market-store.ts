@@ -18,6 +18,8 @@ import { PREFERRED_VIEWS, SHARED_CACHE } from './store-limits.js';
 export interface MarketStore {
   /** What both endpoints read now. */
   current(): MarketCatalog;
+  /** How many changes (edits, ticks, deviations, resets, reloads) the catalog has seen since start-up: 0, then one more at each new view. */
+  changes(): number;
   /** Whether the catalog holds this market_id (also when a deviation hides it from the item route). */
   has(marketId: string): boolean;
   /** The market as stored (before deviations), or undefined. */
@@ -99,6 +101,7 @@ class OverlayStore implements MarketStore {
   private list: readonly ListDeviation[];
   private tickCount = 0;
   private view: MarketCatalog;
+  private changeCount = -1;
   /** Built entries of changed or targeted markets. */
   private served = new Map<string, CatalogEntry>();
   /** Entries with shared deviations only (null: none apply). */
@@ -121,6 +124,10 @@ class OverlayStore implements MarketStore {
 
   current(): MarketCatalog {
     return this.view;
+  }
+
+  changes(): number {
+    return this.changeCount;
   }
 
   has(marketId: string): boolean {
@@ -338,6 +345,7 @@ class OverlayStore implements MarketStore {
 
   /** Swaps in a new view after a change: the base itself while nothing is edited or deviating. */
   private refresh(): void {
+    this.changeCount += 1;
     this.aliases = undefined;
     this.preferred = new Map();
     if (this.changed.size === 0 && this.added.length === 0 && !this.order && this.targeted.size === 0 && this.shares.length === 0) {

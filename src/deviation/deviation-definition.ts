@@ -54,6 +54,12 @@ export interface ReplyEdit {
   readonly rateLimit?: { readonly perSecond: number; readonly fields: RateLimitFields };
   /** List only: the first `firstPage` markets only, with `X-Per-Page: <that many>` and no next-page signal. */
   readonly firstPage?: number;
+  /** Answer `304 Not Modified` (no body, the body's validators) whether or not the request sent a validator. */
+  readonly notModified?: boolean;
+  /** List only: the list as rendered before the catalog's last change, while each market answers as it is (runtime/lagging-list.ts). */
+  readonly lagsItems?: boolean;
+  /** An `ETag` that names the market, not its bytes: kept while the body changes (runtime/conditional-reply.ts `pinnedTag`). */
+  readonly staleTag?: boolean;
 }
 
 /** How a rate-limited deviation announces its limit: `Retry-After` on a 429 only, the IETF `RateLimit`/`RateLimit-Policy` fields, or `X-RateLimit-*` (on every answer). */

@@ -23,6 +23,21 @@ export const LIST_DEVIATIONS: readonly ListDeviation[] = [
     reply: { status: 500 },
   },
   {
+    name: 'list-unconditional-304', class: 'contract', scope: 'list', endpoints: ['list'],
+    describe: 'the list answers `304 Not Modified`, no body, with its `ETag`, to every GET, one that sent no `If-None-Match` or `If-Modified-Since` too (a cache that answers for a client it never served)',
+    findings: [onList('error', 'unconditional-not-modified')],
+    record: 'dropped',
+    reply: { notModified: true },
+  },
+  {
+    name: 'list-lags-items', class: 'assumption', scope: 'list', endpoints: ['list'],
+    describe: 'the list is served one catalog change behind its markets (an edit, a tick, a deviation): after a change it still shows the markets as they were, while `GET /markets/{market_id}` shows them as they are, with a strong `ETag` of the old bytes (a list cache refreshed one change late)',
+    findings: [],
+    unseen: 'until the catalog changes, list and markets agree; after a change one crawl sees the list disagree with the markets (`price-moved`, `list-single-mismatch`), but only rounds show the lag: the list of round N equals the markets of round N−1 while the markets move',
+    record: 'kept',
+    reply: { lagsItems: true },
+  },
+  {
     name: 'list-not-json', class: 'contract', scope: 'list', endpoints: ['list'],
     describe: 'the list answers 200 with an HTML page (`text/html`), as a proxy or maintenance page would',
     findings: [onList('error', 'not-json')],

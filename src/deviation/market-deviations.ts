@@ -320,6 +320,21 @@ export const MARKET_DEVIATIONS: readonly MarketDeviation[] = [
     record: 'kept',
     reply: { versioning: true },
   },
+  {
+    name: 'item-unconditional-304', class: 'contract', scope: 'market', endpoints: ['item'],
+    describe: 'the single market answers `304 Not Modified`, no body, with its `ETag`, to every GET, one that sent no `If-None-Match` or `If-Modified-Since` too (a cache that answers for a client it never served)',
+    findings: [onItem('error', 'unconditional-not-modified')],
+    record: 'dropped',
+    reply: { notModified: true },
+  },
+  {
+    name: 'stale-etag', class: 'assumption', scope: 'market', endpoints: ['item'],
+    describe: 'the single market\'s `ETag` names the market, not its bytes: it stays while the body changes (a tick, an edit, the clock), and `If-None-Match` with it is answered 304, so a poller keeps old prices',
+    findings: [],
+    unseen: 'one crawl sees each body once, with a tag it cannot fault; the evidence needs two rounds: the same URL answering the same strong `ETag` with different bytes, or a 304 to that tag while an unconditional GET shows a changed body',
+    record: 'kept',
+    reply: { staleTag: true },
+  },
 ];
 
 /** The members of an object text, or an empty object for any other text: a text rewrite never throws, whatever the rewrites before it made of the text. */

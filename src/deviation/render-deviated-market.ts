@@ -13,6 +13,10 @@ export interface DeviatedReply {
   readonly delayMs?: number;
   /** Carries the retirement headers (VERSIONING_HEADERS). */
   readonly versioning?: boolean;
+  /** Answers 304 to every request (ReplyEdit.notModified). */
+  readonly notModified?: boolean;
+  /** Carries an `ETag` pinned to the market, not its bytes (ReplyEdit.staleTag). */
+  readonly staleTag?: boolean;
   /** What the journal and request log show: `deviation=string-price`. */
   readonly labels: readonly string[];
 }
@@ -55,6 +59,8 @@ export function renderDeviatedMarket(views: MarketViews, deviations: readonly Ma
     if (edit.contentType !== undefined) reply.contentType = edit.contentType;
     if (edit.delayMs !== undefined) reply.delayMs = (reply.delayMs ?? 0) + edit.delayMs;
     if (edit.versioning) reply.versioning = true;
+    if (edit.notModified) reply.notModified = true;
+    if (edit.staleTag) reply.staleTag = true;
     body = editBody(body, edit);
   }
   reply = Object.freeze(reply);

@@ -30,6 +30,7 @@ export const FINDING_KINDS = [
   { code: 'forbidden', severity: 'error', endpoints: LIST },
   { code: 'list-shape', severity: 'error', endpoints: LIST },
   { code: 'http-status', severity: 'error', endpoints: BOTH },
+  { code: 'unconditional-not-modified', severity: 'error', endpoints: BOTH },
   { code: 'not-found', severity: 'error', endpoints: SINGLE },
   { code: 'not-json', severity: 'error', endpoints: BOTH },
   { code: 'json-rule', severity: 'error', endpoints: BOTH },
@@ -95,7 +96,7 @@ export interface ContractCheck {
  * code not listed here (another ajv keyword) belongs to `schema`.
  */
 export const CONTRACT_CHECKS: readonly ContractCheck[] = [
-  { name: 'answers', endpoints: BOTH, codes: ['http-status', 'not-found', 'request-failed', 'retry-exhausted', 'body-too-large', 'slow-answer', 'could-not-run'] },
+  { name: 'answers', endpoints: BOTH, codes: ['http-status', 'unconditional-not-modified', 'not-found', 'request-failed', 'retry-exhausted', 'body-too-large', 'slow-answer', 'could-not-run'] },
   { name: 'json-body', endpoints: BOTH, codes: ['not-json', 'json-rule', 'undecodable-body', 'content-type', 'bom', 'charset', 'duplicate-member', 'unsafe-number'] },
   { name: 'list-shape', endpoints: [LIST_ENDPOINT], codes: ['list-shape'] },
   { name: 'paging', endpoints: [LIST_ENDPOINT], codes: ['cursor-loop', 'paging-unfollowed', 'list-partial'] },

@@ -171,6 +171,10 @@ export const MAX_MARKETS_PER_CALL = 10_000;
 /** Largest `n` of one tick call (each tick visits every market; see also MAX_TICK_WORK). */
 export const MAX_TICKS_PER_CALL = 10_000;
 
+// Enforced in runtime/lagging-list.ts
+/** Most list request targets (path and query) `list-lags-items` keeps a rendering of, per stub; all are forgotten when one more comes. */
+export const LAGGING_LIST_TARGETS = 64;
+
 // Enforced in testcontainers.ts
 /** The image started when none is given: what `docker build -f docker/Dockerfile -t market-stub .` tags. */
 export const DEFAULT_MARKET_STUB_IMAGE = 'market-stub:latest';

@@ -19,6 +19,8 @@ export interface CheckedAnswer {
   status: number;
   contentType: string | undefined;
   contentEncoding: string | undefined;
+  /** The client's request carried a validator (`If-None-Match`, `If-Modified-Since`). */
+  conditional: boolean;
 }
 
 /** What a check found out, once the body ended. */
@@ -47,7 +49,7 @@ export interface ExchangeCheck {
  * finding; the client still gets every byte unchanged.
  */
 export function createExchangeCheck(answer: CheckedAnswer, ctx: CheckContext, listed: ListedMarkets, maxBodyBytes: number, redactor: Redactor): ExchangeCheck {
-  const facts: ResponseFacts = { request: answer.request, status: answer.status, contentType: answer.contentType };
+  const facts: ResponseFacts = { request: answer.request, status: answer.status, contentType: answer.contentType, conditional: answer.conditional };
   const endpoint = answer.marketId === undefined ? LIST_ENDPOINT : SINGLE_ENDPOINT;
   const text = new BodyText();
   const parts: string[] = [];

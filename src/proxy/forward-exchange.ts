@@ -117,6 +117,7 @@ function passAnswer(ctx: ExchangeContext, exchange: Exchange, answer: UpstreamAn
   res.writeHead(status, answer.statusMessage, headers);
   const check = checked ? createExchangeCheck({
     request: rawUrl, marketId: singleMarketId(path), status, contentType: answer.headers['content-type'], contentEncoding: answer.headers['content-encoding'],
+    conditional: exchange.req.headers['if-none-match'] !== undefined || exchange.req.headers['if-modified-since'] !== undefined,
   }, { sink: exchange.sink.sink, today: state.today }, state.listed, ctx.maxBodyBytes, exchange.sink.redactor) : undefined;
   answer.on('data', (chunk: Buffer) => {
     check?.write(chunk);

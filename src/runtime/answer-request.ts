@@ -9,6 +9,8 @@ import { preferredDeviation } from '../deviation/deviation-settings.js';
 import { deviatedItemReply, deviatedListReply } from './deviated-reply.js';
 import { decideRateLimit } from './rate-limit-reply.js';
 import { errorReply, marketNotFound, methodNotAllowed } from './error-reply.js';
+import { conditional } from './conditional-reply.js';
+import { laggingList } from './lagging-list.js';
 import { renderFirstPageOnly, renderList } from './market-list.js';
 import { sharedJsonReply, type Reply } from './reply.js';
 import type { ResponseProfile } from './response-profile.js';
@@ -110,9 +112,10 @@ export function splitTarget(target: string): SplitTarget {
 
 /**
  * The core's pipeline for one non-admin request: preflight → route → decide (Prefer, behaviour
- * rules) → render (catalog bytes, deviations, profile) → Reply. Returns undefined for a route the
- * core does not own (`other`), which the adapter answers (OpenAPI, 404). Never throws for a bad
- * request: a bad Prefer or market id is a 400 reply.
+ * rules) → render (catalog bytes, deviations, profile) → conditional (validators, 304:
+ * conditional-reply.ts) → Reply. Returns undefined for a route the core does not own (`other`),
+ * which the adapter answers (OpenAPI, 404). Never throws for a bad request: a bad Prefer or
+ * market id is a 400 reply.
  */
 export function answerRequest(runtime: StubRuntime, request: StubRequest, split: SplitTarget = splitTarget(request.target)): StubAnswer | undefined {
   if (runtime.cors && request.method === 'OPTIONS' && request.headers['access-control-request-method'] !== undefined) return preflightAnswer(request);
@@ -146,12 +149,12 @@ export function matchMarketRoute(path: string): { kind: 'list' } | { kind: 'item
   }
 }
 
-/** Stages decide and render for a market route. */
+/** Stages decide, render and conditional for a market route. */
 function decideAndRender(runtime: StubRuntime, route: { kind: 'list' } | { kind: 'item'; marketId: string }, request: StubRequest, split: SplitTarget): StubAnswer {
   const preferences = readPrefer(request.headers['prefer']);
-  if (preferences instanceof MarketStubError) return plain(runtime, errorReply(runtime.profile.errors, 400, 'bad_request', `${preferences.message}. ${PREFER_HELP}`));
+  if (preferences instanceof MarketStubError) return plain(runtime, conditional(request.headers, errorReply(runtime.profile.errors, 400, 'bad_request', `${preferences.message}. ${PREFER_HELP}`), undefined));
   const paced = decideRateLimit(runtime.store.listDeviations(), runtime.profile);
-  if (paced?.limited) return plain(runtime, paced.limited);
+  if (paced?.limited) return plain(runtime, conditional(request.headers, paced.limited, undefined));
   const applied = runtime.behaviours.decide(route.kind === 'item' ? { route: 'item', method: request.method, marketId: route.marketId } : { route: 'list', method: request.method }, preferences.behaviour);
   const rendered: Rendered = applied.status !== undefined && applied.status >= 400
     ? { reply: injectedError(runtime.profile, applied), delayMs: 0 }
@@ -162,7 +165,7 @@ function decideAndRender(runtime: StubRuntime, route: { kind: 'list' } | { kind:
   if (applied.status !== undefined && applied.status < 400 && reply.status === 200) reply.status = applied.status;
   const labels = rendered.labels === undefined ? applied.labels : [...applied.labels, ...rendered.labels];
   const delayMs = rendered.delayMs === 0 ? applied.delayMs : Math.min(MAX_HOLD_MS, applied.delayMs + rendered.delayMs);
-  const answer: StubAnswer = { reply: withCors(runtime, reply), delayMs, fault: applied.fault, dribbleMs: applied.dribbleMs, labels };
+  const answer: StubAnswer = { reply: withCors(runtime, conditional(request.headers, reply, applied.fault)), delayMs, fault: applied.fault, dribbleMs: applied.dribbleMs, labels };
   if (applied.rules !== undefined) answer.rules = applied.rules;
   return answer;
 }
@@ -201,6 +204,7 @@ function renderMarketRoute(route: { kind: 'list' } | { kind: 'item'; marketId: s
     const edits = preferred?.scope === 'list' ? withPreferred(store.listDeviations(), preferred) : store.listDeviations();
     const firstPage = edits.length === 0 ? undefined : edits.find((d) => d.reply.firstPage !== undefined)?.reply.firstPage;
     let reply = firstPage === undefined ? renderList(catalog, new URLSearchParams(query), profile) : renderFirstPageOnly(catalog, firstPage, profile);
+    if (edits.length > 0 && edits.some((d) => d.reply.lagsItems === true)) reply = laggingList(store, target, reply);
     let labels: string[] | undefined;
     if (edits.length > 0) {
       reply = deviatedListReply(reply, edits, profile, target);
@@ -232,6 +236,13 @@ function injectedError(profile: ResponseProfile, applied: AppliedBehaviour): Rep
   return errorReply(profile.errors, status, code, message, {}, headers);
 }
 
+/**
+ * The request headers a preflight allows when it was not asked for any: those a browser app sends
+ * the stub, `Prefer` for behaviours and deviations and the validators of a conditional GET
+ * (RFC 9110 §13.1.2, §13.1.3), which are not CORS-safelisted (Fetch standard §2.2.2).
+ */
+const PREFLIGHT_ALLOWED_HEADERS = 'Prefer, Authorization, Content-Type, If-None-Match, If-Modified-Since';
+
 /** A CORS preflight (Fetch standard §3.2.2): answered for every path, before routing; a 204 carries no Content-Length (RFC 9110 §8.6). */
 function preflightAnswer(request: StubRequest): StubAnswer {
   const asked = request.headers['access-control-request-headers'];
@@ -240,7 +251,7 @@ function preflightAnswer(request: StubRequest): StubAnswer {
     headers: {
       'access-control-allow-origin': '*',
       'access-control-allow-methods': 'GET, HEAD, OPTIONS',
-      'access-control-allow-headers': asked === undefined ? 'Prefer, Authorization, Content-Type' : String(asked),
+      'access-control-allow-headers': asked === undefined ? PREFLIGHT_ALLOWED_HEADERS : String(asked),
       'access-control-max-age': '600',
     },
     body: new Uint8Array(0),

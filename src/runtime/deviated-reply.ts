@@ -1,6 +1,7 @@
 import type { CatalogEntry } from '../catalog/market-catalog.js';
 import { VERSIONING_HEADERS, type ListDeviation } from '../deviation/deviation-definition.js';
 import { editBody, editChunks } from '../deviation/edit-body.js';
+import { pinnedTag } from './conditional-reply.js';
 import { errorReply } from './error-reply.js';
 import { jsonReply, type Reply } from './reply.js';
 import type { ResponseProfile } from './response-profile.js';
@@ -18,9 +19,12 @@ export function deviatedItemReply(entry: CatalogEntry, profile: ResponseProfile)
   if (deviated?.status !== undefined && deviated.status >= 400) {
     return errorReply(profile.errors, deviated.status, 'internal_error', `The market could not be read (market-stub ${deviated.labels.join(', ')}).`, { market_id: entry.market.market_id });
   }
-  const reply = jsonReply(entry.body);
+  // The entry keeps its body: a shared reply, its entity tag hashed once (conditional-reply.ts).
+  const reply: Reply = { ...jsonReply(entry.body), shared: true };
   if (deviated?.contentType !== undefined) reply.headers['content-type'] = deviated.contentType;
   if (deviated?.versioning) addVersioningHeaders(reply.headers);
+  if (deviated?.notModified) reply.notModified = true;
+  if (deviated?.staleTag) reply.tag = pinnedTag(entry.market.market_id);
   return reply;
 }
 
@@ -40,6 +44,7 @@ export function deviatedListReply(rendered: Reply, deviations: readonly ListDevi
     if (edit.contentType !== undefined) reply.headers['content-type'] = edit.contentType;
     if (edit.loopLink) reply.headers['link'] = `<${target}>; rel="next"`;
     if (edit.versioning) addVersioningHeaders(reply.headers);
+    if (edit.notModified) reply.notModified = true;
     if (edit.body === undefined && !edit.bom) continue;
     if (reply.chunks) reply = { ...reply, chunks: editChunks(reply.chunks, edit) };
     else reply = { ...reply, body: editedList(reply.body, deviation) };

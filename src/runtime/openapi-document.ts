@@ -60,16 +60,31 @@ function errorResponses(profile: ResponseProfile) {
   return { error, injected };
 }
 
+/**
+ * The validators of a conditional GET (RFC 9110 §13.1.2, §13.1.3) and what the stub answers them
+ * with (src/runtime/conditional-reply.ts): the 200's `ETag` and `Cache-Control`, and the 304.
+ */
+const CONDITIONAL_PARAMETERS = [
+  { name: 'If-None-Match', in: 'header', required: false, description: 'Entity tags from earlier answers (a list, weak comparison, or `*`): a match is answered 304 with no body (RFC 9110 §13.1.2).', schema: { type: 'string' } },
+  { name: 'If-Modified-Since', in: 'header', required: false, description: 'An HTTP-date; used only without If-None-Match (RFC 9110 §13.2.2), against Last-Modified.', schema: { type: 'string' } },
+];
+const VALIDATOR_HEADERS = {
+  ETag: { schema: { type: 'string' }, description: 'Strong entity tag of these bytes (RFC 9110 §8.8.3): it changes exactly when the body does' },
+  'Cache-Control': { schema: { type: 'string', const: 'no-cache' }, description: 'Any cache may store the answer but must revalidate it before each reuse (RFC 9111 §5.2.2.4)' },
+};
+const NOT_MODIFIED = { '304': { description: 'Not Modified: the body the client holds (its If-None-Match or If-Modified-Since) is current; no content (RFC 9110 §15.4.5)', headers: VALIDATOR_HEADERS } };
+
 const PREFER = { name: 'Prefer', in: 'header', required: false, description: 'market-stub per-request behaviour, e.g. `code=503, delay=200, fault=reset` (RFC 7240 syntax).', schema: { type: 'string' } };
 
 function listOperation(profile: ResponseProfile, example: unknown): Record<string, unknown> {
   const { error, injected } = errorResponses(profile);
-  const parameters: unknown[] = [PREFER];
+  const parameters: unknown[] = [PREFER, ...CONDITIONAL_PARAMETERS];
   if (profile.paging !== 'none') parameters.push({ name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, default: profile.pageSize }, description: `Page size; values above ${profile.maxPageSize} are clamped.` });
   if (profile.paging === 'offset') parameters.push({ name: 'offset', in: 'query', required: false, schema: { type: 'integer', minimum: 0, default: 0 }, description: 'Position of the first market of the page in the list, from 0.' });
   if (profile.paging === 'cursor') parameters.push({ name: 'cursor', in: 'query', required: false, schema: { type: 'string' }, description: 'Opaque cursor from next_cursor or the Link header.' });
   if (profile.filterStatus) parameters.push({ name: 'status', in: 'query', required: false, schema: { type: 'string' }, description: 'Only markets with this status.' });
-  const headers = profile.paging === 'none' ? undefined : {
+  const headers = profile.paging === 'none' ? VALIDATOR_HEADERS : {
+    ...VALIDATOR_HEADERS,
     Link: { schema: { type: 'string' }, description: 'RFC 8288 `<…>; rel="next"` when a next page exists' },
     ...(profile.paging === 'offset' ? { 'X-Total-Count': { schema: { type: 'integer' }, description: 'Markets in the whole list' } } : {}),
   };
@@ -81,7 +96,8 @@ function listOperation(profile: ResponseProfile, example: unknown): Record<strin
     tags: [MARKETS_TAG],
     parameters,
     responses: {
-      '200': { description: 'Markets in catalog order', ...(headers ? { headers } : {}), content: { 'application/json': { schema: listSchema(profile), ...(example === undefined ? {} : { example }) } } },
+      '200': { description: 'Markets in catalog order', headers, content: { 'application/json': { schema: listSchema(profile), ...(example === undefined ? {} : { example }) } } },
+      ...NOT_MODIFIED,
       ...(profile.paging === 'none' ? {} : { '400': error('Bad limit, offset or cursor') }),
       ...injected,
     },
@@ -96,10 +112,11 @@ function marketOperation(profile: ResponseProfile, examples: OpenApiServed['exam
     summary: 'One market',
     description: 'The market with this market_id, with every field the catalog holds for it (list fields and details).',
     tags: [MARKETS_TAG],
-    parameters: [id, PREFER],
+    parameters: [id, PREFER, ...CONDITIONAL_PARAMETERS],
     responses: {
-      '200': { description: 'The market', content: { 'application/json': { schema: { $ref: '#/components/schemas/Market' }, ...(examples ? { example: examples.market } : {}) } } },
+      '200': { description: 'The market', headers: VALIDATOR_HEADERS, content: { 'application/json': { schema: { $ref: '#/components/schemas/Market' }, ...(examples ? { example: examples.market } : {}) } } },
       '400': error('Malformed percent-encoding in market_id'),
+      ...NOT_MODIFIED,
       '404': error('No market with this market_id'),
       ...injected,
     },

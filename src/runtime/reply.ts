@@ -15,6 +15,13 @@ export interface Reply {
    * checked against the reply's headers before it is used.
    */
   shared?: true;
+  /**
+   * The entity tag a deviation pins (`stale-etag`: one that names the market, not its bytes); the
+   * conditional stage (conditional-reply.ts) uses it instead of the body's own.
+   */
+  tag?: string;
+  /** A deviation's 304 to any request, validators sent or not (`item-unconditional-304`, `list-unconditional-304`). */
+  notModified?: true;
 }
 
 /** Media type of every JSON body (RFC 8259 §11; charset spelled out for clients that want it). */

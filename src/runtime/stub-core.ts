@@ -1,6 +1,7 @@
 import { createAdminApi } from './admin/admin-api.js';
 import type { ConsoleAssetSource } from './admin/console-routes.js';
 import { addCors, answerRequest, NO_LABELS, splitTarget, type SplitTarget, type StubAnswer, type StubRequest } from './answer-request.js';
+import { NO_STORE } from './conditional-reply.js';
 import { errorReply, internalError, methodNotAllowed, routeNotFound } from './error-reply.js';
 import { EXPLAIN_HEADER, explainHeader, explanationOf, preferredExplain } from './explain.js';
 import { createOpenApiResponder } from './openapi-served.js';
@@ -66,7 +67,7 @@ export function createStubCore(runtime: StubRuntime, options: StubCoreOptions = 
       try {
         if (split.admin) {
           if (admin === undefined) return dated({ ...other(request, split), admin: true }, dateNow());
-          return admin(request, split.path, split.query).then((reply) => dated({ reply, delayMs: 0, fault: undefined, dribbleMs: 0, labels: NO_LABELS, admin: true }, dateNow()), failed);
+          return admin(request, split.path, split.query).then((reply) => dated({ reply: unstored(reply), delayMs: 0, fault: undefined, dribbleMs: 0, labels: NO_LABELS, admin: true }, dateNow()), failed);
         }
         const prefer = request.headers['prefer'];
         if (!runtime.explain && prefer === undefined) return dated(answerRequest(runtime, request, split) ?? other(request, split), dateNow());
@@ -100,6 +101,12 @@ function explained(runtime: StubRuntime, split: SplitTarget, preferred: ReturnTy
   result.reply.headers[EXPLAIN_HEADER] = explainHeader(explanation);
   if (preferred === true) result.reply.headers['preference-applied'] = 'explain';
   return result;
+ * An admin API answer (state, journal, controls) is never kept by a cache: `Cache-Control:
+ * no-store` (RFC 9111 §5.2.2.5). The console's files keep their own (`no-cache` with an ETag).
+ */
+function unstored(reply: Reply): Reply {
+  reply.headers['cache-control'] ??= NO_STORE;
+  return reply;
 }
 
 function dated(answer: StubAnswer, date: string): StubAnswer {

@@ -47,7 +47,7 @@ describe('rendering every pair of market deviations', () => {
 const MASKS: Record<string, 'list' | 'item'> = {
   'list-500': 'list', 'list-not-json': 'list', 'list-truncated-json': 'list', 'list-envelope-change': 'list',
   'item-500': 'item', 'item-not-json': 'item', 'item-truncated-json': 'item', 'listed-but-404': 'item', 'item-envelope': 'item',
-  'list-missing-market-id': 'item', 'list-empty-market-id': 'item',
+  'list-missing-market-id': 'item', 'list-empty-market-id': 'item', 'item-unconditional-304': 'item', 'list-unconditional-304': 'list',
 };
 
 /** The deviations that limit every market route to a rate (a 429 past it): the property's requests may meet that 429. */
@@ -147,14 +147,14 @@ describe('serving any pair of deviations at any rates', () => {
       const list = await fetch(`${stub.url}/markets`);
       const listText = await list.text();
       const limited = [...names].some((n) => RATE_LIMITED.has(n));
-      expect([names.has('list-500') ? 500 : 200, ...(limited ? [429] : [])], `GET /markets with ${[...names].join(' + ')}: ${listText.slice(0, 200)}`).toContain(list.status);
+      expect([names.has('list-500') ? 500 : names.has('list-unconditional-304') ? 304 : 200, ...(limited ? [429] : [])], `GET /markets with ${[...names].join(' + ')}: ${listText.slice(0, 200)}`).toContain(list.status);
       if (list.status !== 429 && ![...names].some((n) => MASKS[n] === 'list')) expect(Array.isArray(parseJson(listText)), listText.slice(0, 200)).toBe(true);
       const items = await Promise.all(ids.map(async (id) => {
         const res = await fetch(`${stub.url}/markets/${encodeURIComponent(id)}`);
         return { id, status: res.status, text: await res.text() };
       }));
       for (const { id, status, text } of items) {
-        const allowed = [200, ...(names.has('listed-but-404') ? [404] : []), ...(names.has('item-500') ? [500] : []), ...(limited ? [429] : [])];
+        const allowed = [200, ...(names.has('listed-but-404') ? [404] : []), ...(names.has('item-500') ? [500] : []), ...(names.has('item-unconditional-304') ? [304] : []), ...(limited ? [429] : [])];
         expect(allowed, `GET /markets/${id} with ${[...names].join(' + ')} answered ${status}: ${text.slice(0, 200)}`).toContain(status);
         if (status === 200 && !names.has('item-not-json') && !names.has('item-truncated-json')) expect(() => parseJson(text), text.slice(0, 200)).not.toThrow();
       }

@@ -32,9 +32,9 @@ describe('GET /markets', () => {
     expect(head.text ?? '').toBe('');
   });
 
-  it('sends no ETag and no X-Powered-By', async () => {
+  it('sends the stub\'s own ETag (a digest of the bytes, not Express\'s) and no X-Powered-By', async () => {
     const res = await request(app).get('/markets');
-    expect(res.headers['etag']).toBeUndefined();
+    expect(res.headers['etag']).toMatch(/^"[0-9a-f]{16}"$/);
     expect(res.headers['x-powered-by']).toBeUndefined();
   });
 });

@@ -58,7 +58,7 @@ describe('route: which paths are market routes', () => {
   it('CORS: a preflight answers 204 on any path; without CORS there is no preflight and no CORS header', async () => {
     const { app: stub } = app();
     const preflight = await request(stub).options('/anything').set('Origin', 'http://localhost:3000').set('Access-Control-Request-Method', 'GET').expect(204);
-    expect(preflight.headers).toMatchObject({ 'access-control-allow-origin': '*', 'access-control-allow-methods': 'GET, HEAD, OPTIONS', 'access-control-allow-headers': 'Prefer, Authorization, Content-Type', 'access-control-max-age': '600' });
+    expect(preflight.headers).toMatchObject({ 'access-control-allow-origin': '*', 'access-control-allow-methods': 'GET, HEAD, OPTIONS', 'access-control-allow-headers': 'Prefer, Authorization, Content-Type, If-None-Match, If-Modified-Since', 'access-control-max-age': '600' });
     const asked = await request(stub).options('/markets').set('Access-Control-Request-Method', 'GET').set('Access-Control-Request-Headers', 'X-Trace').expect(204);
     expect(asked.headers['access-control-allow-headers']).toBe('X-Trace');
     // A 204 carries no Content-Length (RFC 9110 §8.6).

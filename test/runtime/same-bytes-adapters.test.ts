@@ -37,6 +37,9 @@ const STEPS: Step[] = [
   { method: 'GET', path: '/healthz' }, { method: 'GET', path: '/openapi.json' }, { method: 'GET', path: '/no/such/route' },
   { method: 'POST', path: '/markets' }, { method: 'PUT', path: '/openapi.json' }, { method: 'DELETE', path: '/healthz' },
   { method: 'OPTIONS', path: '/markets', headers: { 'access-control-request-method': 'GET', 'access-control-request-headers': 'prefer' } },
+  { method: 'GET', path: '/markets', headers: { 'if-none-match': '*' } }, { method: 'GET', path: '/markets/{id}', headers: { 'if-none-match': '*' } },
+  { method: 'HEAD', path: '/markets/{id}', headers: { 'if-none-match': '*' } }, { method: 'GET', path: '/markets?limit=2', headers: { 'if-none-match': '"x"', 'if-modified-since': 'Fri, 01 Jan 2100 00:00:00 GMT' } },
+  { method: 'GET', path: '/markets/{id}', headers: { prefer: 'deviation=item-unconditional-304' } }, { method: 'GET', path: '/markets/{id}', headers: { prefer: 'deviation=stale-etag' } },
   { method: 'GET', path: '/markets', headers: { prefer: 'code=503' } }, { method: 'GET', path: '/markets', headers: { prefer: 'nonsense=1' } }, // an unknown preference is ignored (RFC 7240 §2)
   { method: 'GET', path: '/__stub' }, { method: 'GET', path: '/__stub/markets' }, { method: 'GET', path: '/__stub/deviations' },
   { method: 'GET', path: '/__stub/no-such' }, { method: 'GET', path: '/__stub', headers: { origin: 'http://evil.test' } },
@@ -170,7 +173,7 @@ describe('node:http, Express, MSW and the Fetch handler give the same bytes', ()
     try {
       const statuses = [];
       for (const step of STEPS) statuses.push((await adapters.answer(step))[0]?.status);
-      expect(statuses).toEqual([200, 200, 200, 200, 404, 400, 400, 400, 400, 200, 200, 404, 405, 405, 404, 204, 503, 200, 200, 200, 200, 404, 403, 403, 403, 200, 200, 203, 404, 400]);
+      expect(statuses).toEqual([200, 200, 200, 200, 404, 400, 400, 400, 400, 200, 200, 404, 405, 405, 404, 204, 304, 304, 304, 200, 304, 200, 503, 200, 200, 200, 200, 404, 403, 403, 403, 200, 200, 203, 404, 400]);
     } finally {
       await adapters.close();
     }

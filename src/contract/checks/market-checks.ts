@@ -20,6 +20,8 @@ export interface ResponseFacts {
   request: string;
   status: number;
   contentType: string | undefined;
+  /** The request carried a validator (`If-None-Match`, `If-Modified-Since`): a 304 answers it (the proxy's clients may send them; the crawl never does). */
+  conditional?: boolean;
 }
 
 /** Shared state of the checks: where findings go and which date counts as today. */
@@ -46,11 +48,17 @@ type Tally = Map<string, { count: number; first: number[]; ids: (string | undefi
 /**
  * Checks the status of an answer where a market (list) was expected: a non-2xx is an error
  * (`not-found` for a 404 on the single endpoint, `http-status` otherwise; `retry-exhausted` when
- * retries of a 429/503 were used up). `preview` is the start of the body, for the example.
+ * retries of a 429/503 were used up; `unconditional-not-modified` for a 304 to a request that sent no
+ * validator, RFC 9110 §15.4.5: the client has no stored body the 304 could refer to; a 304 to a
+ * conditional request is its answer, no finding). `preview` is the start of the body, for the example.
  * @returns true for a 2xx answer.
  */
 export function checkStatus(facts: ResponseFacts, preview: { text: string; bytes: number }, ctx: CheckContext, endpoint: ContractEndpoint, what: string, marketId?: string, retriesExhausted?: string): boolean {
   if (facts.status >= 200 && facts.status <= 299) return true;
+  if (facts.status === 304) {
+    if (facts.conditional !== true) add(ctx, 'error', 'unconditional-not-modified', endpoint, '', `a 2xx answer with ${what}: a request without If-None-Match or If-Modified-Since is never answered 304 Not Modified (RFC 9110 §13.2.1, §15.4.5)`, example(facts, `304 Not Modified to a request that sent no validator; no body to read`, marketId));
+    return false;
+  }
   const found = `${facts.status}: ${describeBody(preview.text, facts.contentType, preview.bytes)}`;
   if (retriesExhausted !== undefined) {
     add(ctx, 'error', 'retry-exhausted', endpoint, '', `an answer with ${what} within the retry budget`, example(facts, `${retriesExhausted}; last answer ${found}`, marketId));

@@ -1,3 +1,4 @@
+import { stillCurrent } from '../conditional-reply.js';
 import type { Reply } from '../reply.js';
 import { adminFailure } from './admin-error.js';
 
@@ -101,10 +102,7 @@ function checkRequest(method: string, name: string, where: string): void {
 /** 200 with the file (gzipped when accepted), or 304 when `If-None-Match` names its ETag (or `*`). */
 function assetReply(asset: ConsoleAsset, requestHeaders: Readonly<Record<string, string | string[] | undefined>>): Reply {
   const headers = { ...SECURITY_HEADERS, etag: asset.etag };
-  const match = text(requestHeaders['if-none-match']);
-  if (match !== undefined && (match.trim() === '*' || match.split(',').some((tag) => tag.trim().replace(/^W\//, '') === asset.etag))) {
-    return { status: 304, headers, body: new Uint8Array(0) };
-  }
+  if (stillCurrent({ 'if-none-match': requestHeaders['if-none-match'] }, headers)) return { status: 304, headers, body: new Uint8Array(0) };
   const gzip = acceptsGzip(text(requestHeaders['accept-encoding']));
   return { status: 200, headers: { ...headers, 'content-type': asset.type, ...(gzip ? { 'content-encoding': 'gzip' } : {}) }, body: gzip ? asset.gzip : asset.body };
 }
