@@ -101,6 +101,9 @@ function explained(runtime: StubRuntime, split: SplitTarget, preferred: ReturnTy
   result.reply.headers[EXPLAIN_HEADER] = explainHeader(explanation);
   if (preferred === true) result.reply.headers['preference-applied'] = 'explain';
   return result;
+}
+
+/**
  * An admin API answer (state, journal, controls) is never kept by a cache: `Cache-Control:
  * no-store` (RFC 9111 §5.2.2.5). The console's files keep their own (`no-cache` with an ETag).
  */
