@@ -19,6 +19,30 @@ export function storeToken(token: string | undefined): void {
 }
 
 /**
+ * The journal as a HAR file (`GET /__stub/requests.har`), handed to the browser as a download
+ * (`market-stub-<time>.har`): read as a Blob, not through adminCall's bounded JSON reader, since a
+ * full journal's HAR may pass that bound (docs/limits.md bounds the export itself).
+ * @throws AdminCallError for a non-2xx answer or a network failure.
+ */
+export async function downloadHar(): Promise<void> {
+  const route = 'GET /__stub/requests.har';
+  const token = storedToken();
+  let response: Response;
+  try {
+    response = await fetch('/__stub/requests.har', { headers: token === undefined ? {} : { authorization: `Bearer ${token}` }, cache: 'no-store', credentials: 'omit' });
+  } catch (error) {
+    throw new AdminCallError(0, `${route}: the stub did not answer (${(error as Error).message}); is it still running?`, route);
+  }
+  if (!response.ok) throw new AdminCallError(response.status, `${route}: ${response.status} ${response.statusText}`, route);
+  const url = URL.createObjectURL(await response.blob());
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = `market-stub-${new Date().toISOString().replace(/[:.]/g, '-')}.har`;
+  link.click();
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+}
+
+/**
  * One admin call: `method` and a path under /__stub (`/deviations`), a JSON body when given.
  * @returns the parsed JSON answer, or undefined for 204.
  * @throws AdminCallError for a non-2xx answer (401 when the token is missing or wrong), a

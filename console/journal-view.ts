@@ -1,5 +1,6 @@
 import { byId, h, replace } from './dom.js';
 import { text } from './value-text.js';
+import { curlCommand } from './curl-command.js';
 import type { JournalEntry } from './console-types.js';
 import { entryMatches, MAX_HELD_ENTRIES, type JournalFilterInput } from './journal-feed.js';
 
@@ -27,9 +28,35 @@ function entryDetail(entry: JournalEntry): HTMLElement {
       h('dt', {}, 'duration'), h('dd', {}, `${entry.durationMs} ms`),
       h('dt', {}, 'behaviour'), h('dd', {}, entry.behaviour.length === 0 ? 'none' : entry.behaviour.join(', ')),
       h('dt', {}, 'time'), h('dd', {}, entry.time),
+      ...explainRows(entry.explain),
       Object.keys(entry.query).length > 0 && h('dt', {}, 'query'), Object.keys(entry.query).length > 0 && h('dd', { class: 'mono' }, text(entry.query))),
+    curlRow(entry),
     h('table', { class: 'headers' }, h('caption', {}, `headers (${headers.length}${entry.headersDropped ? `, ${entry.headersDropped} left out: over the journal's per-entry bytes` : ''})`),
       h('tbody', {}, ...headers.map(([name, value]) => h('tr', {}, h('th', {}, name), h('td', {}, Array.isArray(value) ? value.join(', ') : text(value)))))));
+}
+
+/** "Copy as curl": the request again as a curl command against this stub (redacted headers left out, and said so). */
+function curlRow(entry: JournalEntry): HTMLElement {
+  const { command, redacted } = curlCommand(entry, location.origin);
+  const code = h('code', { class: 'curl mono' }, command);
+  const button = h('button', { type: 'button', class: 'copy-curl', title: 'Copy this request as a curl command' }, 'Copy as curl');
+  button.addEventListener('click', () => {
+    void navigator.clipboard.writeText(command).then(() => replace(button, 'Copied'), () => replace(button, 'Select the command to copy it'));
+  });
+  return h('div', { class: 'curl-row' }, button, code, redacted.length > 0 && h('span', { class: 'muted small' }, ` (left out, redacted in the journal: ${redacted.join(', ')})`));
+}
+
+/** Why this answer (docs/explain.md), when it was explained: the record its Market-Stub-Explain header was written from. */
+function explainRows(explain: JournalEntry['explain']): HTMLElement[] {
+  if (explain === undefined) return [];
+  const rules = explain.rules.map((r) => (r.left === undefined ? r.id : `${r.id} (${r.left} left)`));
+  const { envelope, paging, errors } = explain.profile;
+  return [
+    h('dt', {}, 'deviations'), h('dd', { class: 'explain' }, explain.deviations.length === 0 ? 'none' : explain.deviations.join(', ')),
+    h('dt', {}, 'rules'), h('dd', { class: 'explain' }, rules.length === 0 ? 'none' : rules.join(', ')),
+    h('dt', {}, 'profile'), h('dd', { class: 'explain' }, `envelope ${envelope}, paging ${paging}, errors ${errors}`),
+    h('dt', {}, 'instant'), h('dd', { class: 'explain' }, explain.instant),
+  ];
 }
 
 function entryNode(entry: JournalEntry): HTMLDetailsElement {

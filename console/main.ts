@@ -1,6 +1,6 @@
 // The web console's entry (bundled into dist/console/console.js): wires the panes to the admin API.
 import { AdminCallError } from './admin-answer.js';
-import { adminCall, storeToken, storedToken } from './admin-client.js';
+import { adminCall, downloadHar, storeToken, storedToken } from './admin-client.js';
 import { createBehaviourControls } from './behaviour-controls.js';
 import { createCatalogView } from './catalog-view.js';
 import type { BehaviourState, DeviationState, JournalPage, MarketRow } from './console-types.js';
@@ -159,6 +159,7 @@ byId('journal-clear', HTMLButtonElement).addEventListener('click', () => void ac
   journal.clear();
   cursor = { lastSeq: 0 };
 }));
+byId('journal-har', HTMLButtonElement).addEventListener('click', () => void act('download the HAR', downloadHar));
 byId('catalog-refresh', HTMLButtonElement).addEventListener('click', () => void act('reload', () => Promise.resolve()));
 bindKeys({ tick: () => behaviourControls.tick(), pause: () => byId('journal-pause', HTMLButtonElement).click(), reload: () => void act('reload', () => Promise.resolve()) });
 

@@ -3,7 +3,9 @@
 
 // A stub in process, or one in another process or a container, behind one client interface.
 export { startMarketStub, type MarketStub, type MarketStubOptions } from './stub.js';
-export type { MarketStubClient } from './runtime/control-table.js';
+export type { MarketStubClient, HarDocument } from './runtime/control-table.js';
+export type { HarEntry, HarPair } from './journal/har.js';
+export type { TraceParent } from './journal/trace-context.js';
 export { connectMarketStub, type ConnectMarketStubOptions } from './client/connect-market-stub.js';
 export { serveEnvironment, type ServeOptionValue } from './serve-environment.js';
 export { MarketStubError, type MarketStubErrorCode, type ErrorFinding } from './floor/market-stub-error.js';
@@ -20,6 +22,7 @@ export { generateMarket, generateMarkets, type GenerateOptions } from './catalog
 export type { Behaviour, BehaviourRule, BehaviourRuleInput, RuleMatch, TransportFault } from './behaviour/behaviour.js';
 export type { JournalEntry, JournalFilter } from './journal/request-journal.js';
 export type { ClockChange, ClockReading } from './catalog/stub-clock.js';
+export type { Explanation } from './journal/explanation.js';
 
 // Contract drift on demand.
 export { DEVIATIONS } from './deviation/deviation-catalogue.js';

@@ -219,6 +219,30 @@ def test_requests_request_count_and_clear_requests(client: MarketStubClient, sta
     assert client.request_count() == 0
 
 
+def test_trace_context_filters_and_the_har_export(client: MarketStubClient, start_catalog: list[dict[str, Any]]) -> None:
+    traceparent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
+    market_id = start_catalog[2]["market_id"]
+    for headers in ({"traceparent": traceparent, "Prefer": "explain"}, {"X-Request-Id": "req-9"}, {}):
+        request = urllib.request.Request(f"{client.url}/markets/{market_id}", headers=headers)
+        with urllib.request.urlopen(request, timeout=10) as response:
+            response.read()
+    [traced] = client.requests(trace_id=traceparent)
+    assert traced["trace"] == {"traceId": "4bf92f3577b34da6a3ce929d0e0e4736", "parentId": "00f067aa0ba902b7", "sampled": True}
+    assert traced["explain"]["profile"]["paging"] == "none"
+    assert [e["seq"] for e in client.requests(request_id="req-9")] == [2]
+    assert client.request_count(trace_id="4bf92f3577b34da6a3ce929d0e0e4736") == 1
+    har = client.har(trace_id=traceparent)
+    [entry] = har["log"]["entries"]
+    assert har["log"]["version"] == "1.2"
+    assert entry["request"]["url"].endswith(f"/markets/{market_id}")
+    assert entry["response"]["status"] == 200
+    assert json.loads(entry["response"]["content"]["text"])["market_id"] == market_id
+    assert entry["_marketStubExplain"] == traced["explain"]
+    assert len(client.har()["log"]["entries"]) == 3
+    bad = error_of(lambda: client.har(trace_id="not-a-trace"))
+    assert (bad.code, bad.option) == ("OPTION_INVALID", "filter.traceId")
+
+
 def test_admin_calls_never_enter_the_journal(client: MarketStubClient) -> None:
     client.markets()
     client.tick()

@@ -56,6 +56,14 @@ export interface AppliedBehaviour {
   dribbleMs: number;
   /** Names of what was applied, for the journal and logs (`delay=200`, `status=503 (rule r1)`). */
   labels: string[];
+  /** The rules this request matched, with the applications each has left after it (absent when none matched). */
+  rules?: RuleUse[];
+}
+
+/** One rule a request matched: its id and, for a rule with `times`, the applications left after this one (0: used up and removed). */
+export interface RuleUse {
+  id: string;
+  left?: number;
 }
 
 /** The set of behaviours in force: global ones, rules, and per-request Prefer headers. */
@@ -200,12 +208,16 @@ export function createBehaviourEngine(options: { seed: number; global?: Behaviou
       // The common case, nothing configured: one shared, empty decision and no allocation.
       if (!prefer && rules.length === 0 && globalIsEmpty) return NO_BEHAVIOUR;
       const layers: [string, Behaviour][] = [['global', globalBehaviour]];
+      const used: RuleUse[] = [];
       for (const r of rulesMatching(rules, request)) {
         layers.push([`rule ${r.id}`, r.behaviour]);
         use(r);
+        used.push(r.times === undefined ? { id: r.id } : { id: r.id, left: remaining.get(r.id) ?? 0 });
       }
       if (prefer) layers.push(['Prefer', prefer]);
-      return capHold(mergeLayers(layers, draw));
+      const applied = capHold(mergeLayers(layers, draw));
+      if (used.length > 0) applied.rules = used;
+      return applied;
     },
   };
 }

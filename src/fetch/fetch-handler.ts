@@ -61,7 +61,7 @@ export function createFetchAnswerer(core: StubCore, prefix: string, outside: 'no
     const response = toResponse(answer, exchange.method);
     if (!answer.admin) {
       const status = response.type === 'error' ? null : response.status;
-      runtime.recordExchange({ ...exchange, instantMs: answer.instantMs ?? runtime.clock.now(), status, durationMs: Math.round((performance.now() - start) * 100) / 100, labels: answer.labels });
+      runtime.recordExchange({ ...exchange, instantMs: answer.instantMs ?? runtime.clock.now(), status, durationMs: Math.round((performance.now() - start) * 100) / 100, labels: answer.labels, explain: answer.explain, response: answer.reply });
     }
     return response;
   };

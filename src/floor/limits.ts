@@ -156,6 +156,12 @@ export const MAX_JOURNAL_BYTES = 1024 * 1024 * 1024;
 export const MAX_ENTRY_HEADER_BYTES = 8 * 1024;
 /** Most entries one read returns (`limit` defaults to it and may not exceed it). */
 export const MAX_JOURNAL_READ = 1_000;
+/**
+ * Response body bytes an entry keeps for the HAR export (`GET /__stub/requests.har`); a larger
+ * body, or a list sent in chunks, is exported with its size and without its text. Counted in
+ * the journal's bytes.
+ */
+export const MAX_JOURNAL_BODY_BYTES = 64 * 1024;
 
 // Enforced in options/tables/serve-options.ts
 /** Largest delay or jitter, ms (10 minutes). */

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TransportFault } from '../behaviour/behaviour.js';
-import { NO_LABELS, splitTarget, type SplitTarget, type StubAnswer, type StubRequest } from '../runtime/answer-request.js';
+import { splitTarget, type SplitTarget, type StubAnswer, type StubRequest } from '../runtime/answer-request.js';
 import { internalError } from '../runtime/error-reply.js';
 import type { Reply } from '../runtime/reply.js';
 import type { StubCore } from '../runtime/stub-core.js';
@@ -8,10 +8,6 @@ import type { StubRuntime } from '../runtime/stub-runtime.js';
 import { requestBody } from './request-body.js';
 import { writeHead, writeReply, writeReplyHead } from './write-reply.js';
 
-const APPLIED = Symbol('market-stub.behaviour');
-const INSTANT = Symbol('market-stub.instant');
-
-type WithLabels = ServerResponse & { [APPLIED]?: readonly string[]; [INSTANT]?: number };
 
 /**
  * The node:http adapter of the core: `handle(req, res)` turns a raw Node request into a
@@ -30,8 +26,10 @@ export function createNodeHandler(core: StubCore, options: { mounted?: boolean }
       ? { method, target, headers: req.headers, rawHeaders: req.rawHeaders, body: requestBody(req) }
       : { method, target, headers: req.headers };
     if (options.mounted) request.mount = (req as { baseUrl?: string }).baseUrl ?? '';
-    if (!split.admin) observe(runtime, req, res as WithLabels, split);
+    const start = performance.now();
+    const timeMs = Date.now();
     const answer = core.handle(request, split);
+    if (!split.admin && !(answer instanceof Promise)) observe(runtime, req, res, split, answer, start, timeMs);
     if (answer instanceof Promise) {
       answer.then((a) => {
         // A body may be left unread: never let its bytes be parsed as the next request.
@@ -40,8 +38,6 @@ export function createNodeHandler(core: StubCore, options: { mounted?: boolean }
       }).catch((error: unknown) => failed(runtime, res, error, `${method} ${split.path}`));
       return;
     }
-    if (answer.labels.length > 0) (res as WithLabels)[APPLIED] = answer.labels;
-    if (answer.instantMs !== undefined) (res as WithLabels)[INSTANT] = answer.instantMs;
     if (answer.preflight) {
       writeHead(res, answer.reply.status, answer.reply.headers);
       res.end();
@@ -50,14 +46,16 @@ export function createNodeHandler(core: StubCore, options: { mounted?: boolean }
   };
 }
 
-/** Journals (and logs) the request once, when its response closes: completed, aborted or reset alike. */
-function observe(runtime: StubRuntime, req: IncomingMessage, res: WithLabels, split: SplitTarget): void {
-  const start = performance.now();
-  const timeMs = Date.now();
+/**
+ * Journals (and logs) the request once, when its response closes: completed, aborted or reset
+ * alike, with what the core decided (labels, explanation, the reply). `start`: when the request
+ * reached the adapter (performance.now()), `timeMs` that moment in ms since the epoch.
+ */
+function observe(runtime: StubRuntime, req: IncomingMessage, res: ServerResponse, split: SplitTarget, answer: StubAnswer, start: number, timeMs: number): void {
   // 'close' fires once (`on`, not `once`: no wrapper per request). req.headers is a fresh object per request that nothing else mutates: kept, not copied.
   res.on('close', () => {
     const durationMs = Math.round((performance.now() - start) * 100) / 100;
-    runtime.recordExchange({ timeMs, instantMs: res[INSTANT] ?? runtime.clock.now(), method: req.method ?? 'GET', target: req.url ?? '/', path: split.path, query: split.query, headers: req.headers, status: res.headersSent ? res.statusCode : null, durationMs, labels: res[APPLIED] ?? NO_LABELS });
+    runtime.recordExchange({ timeMs, instantMs: answer.instantMs ?? runtime.clock.now(), method: req.method ?? 'GET', target: req.url ?? '/', path: split.path, query: split.query, headers: req.headers, status: res.headersSent ? res.statusCode : null, durationMs, labels: answer.labels, explain: answer.explain, response: answer.reply });
   });
 }
 

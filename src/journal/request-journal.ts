@@ -1,9 +1,11 @@
 import { optionError } from '../floor/market-stub-error.js';
 import { choice, int, readTyped } from '../floor/option-kind.js';
 import { createTextSlots } from './journal-slots.js';
-import { DEFAULT_JOURNAL_BYTES, MAX_ENTRY_HEADER_BYTES, MAX_JOURNAL_BYTES, MAX_JOURNAL_ENTRIES, MAX_JOURNAL_READ } from '../floor/limits.js';
+import { DEFAULT_JOURNAL_BYTES, MAX_ENTRY_HEADER_BYTES, MAX_JOURNAL_BODY_BYTES, MAX_JOURNAL_BYTES, MAX_JOURNAL_ENTRIES, MAX_JOURNAL_READ } from '../floor/limits.js';
+import { readTraceparent, type TraceParent } from './trace-context.js';
 import { secretNames, type SecretNames } from '../floor/secret-names.js';
 import { formatInstant } from '../floor/instant.js';
+import type { Explanation } from './explanation.js';
 
 /** One request as the stub saw it. */
 export interface JournalEntry {
@@ -27,10 +29,32 @@ export interface JournalEntry {
   behaviour: string[];
   /** Headers left out because the entry's header bytes reached MAX_ENTRY_HEADER_BYTES (absent when none). */
   headersDropped?: number;
+  /** Why the answer came (docs/explain.md), when it was explained: the same record as its `Market-Stub-Explain` header. */
+  explain?: Explanation;
+  /** The W3C Trace Context of the request, when it carried a valid `traceparent` (trace-context.ts). */
+  trace?: TraceParent;
+  /** The request's `X-Request-Id`, when it carried one. */
+  requestId?: string;
+}
+
+/** The answer an entry records for the HAR export: the response headers sent and the body, when it is at most MAX_JOURNAL_BODY_BYTES. */
+export interface JournaledResponse {
+  headers: Record<string, string | string[] | undefined>;
+  /** The body bytes (undefined: none kept: a list sent in chunks, a body over the bound, a HEAD). */
+  body: Uint8Array | undefined;
+  /** The body's size in bytes, -1 when unknown (a list sent in chunks). */
+  bodySize: number;
+}
+
+/** The response as an adapter hands it to the journal: a Reply's headers and body, or its chunks. */
+export interface ResponseRecord {
+  headers: Record<string, string>;
+  body: Uint8Array;
+  chunks?: unknown;
 }
 
 /** What the request path hands the journal: JournalEntry without `seq`, with `timeMs` and the raw `query` string. */
-export type RawJournalEntry = Omit<JournalEntry, 'seq' | 'time' | 'stubTime' | 'query'> & { timeMs: number; stubTimeMs: number; query: string };
+export type RawJournalEntry = Omit<JournalEntry, 'seq' | 'time' | 'stubTime' | 'query' | 'explain' | 'trace' | 'requestId'> & { timeMs: number; stubTimeMs: number; query: string; explain?: Explanation | undefined; response?: ResponseRecord | undefined };
 
 /** Which entries to return: every given field must match. */
 export interface JournalFilter {
@@ -40,6 +64,10 @@ export interface JournalFilter {
   /** Path prefix (`/markets/`). */
   pathPrefix?: string;
   status?: number;
+  /** The trace-id of the request's `traceparent` (32 lower-case hex digits). */
+  traceId?: string;
+  /** The request's `X-Request-Id`, exactly. */
+  requestId?: string;
   /** Keep only the newest N matching entries, 0–1,000 (MAX_JOURNAL_READ, also the default; count ignores it). */
   limit?: number;
 }
@@ -78,6 +106,8 @@ export interface RequestJournal {
   /** Matching entries, oldest first: the newest `filter.limit` (default and at most MAX_JOURNAL_READ). Scans at most `capacity` entries. */
   list(filter?: JournalFilter): JournalEntry[];
   count(filter?: JournalFilter): number;
+  /** As `list`, each entry with the response it recorded (the HAR export): read one at a time, as iterated. */
+  exchanges(filter?: JournalFilter): Iterable<{ entry: JournalEntry; response: JournaledResponse | undefined }>;
   clear(): void;
 }
 
@@ -91,12 +121,14 @@ export function createRequestJournal(options: number | JournalOptions): RequestJ
   const { capacity, maxBytes, headerMode, secrets } = checkJournalOptions(options);
   // Columns of a ring of `capacity` slots (journal-slots.ts: why no entry object is kept).
   const columns = journalColumns(capacity);
-  const { costs, labels, text } = columns;
+  const { costs, text } = columns;
   let head = 0; // slot of the oldest entry
   let held = 0;
   let bytes = 0;
   let seq = 0;
   const matches = (slot: number, f: JournalFilter) => slotMatches(columns, slot, f);
+  /** The slots of the newest `filter.limit` matching entries (at most MAX_JOURNAL_READ), oldest first. */
+  const selected = (filter: JournalFilter) => newestMatching(held, Math.min(filter.limit ?? MAX_JOURNAL_READ, MAX_JOURNAL_READ), (i) => (head + i) % capacity, (slot) => matches(slot, filter));
   const dropOldest = () => {
     bytes -= costs[head] ?? 0;
     releaseSlot(columns, head);
@@ -121,18 +153,18 @@ export function createRequestJournal(options: number | JournalOptions): RequestJ
         ({ headers, bytes: headerBytes, dropped: headersDropped } = kept);
       }
       const query = headerMode === 'redacted' ? secrets.redactQuery(entry.query) : entry.query;
-      let cost = ENTRY_OVERHEAD + headerBytes + entry.path.length + query.length + entry.method.length;
-      for (const label of entry.behaviour) cost += label.length;
+      const cost = entryCost(entry, headerBytes, query) + responseCost(entry.response);
       while (held > 0 && (held === capacity || bytes + cost > maxBytes)) dropOldest();
       const slot = (head + held) % capacity;
       writeSlot(columns, slot, seq, entry, cost, headersDropped);
       text.write(slot, entry.path, query, headers);
+      writeResponse(columns, slot, entry.method, entry.response);
       held += 1;
       bytes += cost;
     },
-    list(filter = {}) {
-      const limit = Math.min(filter.limit ?? MAX_JOURNAL_READ, MAX_JOURNAL_READ);
-      return newestMatching(held, limit, (i) => (head + i) % capacity, (slot) => matches(slot, filter)).map((slot) => readEntry(columns, slot));
+    list: (filter = {}) => selected(filter).map((slot) => readEntry(columns, slot)),
+    *exchanges(filter = {}) {
+      for (const slot of selected(filter)) yield { entry: readEntry(columns, slot), response: readResponse(columns, slot) };
     },
     count(filter = {}) {
       let n = 0;
@@ -140,8 +172,7 @@ export function createRequestJournal(options: number | JournalOptions): RequestJ
       return n;
     },
     clear() {
-      text.clear();
-      labels.fill(NO_LABELS);
+      clearColumns(columns);
       head = 0;
       held = 0;
       bytes = 0;
@@ -163,7 +194,15 @@ function journalColumns(capacity: number) {
     dropped: new Int32Array(capacity),
     methods: new Array<string>(capacity),
     labels: new Array<string[]>(capacity),
+    /** Explanations of explained answers (undefined elsewhere): small records the core built for the request, kept as they are. */
+    explains: new Array<Explanation | undefined>(capacity),
     text: createTextSlots(capacity),
+    /** Response headers, in text slots as the request's are (no headers object kept). */
+    responses: createTextSlots(capacity),
+    /** Response bodies kept for the HAR export (MAX_JOURNAL_BODY_BYTES): the reply's own bytes, not a copy. */
+    bodies: new Array<Uint8Array | undefined>(capacity),
+    /** -2: no response recorded; -1: a body in chunks (size unknown). */
+    bodySizes: new Float64Array(capacity).fill(-2),
   };
 }
 
@@ -185,10 +224,24 @@ function checkJournalOptions(options: number | JournalOptions): { capacity: numb
   return { capacity, maxBytes, headerMode, secrets: secretNames(redactHeaders, redactQuery) };
 }
 
+/** Empties every column (clear()). */
+function clearColumns(c: JournalColumns): void {
+  c.text.clear();
+  c.labels.fill(NO_LABELS);
+  c.explains.fill(undefined);
+  c.responses.clear();
+  c.bodies.fill(undefined);
+  c.bodySizes.fill(-2);
+}
+
 /** Lets go of a dropped entry's text and labels: memory follows maxBytes, not capacity (journal-slots.ts). */
 function releaseSlot(c: JournalColumns, slot: number): void {
   c.text.release(slot);
   c.labels[slot] = NO_LABELS;
+  c.explains[slot] = undefined;
+  c.responses.release(slot);
+  c.bodies[slot] = undefined;
+  c.bodySizes[slot] = -2;
 }
 
 /** Writes an entry's numbers and labels into its slot (its texts go to the text slots). */
@@ -202,6 +255,7 @@ function writeSlot(c: JournalColumns, slot: number, seq: number, entry: RawJourn
   c.dropped[slot] = headersDropped;
   c.methods[slot] = entry.method;
   c.labels[slot] = entry.behaviour;
+  c.explains[slot] = entry.explain;
 }
 
 /** The slots of the newest `limit` matching entries, oldest first (`slotOf(i)`: the slot of the i-th oldest of `held`). */
@@ -220,7 +274,42 @@ function slotMatches(c: JournalColumns, slot: number, f: JournalFilter): boolean
   return (f.method === undefined || c.methods[slot] === f.method.toUpperCase()) &&
     (f.status === undefined || c.statuses[slot] === f.status) &&
     (f.path === undefined || c.text.path(slot) === f.path) &&
-    (f.pathPrefix === undefined || c.text.path(slot).startsWith(f.pathPrefix));
+    (f.pathPrefix === undefined || c.text.path(slot).startsWith(f.pathPrefix)) &&
+    (f.traceId === undefined && f.requestId === undefined || traceMatches(c.text.read(slot).headers, f));
+}
+
+/** Whether an entry's headers carry the trace-id (of a valid `traceparent`) and the `X-Request-Id` a filter names. */
+function traceMatches(headers: RawJournalEntry['headers'], f: JournalFilter): boolean {
+  return (f.traceId === undefined || readTraceparent(headers['traceparent'])?.traceId === f.traceId) &&
+    (f.requestId === undefined || headers['x-request-id'] === f.requestId);
+}
+
+/** Records the response of an entry: its headers into the slot's response text, its body (kept when at most MAX_JOURNAL_BODY_BYTES; none for HEAD). */
+function writeResponse(c: JournalColumns, slot: number, method: string, response: ResponseRecord | undefined): void {
+  if (response === undefined) {
+    c.bodySizes[slot] = -2;
+    return;
+  }
+  c.responses.write(slot, '', '', response.headers);
+  const size = response.chunks !== undefined ? -1 : method === 'HEAD' ? 0 : response.body.length;
+  c.bodySizes[slot] = size;
+  c.bodies[slot] = size > 0 && size <= MAX_JOURNAL_BODY_BYTES ? response.body : undefined;
+}
+
+/** The response recorded in a slot, or undefined when none was. */
+function readResponse(c: JournalColumns, slot: number): JournaledResponse | undefined {
+  const bodySize = c.bodySizes[slot] ?? -2;
+  if (bodySize === -2) return undefined;
+  return { headers: c.responses.read(slot).headers, body: c.bodies[slot], bodySize };
+}
+
+/** What a response costs the byte bound: its header names and values and the body bytes kept. */
+function responseCost(response: ResponseRecord | undefined): number {
+  if (response === undefined) return 0;
+  let cost = 0;
+  for (const name in response.headers) cost += name.length + (response.headers[name]?.length ?? 0);
+  const size = response.chunks === undefined ? response.body.length : 0;
+  return size <= MAX_JOURNAL_BODY_BYTES ? cost + size : cost;
 }
 
 /** The entry in a slot as callers read it (a fresh object; the ring keeps none). */
@@ -228,11 +317,34 @@ function readEntry(c: JournalColumns, slot: number): JournalEntry {
   const { path, query, headers } = c.text.read(slot);
   const status = c.statuses[slot] ?? -1;
   const headersDropped = c.dropped[slot] ?? 0;
+  const explain = c.explains[slot];
+  const trace = readTraceparent(headers['traceparent']);
+  const requestId = headers['x-request-id'];
   return {
     seq: c.seqs[slot] ?? 0, time: new Date(c.times[slot] ?? 0).toISOString(), stubTime: formatInstant(c.stubTimes[slot] ?? 0), method: c.methods[slot] ?? '', path, query: parseQuery(query), headers,
     status: status < 0 ? null : status, durationMs: c.durations[slot] ?? 0, behaviour: [...(c.labels[slot] ?? [])],
     ...(headersDropped > 0 ? { headersDropped } : {}),
+    ...(explain === undefined ? {} : { explain: structuredClone(explain) }),
+    ...(trace === undefined ? {} : { trace }),
+    ...(typeof requestId === 'string' ? { requestId } : {}),
   };
+}
+
+/** What an entry costs the byte bound: its header bytes, path, query, method, labels and explanation, plus a fixed overhead. */
+function entryCost(entry: RawJournalEntry, headerBytes: number, query: string): number {
+  let cost = ENTRY_OVERHEAD + headerBytes + entry.path.length + query.length + entry.method.length;
+  for (const label of entry.behaviour) cost += label.length;
+  if (entry.explain !== undefined) cost += explanationCost(entry.explain);
+  return cost;
+}
+
+/** What an explanation costs the byte bound: its strings plus a fixed overhead for its objects. */
+function explanationCost(explanation: Explanation): number {
+  let cost = ENTRY_OVERHEAD + explanation.instant.length + explanation.profile.envelope.length;
+  for (const name of explanation.deviations) cost += name.length;
+  for (const label of explanation.behaviour) cost += label.length;
+  for (const rule of explanation.rules) cost += rule.id.length + 16;
+  return cost;
 }
 
 /** Bytes of names and values of the request's headers, or -1 when the entry cannot keep them as they are (one to redact, or more than MAX_ENTRY_HEADER_BYTES). Allocates nothing. */

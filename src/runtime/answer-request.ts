@@ -1,4 +1,5 @@
-import { parsePrefer, type AppliedBehaviour, type Behaviour, type TransportFault } from '../behaviour/behaviour.js';
+import { parsePrefer, type AppliedBehaviour, type Behaviour, type RuleUse, type TransportFault } from '../behaviour/behaviour.js';
+import type { Explanation } from '../journal/explanation.js';
 import { MAX_HOLD_MS } from '../floor/limits.js';
 import { MarketStubError } from '../floor/market-stub-error.js';
 import { utf8 } from '../floor/bytes.js';
@@ -52,6 +53,10 @@ export interface StubAnswer {
   fault: TransportFault | undefined;
   dribbleMs: number;
   labels: readonly string[];
+  /** The behaviour rules the request matched, with the applications left (absent when none). */
+  rules?: readonly RuleUse[];
+  /** Why this answer (docs/explain.md), when it is explained: what the stub core set from the above. */
+  explain?: Explanation;
   /** A CORS preflight answer (sent as it is: 204, no body and no Content-Length, RFC 9110 §8.6). */
   preflight?: true;
   /** An answer of the admin API (`/__stub`): never journaled. */
@@ -162,7 +167,9 @@ function decideAndRender(runtime: StubRuntime, route: { kind: 'list' } | { kind:
   if (applied.status !== undefined && applied.status < 400 && reply.status === 200) reply.status = applied.status;
   const labels = rendered.labels === undefined ? applied.labels : [...applied.labels, ...rendered.labels];
   const delayMs = rendered.delayMs === 0 ? applied.delayMs : Math.min(MAX_HOLD_MS, applied.delayMs + rendered.delayMs);
-  return { reply: withCors(runtime, conditional(request.headers, reply, applied.fault)), delayMs, fault: applied.fault, dribbleMs: applied.dribbleMs, labels };
+  const answer: StubAnswer = { reply: withCors(runtime, conditional(request.headers, reply, applied.fault)), delayMs, fault: applied.fault, dribbleMs: applied.dribbleMs, labels };
+  if (applied.rules !== undefined) answer.rules = applied.rules;
+  return answer;
 }
 
 /** Stage decide, first half: the Prefer header (RFC 7240) as a behaviour and a deviation, or the error it holds. */

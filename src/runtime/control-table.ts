@@ -2,6 +2,7 @@ import type { Behaviour, BehaviourRule, BehaviourRuleInput } from '../behaviour/
 import { MarketStubError, optionError } from '../floor/market-stub-error.js';
 import { planDeviations, type DeviationSetting } from '../deviation/deviation-settings.js';
 import type { JournalEntry, JournalFilter } from '../journal/request-journal.js';
+import type { HarEntry } from '../journal/har.js';
 import type { Market } from '../schema/generated/market-types.js';
 import type { ClockChange, ClockReading } from '../catalog/stub-clock.js';
 import { adminFailure } from './admin/admin-error.js';
@@ -69,10 +70,24 @@ export interface MarketStubClient {
   removeRule(ruleId: string): Promise<void>;
   /** Journal entries matching `filter`, oldest first; `filter.limit` keeps the newest N. */
   requests(filter?: JournalFilter): Promise<JournalEntry[]>;
+  /**
+   * The journal as an HTTP Archive (HAR 1.2), for the tools that read one (a browser's network
+   * panel import, HAR-to-curl and replay tools): the entries `requests(filter)` returns, each with
+   * its request and response headers (secrets redacted as the journal redacts them), the response
+   * body when the journal kept it (at most 64 KiB: docs/limits.md), timings, and the custom fields
+   * `_marketStubSeq`, `_marketStubBehaviour`, `_marketStubExplain` (docs/explain.md),
+   * `_marketStubTrace`. docs/har.md.
+   */
+  har(filter?: JournalFilter): Promise<HarDocument>;
   /** How many journal entries match `filter` (the entries the ring still holds). */
   requestCount(filter?: JournalFilter): Promise<number>;
   /** Empties the journal. */
   clearRequests(): Promise<void>;
+}
+
+/** An HTTP Archive (HAR 1.2) of the journal, as `har()` returns it and `GET /__stub/requests.har` sends it. */
+export interface HarDocument {
+  log: { version: '1.2'; creator: { name: string; version: string; comment?: string }; entries: HarEntry[] };
 }
 
 /** An admin route's method. */
@@ -307,7 +322,7 @@ const TABLE = {
     },
   },
   requests: {
-    method: 'GET', path: '/requests', doc: 'journal entries, oldest first: the newest ?limit= (default and at most 1,000) matching ?method=&path=&pathPrefix=&status=',
+    method: 'GET', path: '/requests', doc: 'journal entries, oldest first: the newest ?limit= (default and at most 1,000) matching ?method=&path=&pathPrefix=&status=&traceId=&requestId=',
     serve: ({ controls, where, query }) => {
       const requests = controls.requests(where, filterOf(where, query));
       const stats = JSON.stringify(controls.journalStats(where));
@@ -321,6 +336,19 @@ const TABLE = {
     library: {
       send: (where, filter) => ({ method: 'GET', path: '/requests', query: filterQuery(where, filter) }),
       read: (where, answer) => field(where, answerOf(where, answer, isObject), 'requests', 'array') as JournalEntry[],
+    },
+  },
+  har: {
+    method: 'GET', path: '/requests.har', doc: 'the journal as an HTTP Archive (HAR 1.2): the same filters as /requests (and ?traceId=&requestId=), request and response headers, bodies up to 64 KiB, the explanation in _marketStubExplain',
+    serve: ({ controls, where, query }) => ({ status: 200, chunks: controls.har(where, filterOf(where, query)) }),
+    library: {
+      local: (controls, where, filter) => JSON.parse([...controls.har(where, filter)].join('')) as HarDocument,
+      send: (where, filter) => ({ method: 'GET', path: '/requests.har', query: filterQuery(where, filter) }),
+      read: (where, answer) => {
+        const body = answerOf(where, answer, isObject) as { log?: { entries?: unknown } };
+        if (!Array.isArray(body.log?.entries)) throw notAdminApi(where, 'an answer without "log.entries"');
+        return body as HarDocument;
+      },
     },
   },
   requestCount: {

@@ -42,6 +42,12 @@ export interface RuntimeOptions {
   /** Access-Control-Allow-Origin: * and preflight answers. @default true */
   cors?: boolean;
   /**
+   * Every answer carries `Market-Stub-Explain` (docs/explain.md): the deviations, behaviours and
+   * rules that shaped it, the profile and the stub instant, also in its journal entry. Off: only a
+   * request with `Prefer: explain` is explained. @default false
+   */
+  explain?: boolean;
+  /**
    * Where the stub clock starts: a YYYY-MM-DD date (that day at 00:00:00Z) or an RFC 3339 instant
    * (catalog/stub-clock.ts). Every answer's `Date` header is the clock's instant, so `market-stub
    * check` judges "past" as of it, and generated prices walk from it. @default today, 00:00:00Z
@@ -96,6 +102,7 @@ export const RUNTIME_FIELDS = {
   redactHeaders: checkNameList,
   redactQuery: checkNameList,
   cors: BOOLEAN,
+  explain: BOOLEAN,
   clock: INSTANT,
   clockRate: { type: 'number', min: 0, max: MAX_CLOCK_RATE },
   priceStep: STEP,
@@ -122,6 +129,7 @@ export const RUNTIME_SERVE_FLAGS = {
   priceStep: { flag: 'price-step', env: ['MARKET_STUB_PRICE_STEP'], default: 'PT1M', describe: 'Stub time per step of the price walk (at most one cent a step); an ISO 8601 duration, PT1S to P366D', group: 'Data:' },
   priceWalk: { flag: 'price-walk', env: ['MARKET_STUB_PRICE_WALK'], default: 'generated', describe: 'Whose prices walk with the clock: generated markets no admin call wrote, all (fixtures and admin-written too), or off', group: 'Data:' },
   cors: { flag: 'cors', env: ['MARKET_STUB_CORS'], kind: /* @__PURE__ */ choice('on', 'off'), default: 'on', describe: 'Access-Control-Allow-Origin: * and preflight answers', group: 'Server:' },
+  explain: { flag: 'explain', env: ['MARKET_STUB_EXPLAIN'], kind: /* @__PURE__ */ choice('on', 'off'), default: 'off', describe: 'Every answer carries Market-Stub-Explain: the deviations, behaviours and rules that shaped it, the profile and the stub instant (docs/explain.md); off: only requests with Prefer: explain', group: 'Runtime control:' },
   admin: { flag: 'admin', env: ['MARKET_STUB_ADMIN'], kind: /* @__PURE__ */ choice('on', 'off'), default: 'on', describe: 'The admin API under /__stub', group: 'Runtime control:' },
   adminToken: { flag: 'admin-token', env: ['MARKET_STUB_ADMIN_TOKEN'], secret: true, defaultText: 'none', describe: 'Require Authorization: Bearer TOKEN on the admin API (printable ASCII, no space at either end)', group: 'Runtime control:' },
   journalSize: { flag: 'journal-size', env: ['MARKET_STUB_JOURNAL_SIZE'], default: 1000, describe: 'Requests kept in the journal (ring buffer)', group: 'Runtime control:' },

@@ -2,6 +2,8 @@ import { checkBehaviour, type Behaviour, type BehaviourRule, type BehaviourRuleI
 import { MAX_EDITABLE, MAX_JOURNAL_READ, MAX_MARKETS_PER_CALL, MAX_TICKS_PER_CALL } from '../floor/limits.js';
 import { MarketStubError, optionError, relocate } from '../floor/market-stub-error.js';
 import { type JournalEntry, type JournalFilter } from '../journal/request-journal.js';
+import { traceIdOf } from '../journal/trace-context.js';
+import { harChunks } from '../journal/har.js';
 import type { StubRuntime } from './stub-runtime.js';
 import { reachWarnings, type DeviationReach } from '../catalog/deviation-reach.js';
 import type { ClockReading } from '../catalog/stub-clock.js';
@@ -46,6 +48,8 @@ export interface StubControls {
   addRule(where: string, rule: unknown): BehaviourRule;
   removeRule(where: string, ruleId: string): void;
   requests(where: string, filter: unknown): JournalEntry[];
+  /** The matching entries as an HTTP Archive (HAR 1.2: journal/har.ts), JSON text in pieces, one entry at a time. */
+  har(where: string, filter: unknown): Iterable<string>;
   requestCount(where: string, filter: unknown): number;
   /** How full the journal is: requests seen, entries and bytes held, and its bounds. */
   journalStats(where: string): JournalStats;
@@ -180,10 +184,13 @@ function behaviourControls(behaviours: StubRuntime['behaviours']): Pick<StubCont
 }
 
 /** The controls over the request journal (filters checked). */
-function journalControls(journal: StubRuntime['journal']): Pick<StubControls, 'requests' | 'requestCount' | 'journalStats' | 'clearRequests'> {
+function journalControls(journal: StubRuntime['journal']): Pick<StubControls, 'requests' | 'har' | 'requestCount' | 'journalStats' | 'clearRequests'> {
   return {
     requests(where, filter) {
       return journal.list(checkFilter(where, filter));
+    },
+    har(where, filter) {
+      return harChunks(journal.exchanges(checkFilter(where, filter)));
     },
     requestCount(where, filter) {
       return journal.count(checkFilter(where, filter));
@@ -195,25 +202,37 @@ function journalControls(journal: StubRuntime['journal']): Pick<StubControls, 'r
   };
 }
 
-const FILTER_FIELDS: Record<keyof JournalFilter, 'string' | 'status' | 'count'> = { method: 'string', path: 'string', pathPrefix: 'string', status: 'status', limit: 'count' };
+const FILTER_FIELDS: Record<keyof JournalFilter, 'string' | 'status' | 'count' | 'traceId'> = { method: 'string', path: 'string', pathPrefix: 'string', status: 'status', traceId: 'traceId', requestId: 'string', limit: 'count' };
 
 /**
  * Checks a journal filter: only known fields, strings where strings go, `status` an HTTP status
- * (100–599) and `limit` an integer from 0 to MAX_JOURNAL_READ (a read returns at most that many).
+ * (100–599), `traceId` a W3C trace-id (32 hex digits) or a whole `traceparent` (its trace-id is
+ * used; W3C Trace Context §3.2) and `limit` an integer from 0 to MAX_JOURNAL_READ (a read returns
+ * at most that many). Returns the filter with `traceId` as the 32 lower-case digits.
  * @throws MarketStubError OPTION_INVALID naming the field (`filter.limit`).
  */
 export function checkFilter(where: string, filter: unknown): JournalFilter {
   if (filter === undefined) return {};
   if (filter === null || typeof filter !== 'object' || Array.isArray(filter)) throw optionError(where, 'filter', 'an object such as {"path":"/markets"}', filter);
-  for (const [key, value] of Object.entries(filter)) {
+  const checked = withTraceId(where, filter);
+  for (const [key, value] of Object.entries(checked)) {
     const kind = FILTER_FIELDS[key as keyof JournalFilter];
     if (!kind) throw optionError(where, `filter.${key}`, `a known field (${Object.keys(FILTER_FIELDS).join(', ')})`, key);
     if (value === undefined) continue;
-    if (kind === 'string' && typeof value !== 'string') throw optionError(where, `filter.${key}`, 'a string', value);
+    if ((kind === 'string' || kind === 'traceId') && typeof value !== 'string') throw optionError(where, `filter.${key}`, 'a string', value);
     if (kind === 'status' && !(Number.isInteger(value) && (value as number) >= 100 && (value as number) <= 599)) throw optionError(where, `filter.${key}`, 'an HTTP status from 100 to 599', value);
     if (kind === 'count' && !(Number.isSafeInteger(value) && (value as number) >= 0 && (value as number) <= MAX_JOURNAL_READ)) throw optionError(where, `filter.${key}`, `an integer from 0 to ${MAX_JOURNAL_READ}`, value);
   }
-  return filter as JournalFilter;
+  return checked as JournalFilter;
+}
+
+/** A filter whose `traceId` (a trace-id or a whole traceparent) is read into the 32 lower-case hex digits entries are matched by. */
+function withTraceId(where: string, filter: object): object {
+  const { traceId } = filter as { traceId?: unknown };
+  if (traceId === undefined) return filter;
+  const id = typeof traceId === 'string' ? traceIdOf(traceId) : undefined;
+  if (id === undefined) throw optionError(where, 'filter.traceId', 'a W3C trace-id (32 hex digits, not all zero) or a traceparent such as 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01', traceId);
+  return { ...filter, traceId: id };
 }
 
 /** Runs a store or engine call: its MarketStubErrors name `where`; its size RangeError becomes LIMIT_EXCEEDED. */

@@ -2,7 +2,8 @@ import { createAdminApi } from './admin/admin-api.js';
 import type { ConsoleAssetSource } from './admin/console-routes.js';
 import { addCors, answerRequest, NO_LABELS, splitTarget, type SplitTarget, type StubAnswer, type StubRequest } from './answer-request.js';
 import { NO_STORE } from './conditional-reply.js';
-import { internalError, methodNotAllowed, routeNotFound } from './error-reply.js';
+import { errorReply, internalError, methodNotAllowed, routeNotFound } from './error-reply.js';
+import { EXPLAIN_HEADER, explainHeader, explanationOf, preferredExplain } from './explain.js';
 import { createOpenApiResponder } from './openapi-served.js';
 import { jsonReply, type Reply } from './reply.js';
 import { createRedactor, redactAnswer, type Redactor } from '../floor/redact-secrets.js';
@@ -74,7 +75,10 @@ export function createStubCore(runtime: StubRuntime, options: StubCoreOptions = 
           // An admin answer is dated after it ran: a clock control's answer shows the clock it set.
           return admin(request, split.path, split.query).then((reply) => dated({ reply: unstored(reply), delayMs: 0, fault: undefined, dribbleMs: 0, labels: NO_LABELS, admin: true }, runtime.clock.now(), dateOf, secrets), failed);
         }
-        return dated(answerRequest(runtime, request, split, t) ?? other(request, split), t, dateOf, secrets);
+        const prefer = request.headers['prefer'];
+        if (!runtime.explain && prefer === undefined) return dated(answerRequest(runtime, request, split, t) ?? other(request, split), t, dateOf, secrets);
+        const stamp = (answer: StubAnswer) => dated(answer, t, dateOf, secrets);
+        return explained(runtime, split, preferredExplain(prefer), () => stamp(answerRequest(runtime, request, split, t) ?? other(request, split)), t, stamp);
       } catch (error) {
         return failed(error);
       }
@@ -83,6 +87,27 @@ export function createStubCore(runtime: StubRuntime, options: StubCoreOptions = 
       return dated(other({ method, target: path, headers: {} }, { path, query: '', admin: true }), runtime.clock.now(), dateOf);
     },
   };
+}
+
+/**
+ * An answer that may carry its explanation (docs/explain.md): when the `explain` option is on and
+ * the request does not turn it off (`Prefer: explain=?0`), or the request asks (`Prefer: explain`,
+ * answered with `Preference-Applied: explain`, RFC 7240 §3). A Prefer `explain` with a value other
+ * than a switch is a 400 in the profile's error shape, whatever the route.
+ */
+function explained(runtime: StubRuntime, split: SplitTarget, preferred: ReturnType<typeof preferredExplain>, answer: () => StubAnswer, t: number, stamp: (answer: StubAnswer) => StubAnswer): StubAnswer {
+  if (typeof preferred === 'string') {
+    const reply = errorReply(runtime.profile.errors, 400, 'bad_request', preferred, { path: split.path });
+    if (runtime.cors) addCors(reply.headers);
+    return stamp({ reply, delayMs: 0, fault: undefined, dribbleMs: 0, labels: NO_LABELS });
+  }
+  const result = answer();
+  if (!(preferred ?? runtime.explain) || result.preflight) return result;
+  const explanation = explanationOf(result, runtime.profile, t);
+  result.explain = explanation;
+  result.reply.headers[EXPLAIN_HEADER] = explainHeader(explanation);
+  if (preferred === true) result.reply.headers['preference-applied'] = 'explain';
+  return result;
 }
 
 /**

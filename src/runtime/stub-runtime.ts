@@ -11,6 +11,8 @@ import { createRequestJournal, type RequestJournal } from '../journal/request-jo
 import { resolveProfile, type ResponseProfile } from './response-profile.js';
 import { secretNames, type SecretNames } from '../floor/secret-names.js';
 import type { RuntimeOptions } from './runtime-options.js';
+import type { Explanation } from '../journal/explanation.js';
+import type { ResponseRecord } from '../journal/request-journal.js';
 
 export type { RuntimeOptions } from './runtime-options.js';
 
@@ -24,6 +26,8 @@ export interface StubRuntime {
   readonly cors: boolean;
   /** The stub clock (catalog/stub-clock.ts): the core reads it once per request; every answer is computed at that instant. */
   readonly clock: StubClock;
+  /** Explain every answer (the `explain` option); a request's `Prefer: explain` asks for one answer. */
+  readonly explain: boolean;
   readonly admin: boolean;
   readonly adminToken: string | undefined;
   readonly allowedHosts: readonly string[];
@@ -61,6 +65,10 @@ export interface Exchange {
   durationMs: number;
   /** What behaviours and deviations applied (`delay=200`, `deviation=string-price`). */
   labels: readonly string[];
+  /** Why the answer came, when it was explained (the `explain` option or `Prefer: explain`). */
+  explain?: Explanation | undefined;
+  /** The response decided (its headers, and body or chunks), for the HAR export; absent: none recorded. */
+  response?: ResponseRecord | undefined;
 }
 
 /**
@@ -83,6 +91,7 @@ export function createStubRuntime(options: RuntimeOptions, where = 'createStubRu
     profile: resolveProfile(options.profile),
     cors: options.cors ?? true,
     clock,
+    explain: options.explain ?? false,
     allowedHosts: Object.freeze([...(options.allowedHosts ?? [])]),
     admin: options.admin ?? true,
     adminToken: options.adminToken,
@@ -107,7 +116,7 @@ const NO_LABELS: string[] = Object.freeze([]) as unknown as string[];
 function exchangeRecorder(journal: RequestJournal, logger: StubLogger | undefined, secrets: SecretNames): (exchange: Exchange) => void {
   return (x) => {
     const labels = x.labels.length > 0 ? [...x.labels] : NO_LABELS;
-    journal.record({ timeMs: x.timeMs, stubTimeMs: x.instantMs, method: x.method, path: x.path, query: x.query, headers: x.headers, status: x.status, durationMs: x.durationMs, behaviour: labels });
+    journal.record({ timeMs: x.timeMs, stubTimeMs: x.instantMs, method: x.method, path: x.path, query: x.query, headers: x.headers, status: x.status, durationMs: x.durationMs, behaviour: labels, explain: x.explain, response: x.response });
     if (!logger) return;
     // The log shows what was asked, never a secret query value (token=, api_key=…).
     const shown = x.query === '' ? x.target : `${x.path}?${secrets.redactQuery(x.query)}`;

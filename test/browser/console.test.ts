@@ -1,3 +1,6 @@
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { startMarketStub, type MarketStub } from '../../src/index.js';
@@ -6,6 +9,7 @@ import { launchChromium, screenshot } from './support/chromium.js';
 // The web console (/__stub/ui) as a tester uses it, in Debian's chromium: locked without the
 // token, then the catalog, a deviation toggled from the page and served, the live journal, a
 // market whose title is markup, and one whose id and title hold bidi and control characters. Needs `npm run build` first (the console's files are in dist/console).
+const run = promisify(execFile);
 const TOKEN = 'console-test-token';
 const XSS_ID = 'XSS-TITLE-1';
 const XSS_TITLE = '<img src=x onerror="window.__xss=1;alert(1)"><script>window.__xss=2</script>';
@@ -91,6 +95,47 @@ it('shows a new request in the journal within 1 s, expandable to its (redacted) 
   expect(text).toContain('200');
   expect(await page.content()).not.toContain('client-secret-xyz');
   await screenshot(page, 'console-journal');
+});
+
+it('shows why an explained answer came: deviations, rules with their times left, profile and instant (docs/explain.md)', async () => {
+  const id = (await stub.catalog())[2]?.market_id ?? '';
+  expect((await admin('POST', '/behaviours/rules', { id: 'twice', match: { route: 'item', marketId: id }, behaviour: { delayMs: 1 }, times: 2 })).status).toBe(201);
+  await fetch(`${stub.url}/markets/${id}?probe=explained`, { headers: { prefer: 'explain, deviation=null-price' } });
+  const entry = page.locator('#journal-list details', { hasText: 'probe=explained' });
+  await entry.waitFor({ timeout: 1000 });
+  await entry.locator('summary').click();
+  const text = (await entry.locator('.detail').textContent()) ?? '';
+  expect(text).toContain('deviationsnull-price');
+  expect(text).toContain('rulestwice (1 left)');
+  expect(text).toContain('profileenvelope bare, paging none, errors default');
+  expect(text).toMatch(/instant2026-01-01T\d\d:\d\d:\d\dZ/);
+  expect((await admin('DELETE', '/behaviours/rules/twice')).status).toBe(204);
+});
+
+it('copies one entry as curl (its secret header left out, and said so); the command gets the same answer from the stub', async () => {
+  await fetch(`${stub.url}/markets?probe=curl&limit=2`, { headers: { authorization: 'Bearer client-secret-xyz', 'x-scenario': "it's quoted" } });
+  const entry = page.locator('#journal-list details', { hasText: 'probe=curl' });
+  await entry.waitFor({ timeout: 1000 });
+  await entry.locator('summary').click();
+  const command = (await entry.locator('code.curl').textContent()) ?? '';
+  expect(command).toContain(`curl --include '${stub.url}/markets?probe=curl&limit=2'`);
+  expect(command).toContain("--header 'x-scenario: it'\\''s quoted'");
+  expect(command).not.toContain('client-secret-xyz');
+  expect(await entry.locator('.curl-row').textContent()).toContain('redacted in the journal: authorization');
+  const { stdout } = await run('sh', ['-c', `${command} --silent`]);
+  expect(stdout).toMatch(/^HTTP\/1\.1 200/);
+  expect((JSON.parse(stdout.slice(stdout.indexOf('\r\n\r\n') + 4)) as unknown[]).length).toBeGreaterThanOrEqual(12);
+});
+
+it('downloads the journal as a HAR file (docs/har.md)', async () => {
+  const download = page.waitForEvent('download');
+  await page.locator('#journal-har').click();
+  const file = await download;
+  expect(file.suggestedFilename()).toMatch(/^market-stub-.*\.har$/);
+  const har = JSON.parse(readFileSync((await file.path())!, 'utf8')) as { log: { version: string; entries: { request: { url: string } }[] } };
+  expect(har.log.version).toBe('1.2');
+  expect(har.log.entries.some((e) => e.request.url.includes('probe=curl'))).toBe(true);
+  expect(JSON.stringify(har)).not.toContain('client-secret-xyz');
 });
 
 it('adds a behaviour rule from the form: the next request gets its status, then the rule is spent', async () => {

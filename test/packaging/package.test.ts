@@ -55,11 +55,11 @@ beforeAll(() => {
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 describe('the tarball', () => {
-  it('holds dist/, the schema, the sample fixtures, README, LICENSE and package.json, and nothing else', () => {
+  it('holds dist/, the schema, the sample fixtures, README, LICENSE, llms.txt and package.json, and nothing else', () => {
     const paths = packed.files.map((f) => f.path);
-    const stray = paths.filter((p) => !/^(dist\/|schemas\/[^/]+\.json$|fixtures\/|README\.md$|LICENSE$|package\.json$)/.test(p));
+    const stray = paths.filter((p) => !/^(dist\/|schemas\/[^/]+\.json$|fixtures\/|README\.md$|LICENSE$|llms\.txt$|package\.json$)/.test(p));
     expect(stray).toEqual([]);
-    for (const required of ['dist/cli.cjs', 'dist/cli-main.cjs', 'dist/cli-crawl.cjs', 'dist/index.js', 'dist/index.cjs', 'dist/index.d.ts', 'dist/index.d.cts', 'dist/THIRD-PARTY-LICENSES.md', 'schemas/market.schema.json', 'LICENSE', 'dist/console/index.html', 'dist/console/console.js', 'dist/console/console.css', 'dist/console/favicon.svg']) {
+    for (const required of ['dist/cli.cjs', 'dist/cli-main.cjs', 'dist/cli-crawl.cjs', 'dist/index.js', 'dist/index.cjs', 'dist/index.d.ts', 'dist/index.d.cts', 'dist/THIRD-PARTY-LICENSES.md', 'schemas/market.schema.json', 'LICENSE', 'llms.txt', 'dist/console/index.html', 'dist/console/console.js', 'dist/console/console.css', 'dist/console/favicon.svg']) {
       expect(paths).toContain(required);
     }
     expect(packed.size).toBeLessThan(TARBALL_LIMIT);

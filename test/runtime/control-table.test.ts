@@ -28,7 +28,7 @@ describe('the control table', () => {
     const routes = CONTROLS.map((row) => `${row.method} ${row.path}`);
     expect(new Set(routes).size).toBe(routes.length);
     // The library controls: MarketStubClient's methods (the type requires one row per method).
-    expect(libraryNames()).toEqual(['addRule', 'catalog', 'clearRequests', 'clock', 'patchMarket', 'putMarket', 'removeMarket', 'removeRule', 'requestCount', 'requests', 'reset', 'setBehaviour', 'setClock', 'setDeviations', 'setMarkets', 'tick']);
+    expect(libraryNames()).toEqual(['addRule', 'catalog', 'clearRequests', 'clock', 'har', 'patchMarket', 'putMarket', 'removeMarket', 'removeRule', 'requestCount', 'requests', 'reset', 'setBehaviour', 'setClock', 'setDeviations', 'setMarkets', 'tick']);
     for (const row of CONTROLS) expect(row.doc.length, row.name).toBeGreaterThan(10);
   });
 });

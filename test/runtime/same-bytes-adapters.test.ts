@@ -47,6 +47,9 @@ const STEPS: Step[] = [
   { method: 'GET', path: '/__stub/no-such' }, { method: 'GET', path: '/__stub', headers: { origin: 'http://evil.test' } },
   { method: 'GET', path: '/__stub/markets', headers: { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'no-cors' } },
   { method: 'GET', path: '/__stub', headers: { 'sec-fetch-site': 'same-site' } }, { method: 'GET', path: '/__stub', headers: { 'sec-fetch-site': 'same-origin' } },
+  // Why this answer (docs/explain.md): the same Market-Stub-Explain everywhere; an odd value is the same 400.
+  { method: 'GET', path: '/markets/{id}', headers: { prefer: 'explain, deviation=string-price' } }, { method: 'GET', path: '/markets?limit=2', headers: { prefer: 'explain, code=203' } },
+  { method: 'GET', path: '/markets/no-such-market', headers: { prefer: 'explain' } }, { method: 'GET', path: '/markets', headers: { prefer: 'explain=maybe' } },
 ];
 
 const PROFILES: Partial<ResponseProfile>[] = [{}, { envelope: 'markets', paging: 'cursor', pageSize: 3 }, { paging: 'offset', pageSize: 2, errors: 'problem' }, { envelope: 'data', errors: 'error-object', filterStatus: true }];
@@ -84,6 +87,13 @@ const toRequest = (step: Step) => new Request(`http://${HOST}${step.path}`, { me
 function withoutDate(seen: Seen, day = 'Wed, 06 May 2026'): Omit<Seen, 'headers'> & { headers: Record<string, string> } {
   const { date, ...headers } = seen.headers;
   expect(date, 'every answer carries Date').toMatch(new RegExp(`^${day} \\d\\d:\\d\\d:\\d\\d GMT$`));
+  // The explanation names the instant of that Date: checked against it, then set aside with it.
+  const explain = headers['market-stub-explain'];
+  if (explain !== undefined) {
+    const instant = /instant="([^"]*)"/.exec(explain)?.[1] ?? '';
+    expect(Math.floor(Date.parse(instant) / 1000) * 1000, `${instant} within the second of ${date}`).toBe(Date.parse(date ?? ''));
+    headers['market-stub-explain'] = explain.replace(/instant="[^"]*"/, 'instant=(the Date)');
+  }
   return { ...seen, headers };
 }
 
@@ -96,6 +106,7 @@ function listen(listener: Parameters<typeof createServer>[1]): Promise<{ origin:
 interface Extra {
   markets?: object[];
   cors?: boolean;
+  explain?: boolean;
   errorLog?: (line: string) => void;
   clockRate?: number;
   priceStep?: string;
@@ -169,12 +180,30 @@ describe('node:http, Express, MSW and the Fetch handler give the same bytes', ()
     }
   }, 60_000);
 
+  it('with the explain option on, every step (Market-Stub-Explain on every answer but the admin API\'s and the preflight)', async () => {
+    for (const profile of PROFILES) {
+      const adapters = await fourAdapters(11, profile, { explain: true });
+      try {
+        for (const step of STEPS) {
+          const [http, express, msw, fetched] = (await adapters.answer(step)).map((seen) => withoutDate(seen));
+          expect(express, `Express: ${step.method} ${step.path}`).toEqual(http);
+          expect(msw, `MSW: ${step.method} ${step.path}`).toEqual(http);
+          expect(fetched, `Fetch: ${step.method} ${step.path}`).toEqual(http);
+          const explained = http?.headers['market-stub-explain'] !== undefined;
+          expect(explained, `${step.method} ${step.path}`).toBe(!step.path.startsWith('/__stub') && step.method !== 'OPTIONS' && step.headers?.['prefer'] !== 'explain=maybe');
+        }
+      } finally {
+        await adapters.close();
+      }
+    }
+  }, 60_000);
+
   it('every step of the list answers as the route it names', async () => {
     const adapters = await fourAdapters(5, {});
     try {
       const statuses = [];
       for (const step of STEPS) statuses.push((await adapters.answer(step))[0]?.status);
-      expect(statuses).toEqual([200, 200, 200, 200, 404, 400, 400, 400, 400, 200, 200, 404, 405, 405, 404, 204, 304, 304, 304, 200, 304, 200, 503, 200, 200, 200, 200, 404, 403, 403, 403, 200]);
+      expect(statuses).toEqual([200, 200, 200, 200, 404, 400, 400, 400, 400, 200, 200, 404, 405, 405, 404, 204, 304, 304, 304, 200, 304, 200, 503, 200, 200, 200, 200, 404, 403, 403, 403, 200, 200, 203, 404, 400]);
     } finally {
       await adapters.close();
     }

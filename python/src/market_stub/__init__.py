@@ -16,6 +16,8 @@ from ._types import (
     Behaviour,
     ClockReading,
     DeviationSetting,
+    DeviationSetting,
+    Explanation,
     Finding,
     JournalEntry,
     JournalFilter,
@@ -24,6 +26,7 @@ from ._types import (
     Rule,
     RuleInput,
     RuleMatch,
+    TraceParent,
 )
 
 __all__ = [
@@ -34,6 +37,7 @@ __all__ = [
     "Behaviour",
     "ClockReading",
     "DeviationSetting",
+    "Explanation",
     "Finding",
     "JournalEntry",
     "JournalFilter",
@@ -45,6 +49,7 @@ __all__ = [
     "Rule",
     "RuleInput",
     "RuleMatch",
+    "TraceParent",
     "connect",
     "find_node",
 ]

@@ -139,9 +139,25 @@ def _market_path(where: str, market_id: object) -> str:
     return f"/markets/{_id_segment(where, market_id, 'marketId', 'a non-empty string')}"
 
 
-def _filter_query(method: str | None, path: str | None, path_prefix: str | None, status: int | None, limit: int | None) -> dict[str, str]:
+def _filter_query(
+    method: str | None,
+    path: str | None,
+    path_prefix: str | None,
+    status: int | None,
+    limit: int | None,
+    trace_id: str | None = None,
+    request_id: str | None = None,
+) -> dict[str, str]:
     """A journal filter as the query of ``GET /__stub/requests`` (the stub checks each value)."""
-    given = {"method": method, "path": path, "pathPrefix": path_prefix, "status": status, "limit": limit}
+    given = {
+        "method": method,
+        "path": path,
+        "pathPrefix": path_prefix,
+        "status": status,
+        "traceId": trace_id,
+        "requestId": request_id,
+        "limit": limit,
+    }
     return {key: str(value) for key, value in given.items() if value is not None}
 
 
@@ -505,18 +521,55 @@ class MarketStubClient:
         path_prefix: str | None = None,
         status: int | None = None,
         limit: int | None = None,
+        trace_id: str | None = None,
+        request_id: str | None = None,
     ) -> list[JournalEntry]:
-        """Journal entries matching every given filter, oldest first; ``limit`` keeps the newest N (default and at most 1,000)."""
+        """Journal entries matching every given filter, oldest first; ``limit`` keeps the newest N (default and at most 1,000).
+
+        ``trace_id`` takes a W3C trace-id (32 hex digits) or the whole ``traceparent`` a request sent;
+        ``request_id`` an ``X-Request-Id`` exactly.
+        """
         where = "stub.requests"
-        answer = self._send(where, "GET", "/requests", query=_filter_query(method, path, path_prefix, status, limit))
+        answer = self._send(where, "GET", "/requests", query=_filter_query(method, path, path_prefix, status, limit, trace_id, request_id))
         return cast(list[JournalEntry], self._field(where, self._body_of(where, answer, dict), "requests", list))
 
+    def har(
+        self,
+        *,
+        method: str | None = None,
+        path: str | None = None,
+        path_prefix: str | None = None,
+        status: int | None = None,
+        limit: int | None = None,
+        trace_id: str | None = None,
+        request_id: str | None = None,
+    ) -> dict[str, Any]:
+        """The journal as an HTTP Archive (HAR 1.2, ``GET /__stub/requests.har``): the entries ``requests`` returns
+        for the same filters, with request and response headers (secrets redacted), bodies up to 64 KiB, timings and
+        ``_marketStubExplain`` (docs/har.md). ``json.dump`` it to a ``.har`` file a browser's devtools import."""
+        where = "stub.har"
+        answer = self._send(
+            where, "GET", "/requests.har", query=_filter_query(method, path, path_prefix, status, limit, trace_id, request_id)
+        )
+        body = cast(dict[str, Any], self._body_of(where, answer, dict))
+        self._field(where, self._field(where, body, "log", dict), "entries", list)
+        return body
+
     def request_count(
-        self, *, method: str | None = None, path: str | None = None, path_prefix: str | None = None, status: int | None = None
+        self,
+        *,
+        method: str | None = None,
+        path: str | None = None,
+        path_prefix: str | None = None,
+        status: int | None = None,
+        trace_id: str | None = None,
+        request_id: str | None = None,
     ) -> int:
         """How many journal entries match the filters (of those the journal still holds)."""
         where = "stub.request_count"
-        answer = self._send(where, "GET", "/requests/count", query=_filter_query(method, path, path_prefix, status, None))
+        answer = self._send(
+            where, "GET", "/requests/count", query=_filter_query(method, path, path_prefix, status, None, trace_id, request_id)
+        )
         return cast(int, self._field(where, self._body_of(where, answer, dict), "count", int))
 
     def clear_requests(self) -> None:

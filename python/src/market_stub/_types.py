@@ -79,6 +79,38 @@ class ClockReading(TypedDict):
     instant: str
     rate: float
     start: str
+class _RuleUseBase(TypedDict):
+    id: str
+
+
+class RuleUse(_RuleUseBase, total=False):
+    """A behaviour rule a request matched; ``left`` is the applications of its ``times`` left after it."""
+
+    left: int
+
+
+class ExplainProfile(TypedDict):
+    envelope: str
+    paging: str
+    errors: str
+
+
+class Explanation(TypedDict):
+    """Why an answer came (docs/explain.md): the record its ``Market-Stub-Explain`` header was written from."""
+
+    deviations: list[str]
+    behaviour: list[str]
+    rules: list[RuleUse]
+    profile: ExplainProfile
+    instant: str
+
+
+class TraceParent(TypedDict):
+    """A request's W3C ``traceparent``, read: trace-id, parent-id and the sampled flag."""
+
+    traceId: str
+    parentId: str
+    sampled: bool
 
 
 class _JournalEntryBase(TypedDict):
@@ -99,6 +131,9 @@ class JournalEntry(_JournalEntryBase, total=False):
     secret header values are ``[redacted]`` unless the stub keeps them (``journal_headers="full"``)."""
 
     headersDropped: int
+    explain: Explanation
+    trace: TraceParent
+    requestId: str
 
 
 class JournalFilter(TypedDict, total=False):
@@ -108,6 +143,8 @@ class JournalFilter(TypedDict, total=False):
     path: str
     pathPrefix: str
     status: int
+    traceId: str
+    requestId: str
     limit: int
 
 
