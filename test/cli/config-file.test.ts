@@ -166,13 +166,13 @@ describe('serve with a config file', () => {
       expect(result.stdout + result.stderr).not.toContain(token);
     }
     const bad = await cli(['serve'], { cwd: folder({ 'market-stub.config.json': { serve: { adminToken: ['not', token] } } }) });
-    expect(bad.stderr).toContain('market-stub.config.json /serve/adminToken: expected a token of printable ASCII characters (U+0020–U+007E) with no space at either end, as an HTTP header carries it unchanged. The value is not shown: it may be a secret.');
+    expect(bad.stderr).toContain('market-stub.config.json /serve/adminToken: expected a token of at most 1024 printable ASCII characters (U+0020–U+007E) with no space at either end, as an HTTP header carries it unchanged. The value is not shown: it may be a secret.');
     expect(bad.stderr).not.toContain(token);
     // A token no HTTP client sends unchanged (spaces at an end, beyond ASCII, a control) stops the start, from any source.
     for (const [args, env, file, where] of [[['--admin-token', `${token} `], {}, {}, '--admin-token'], [[], { MARKET_STUB_ADMIN_TOKEN: ` ${token}` }, {}, 'MARKET_STUB_ADMIN_TOKEN'], [[], {}, { adminToken: `${token}€` }, 'market-stub.config.json /serve/adminToken'], [['--admin-token', `a\u0007${token}`], {}, {}, '--admin-token']] as const) {
       const refused = await cli(['serve', '--port', '0', ...args], { cwd: folder({ 'market-stub.config.json': { serve: file } }), env });
       expect(refused.code).toBe(2);
-      expect(refused.stderr).toContain(`${where}: expected a token of printable ASCII characters (U+0020–U+007E) with no space at either end, as an HTTP header carries it unchanged`);
+      expect(refused.stderr).toContain(`${where}: expected a token of at most 1024 printable ASCII characters (U+0020–U+007E) with no space at either end, as an HTTP header carries it unchanged`);
       expect(refused.stderr).not.toContain(token);
     }
   });

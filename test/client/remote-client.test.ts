@@ -199,10 +199,10 @@ describe('connectMarketStub: its own arguments', () => {
   });
 
   it.each([
-    [{ adminToken: '' }, 'adminToken', 'connectMarketStub: adminToken: expected a token of printable ASCII characters (U+0020–U+007E) with no space at either end, as an HTTP header carries it unchanged, found "(not shown)"'],
-    [{ adminToken: 'a\nb' }, 'adminToken', 'connectMarketStub: adminToken: expected a token of printable ASCII characters (U+0020–U+007E) with no space at either end, as an HTTP header carries it unchanged, found "(not shown)"'],
-    [{ adminToken: 'tok ' }, 'adminToken', 'connectMarketStub: adminToken: expected a token of printable ASCII characters (U+0020–U+007E) with no space at either end, as an HTTP header carries it unchanged, found "(not shown)"'],
-    [{ adminToken: 'tök€n' }, 'adminToken', 'connectMarketStub: adminToken: expected a token of printable ASCII characters (U+0020–U+007E) with no space at either end, as an HTTP header carries it unchanged, found "(not shown)"'],
+    [{ adminToken: '' }, 'adminToken', 'connectMarketStub: adminToken: expected a token of at most 1024 printable ASCII characters (U+0020–U+007E) with no space at either end, as an HTTP header carries it unchanged, found "(not shown)"'],
+    [{ adminToken: 'a\nb' }, 'adminToken', 'connectMarketStub: adminToken: expected a token of at most 1024 printable ASCII characters (U+0020–U+007E) with no space at either end, as an HTTP header carries it unchanged, found "(not shown)"'],
+    [{ adminToken: 'tok ' }, 'adminToken', 'connectMarketStub: adminToken: expected a token of at most 1024 printable ASCII characters (U+0020–U+007E) with no space at either end, as an HTTP header carries it unchanged, found "(not shown)"'],
+    [{ adminToken: 'tök€n' }, 'adminToken', 'connectMarketStub: adminToken: expected a token of at most 1024 printable ASCII characters (U+0020–U+007E) with no space at either end, as an HTTP header carries it unchanged, found "(not shown)"'],
     [{ timeoutMs: 0 }, 'timeoutMs', 'connectMarketStub: timeoutMs: expected an integer from 1 to 3600000, found 0'],
     [{ tiemoutMs: 5 }, 'tiemoutMs', 'connectMarketStub: tiemoutMs: expected a known option (did you mean timeoutMs? all: adminToken, maxResponseBytes, timeoutMs), found "tiemoutMs"'],
   ])('refuses the option %j', (options, option, message) => {

@@ -47,13 +47,13 @@ describe('startMarketStub refuses bad options before binding anything', () => {
     [{ logger: {} }, 'startMarketStub: logger: expected a logger with info, warn and error methods'],
     [{ watch: true }, 'startMarketStub: watch: expected a fixtures path to watch'],
     [{ fixtures: 'fixtures', markets: [] }, 'startMarketStub: markets: expected either fixtures or markets, not both'],
-    [{ adminToken: 42 }, 'startMarketStub: adminToken: expected a token of printable ASCII characters (U+0020–U+007E) with no space at either end, as an HTTP header carries it unchanged, found "(not shown)"'],
+    [{ adminToken: 42 }, 'startMarketStub: adminToken: expected a token of at most 1024 printable ASCII characters (U+0020–U+007E) with no space at either end, as an HTTP header carries it unchanged, found "(not shown)"'],
     // Tokens no HTTP client can send unchanged: they would start and never authenticate.
-    [{ adminToken: ' tok' }, 'startMarketStub: adminToken: expected a token of printable ASCII characters (U+0020–U+007E) with no space at either end, as an HTTP header carries it unchanged, found "(not shown)"'],
-    [{ adminToken: 'tok\t' }, 'startMarketStub: adminToken: expected a token of printable ASCII'],
-    [{ adminToken: 'tök€n' }, 'startMarketStub: adminToken: expected a token of printable ASCII'],
-    [{ adminToken: 'to\u0000k' }, 'startMarketStub: adminToken: expected a token of printable ASCII'],
-    [{ adminToken: 'to\nk' }, 'startMarketStub: adminToken: expected a token of printable ASCII'],
+    [{ adminToken: ' tok' }, 'startMarketStub: adminToken: expected a token of at most 1024 printable ASCII characters (U+0020–U+007E) with no space at either end, as an HTTP header carries it unchanged, found "(not shown)"'],
+    [{ adminToken: 'tok\t' }, 'startMarketStub: adminToken: expected a token of at most 1024 printable ASCII'],
+    [{ adminToken: 'tök€n' }, 'startMarketStub: adminToken: expected a token of at most 1024 printable ASCII'],
+    [{ adminToken: 'to\u0000k' }, 'startMarketStub: adminToken: expected a token of at most 1024 printable ASCII'],
+    [{ adminToken: 'to\nk' }, 'startMarketStub: adminToken: expected a token of at most 1024 printable ASCII'],
   ] as [Record<string, unknown>, string][])('%j', async (options, message) => {
     const before = listeners();
     const { value: error, stray } = await withoutStrayErrors(() => startMarketStub(options as MarketStubOptions).then(() => undefined, (e: unknown) => e));

@@ -1,4 +1,4 @@
-// The smaller gaps of issue 41, each through a public surface: bounded options (a NUL, 100,000
+// Smaller trust gaps, each through a public surface: bounded options (a NUL, 100,000
 // rules, a 100,000-character admin token), the tick body's members, a repeated journal filter
 // parameter, the Bearer scheme in any case (RFC 9110 §11.1), the remote client's catalog() and its
 // deadline against hostile servers, and the proxy's refusal of a URL with credentials.

@@ -42,7 +42,7 @@ describe('MarketStubContainer (builder)', () => {
       [() => c().withProfile({ colour: 'red' } as never), 'MarketStubContainer.withProfile: profile.colour: expected a profile field (envelope, paging, pageSize, maxPageSize, errors, filterStatus), found "colour"'],
       [() => c().withFixtures('/no/such/dir'), 'MarketStubContainer.withFixtures: hostPath: expected an existing file or directory on this machine, found "/no/such/dir"'],
       [() => c().withConfigFile(ROOT), 'MarketStubContainer.withConfigFile: hostPath: expected a config file (not a directory)'],
-      [() => c().withAdminToken(''), 'MarketStubContainer.withAdminToken: adminToken: expected a token of printable ASCII characters (U+0020–U+007E) with no space at either end, as an HTTP header carries it unchanged, found "(not shown)"'],
+      [() => c().withAdminToken(''), 'MarketStubContainer.withAdminToken: adminToken: expected a token of at most 1024 printable ASCII characters (U+0020–U+007E) with no space at either end, as an HTTP header carries it unchanged, found "(not shown)"'],
     ];
     for (const [call, message] of cases) {
       let error: unknown;
@@ -69,7 +69,7 @@ describe('serveEnvironment', () => {
   it('refuses what serve would refuse, naming the option; never shows a secret; refuses options without a variable', () => {
     expect(() => serveEnvironment({ port: 70_000 })).toThrow('serveEnvironment: port: expected an integer from 0 to 65535, found 70000');
     expect(() => serveEnvironment({ count: '5' })).toThrow('serveEnvironment: count: expected an integer from 0 to 100000000, found "5"');
-    expect(() => serveEnvironment({ adminToken: '' })).toThrow('serveEnvironment: adminToken: expected a token of printable ASCII characters (U+0020–U+007E) with no space at either end, as an HTTP header carries it unchanged, found "(not shown)"');
+    expect(() => serveEnvironment({ adminToken: '' })).toThrow('serveEnvironment: adminToken: expected a token of at most 1024 printable ASCII characters (U+0020–U+007E) with no space at either end, as an HTTP header carries it unchanged, found "(not shown)"');
     expect(() => serveEnvironment({ config: 'x.json' })).toThrow(/serveEnvironment: config: expected a serve option \(port, host/);
     expect(() => serveEnvironment({ seeed: 1 })).toThrow(MarketStubError);
     expect(() => serveEnvironment({ seeed: 1 })).toThrow(/serveEnvironment: seeed: expected a serve option \(did you mean seed\? all: port, host/);
