@@ -225,7 +225,11 @@ class OverlayStore implements MarketStore {
     for (let i = 0; i < count; i++) {
       const id = this.idAt(i);
       const market = id === undefined ? undefined : this.market(id);
-      if (!id || !market || market.status !== 'active' || this.deviationsOf(id).some((d) => d.freezesPrices)) continue;
+      if (!id || !market) continue;
+      const deviations = this.deviationsOf(id);
+      // A deviation that follows the tick serves something else now: its answers are rebuilt.
+      if (deviations.some((d) => d.followsTick)) this.forget(id);
+      if (market.status !== 'active' || deviations.some((d) => d.freezesPrices)) continue;
       const moved = movePrices(market, this.seed, fnv1a(id), this.tickCount, n);
       if (moved === market) continue;
       this.changed.set(id, moved);
@@ -292,7 +296,7 @@ class OverlayStore implements MarketStore {
   }
 
   private render(market: Market, deviations: readonly MarketDeviation[]): CatalogEntry {
-    return deviatedEntry(market, deviations, this.seed);
+    return deviatedEntry(market, deviations, this.seed, this.tickCount);
   }
 
   /** The entry served for a market (built and kept the first time a changed or deviating market is read). */

@@ -40,6 +40,7 @@ export function deviatedListReply(rendered: Reply, deviations: readonly ListDevi
     if (edit.contentType !== undefined) reply.headers['content-type'] = edit.contentType;
     if (edit.loopLink) reply.headers['link'] = `<${target}>; rel="next"`;
     if (edit.versioning) addVersioningHeaders(reply.headers);
+    if (edit.clockSkewMs !== undefined) reply.headers['date'] = new Date(Date.now() + edit.clockSkewMs).toUTCString();
     if (edit.body === undefined && !edit.bom) continue;
     if (reply.chunks) reply = { ...reply, chunks: editChunks(reply.chunks, edit) };
     else reply = { ...reply, body: editedList(reply.body, deviation) };

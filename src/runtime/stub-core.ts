@@ -78,8 +78,9 @@ export function createStubCore(runtime: StubRuntime, options: StubCoreOptions = 
   };
 }
 
+/** The stub clock's `Date` on an answer, unless a deviation already set its own (clock-skew: deviated-reply.ts). */
 function dated(answer: StubAnswer, date: string): StubAnswer {
-  answer.reply.headers['date'] = date;
+  answer.reply.headers['date'] ??= date;
   return answer;
 }
 

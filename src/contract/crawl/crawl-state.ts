@@ -26,6 +26,8 @@ export interface CrawlState {
   times: ResponseTimeRecorder;
   signal: AbortSignal | undefined;
   onProgress: CrawlOptions['onProgress'];
+  /** Told of every answer's facts (a watch): crawl-observer.ts. */
+  observer: CrawlOptions['observer'];
   /** GETs a URL (throwing INTERRUPTED once aborted), with `headers` besides the usual ones (a list page's `Range`), and reports its redirects and retries. */
   get(url: URL, endpoint: ContractEndpoint, marketId?: string, headers?: Readonly<Record<string, string>>): Promise<DeploymentResponse>;
   info(observation: Omit<Observation, 'severity' | 'expected'> & { message: string }): void;
@@ -54,7 +56,7 @@ export function createCrawlState(options: CrawlOptions, settings: CrawlSettings)
   const credentials = watchCredentials(settings.base.origin, options.headers ?? [], settings.baseQuery);
   const info: CrawlState['info'] = (observation) => sink.add({ severity: 'info', expected: 'nothing in particular (information)', ...observation });
   const state: CrawlState = {
-    settings, client, sink, ctx: { sink, today: settings.today }, listed: new ListedMarkets(), requests: 0, times: new ResponseTimeRecorder(), signal, onProgress: options.onProgress, info,
+    settings, client, sink, ctx: { sink, today: settings.today }, listed: new ListedMarkets(), requests: 0, times: new ResponseTimeRecorder(), signal, onProgress: options.onProgress, observer: options.observer, info,
     async get(url, endpoint, marketId, headers) {
       if (signal?.aborted) throw interrupted();
       try {

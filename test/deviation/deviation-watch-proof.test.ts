@@ -1,0 +1,85 @@
+// The watch twin of deviation-proof.test.ts: for every deviation of the catalogue that declares
+// what a watch sees (`watch`), watchDeployment against a stub serving it, ticked once between
+// rounds, reports exactly the declared findings over time within the declared rounds, naming the
+// affected markets; with no deviation, rounds of a ticking stub end with no finding over time.
+import { describe, expect, it } from 'vitest';
+import { startMarketStub, watchDeployment, type MarketStub, type WatchFinding } from '../../src/index.js';
+import { todayUtc } from '../../src/floor/market-rules.js';
+import { DEVIATIONS } from '../../src/deviation/deviation-catalogue.js';
+import type { Deviation } from '../../src/deviation/deviation-definition.js';
+import { WATCH_RULES } from '../../src/floor/watch-finding-codes.js';
+
+const SEED = 5;
+const COUNT = 12;
+const AFFECTED = [2, 7];
+const CLOCK = todayUtc();
+
+async function stubServing(deviation: Deviation | undefined): Promise<{ stub: MarketStub; affected: string[] }> {
+  const plain = await startMarketStub({ seed: SEED, count: COUNT, clock: CLOCK });
+  const ids = (await plain.catalog()).map((m) => m.market_id);
+  await plain.close();
+  const affected = deviation?.scope === 'market' ? AFFECTED.map((k) => ids[k] as string) : [];
+  const setting = deviation === undefined ? [] : [deviation.scope === 'market' ? { name: deviation.name, marketIds: affected } : { name: deviation.name }];
+  return { stub: await startMarketStub({ seed: SEED, count: COUNT, clock: CLOCK, deviations: setting }), affected };
+}
+
+/** Rounds of a watch, the stub ticked once after each; every finding over time with its round. */
+async function watchTicking(stub: MarketStub, rounds: number): Promise<Array<WatchFinding & { round: number }>> {
+  const seen: Array<WatchFinding & { round: number }> = [];
+  for await (const round of watchDeployment({ baseUrl: stub.url, all: true, intervalMs: 100, rounds })) {
+    expect(round.failure, `round ${round.round} ran`).toBeUndefined();
+    seen.push(...round.findings.map((f) => ({ ...f, round: round.round })));
+    await stub.tick();
+  }
+  return seen;
+}
+
+describe('a watch of the stub serving no deviation, ticked between rounds', () => {
+  it(`ends ${WATCH_RULES.frozenRounds + 3} rounds with no finding over time`, async () => {
+    const { stub } = await stubServing(undefined);
+    try {
+      expect(await watchTicking(stub, WATCH_RULES.frozenRounds + 3)).toEqual([]);
+    } finally {
+      await stub.close();
+    }
+  });
+});
+
+describe('a watch of the stub serving no deviation, never ticked', () => {
+  it('says once, as information, that no price moves', async () => {
+    const { stub } = await stubServing(undefined);
+    try {
+      const seen: Array<WatchFinding & { round: number }> = [];
+      for await (const round of watchDeployment({ baseUrl: stub.url, all: true, intervalMs: 100, rounds: WATCH_RULES.frozenRounds + 4 })) seen.push(...round.findings.map((f) => ({ ...f, round: round.round })));
+      expect(seen.map((f) => [f.round, f.severity, f.code])).toEqual([[WATCH_RULES.frozenRounds + 1, 'info', 'prices-static']]);
+      expect(seen[0]?.message).toContain(`no listed price moved in the last ${WATCH_RULES.frozenRounds} rounds (${COUNT} active markets)`);
+    } finally {
+      await stub.close();
+    }
+  });
+});
+
+const WATCHED = DEVIATIONS.filter((d) => d.watch !== undefined);
+
+describe.concurrent('a watch of a stub serving each deviation that declares what a watch sees', () => {
+  it('covers the deviations the issue names', () => {
+    expect(WATCHED.map((d) => d.name)).toEqual(expect.arrayContaining(['stale-prices', 'status-regression', 'prices-after-resolution', 'item-flapping', 'clock-skew']));
+  });
+
+  it.each(WATCHED.map((d) => [d.name, d] as const))('%s', async (_name, deviation) => {
+    const declared = deviation.watch ?? { findings: [], rounds: 0 };
+    const { stub, affected } = await stubServing(deviation);
+    try {
+      const seen = await watchTicking(stub, declared.rounds);
+      const problems = seen.filter((f) => f.severity !== 'info');
+      expect([...new Set(problems.map((f) => f.code))].sort(), 'the findings over time').toEqual([...declared.findings].sort());
+      expect(Math.max(...problems.map((f) => f.round)), 'found within the declared rounds').toBeLessThanOrEqual(declared.rounds);
+      for (const finding of problems) {
+        expect(finding.examples.every((e) => e.seen.length >= 1 && e.seen.every((s) => s.round >= 1 && s.at !== undefined && s.value !== '')), 'evidence: rounds, instants, values').toBe(true);
+        if (deviation.scope === 'market') expect(finding.examples.map((e) => e.marketId).sort(), `${finding.code} names the affected markets`).toEqual([...affected].sort());
+      }
+    } finally {
+      await stub.close();
+    }
+  });
+});
