@@ -58,14 +58,13 @@ export interface UnprovokedFinding {
 export const UNPROVOKED_FINDINGS: readonly UnprovokedFinding[] = Object.freeze([
   { code: 'request-failed', severity: 'error', why: 'no complete HTTP answer (reset, timeout): transport, provoked by the behaviours `fault=reset`/`truncate` or a delay past `--timeout-ms`' },
   { code: 'retry-exhausted', severity: 'error', why: '503 after every retry: provoked by the behaviour `status` 503 with `retryAfter` (a 429 is the checker\'s pace: it slows down, or stops with exit 2)' },
-  { code: 'could-not-run', severity: 'error', why: 'the deployment refused to be judged (a 401/403 to the first request, a 503 whose `Retry-After` is past the cap): the run stops (exit 2) before any content is judged; provoked by the behaviours `status` 403, or 503 with `retryAfter` 3600, on the list; test/contract/gateway-signals.test.ts covers both' },
-  { code: 'body-too-large', severity: 'error', why: 'a body over `--max-body-mb` (64 MiB): a limit of the checker, not a drift of the content' },
+  { code: 'could-not-run', severity: 'error', why: 'the run could not judge the deployment (a 401/403 to the first request, a 503 whose `Retry-After` is past the cap, a 451, a CDN bot challenge, or one of the checker\'s own limits: a body past `--max-market-bytes`/`--max-body-mb`, `--max-pages`, `--timeout-ms`): the run stops (exit 2) before any content is judged; provoked by the behaviours `status` 403, or 503 with `retryAfter` 3600, on the list, or a small `--max-pages` with `--paging`; test/contract/gateway-signals.test.ts and test/contract/checker-limits.test.ts cover them' },
+  { code: 'body-too-large', severity: 'error', why: 'reported by `proxy` only, for an exchange over `--max-body-mb` (64 MiB) it could not check; `check` and `record` stop with exit 2 (`could-not-run`) at any limit of the checker' },
   { code: 'json-rule', severity: 'error', why: 'JSON deeper than 64 levels, a `__proto__`-like member or bytes that are not UTF-8: the stub itself refuses such markets on every input, so it never serves one' },
   { code: 'dot-segment-id', severity: 'error', why: 'a market_id "." or "..": the stub refuses such markets on every input (no URL can reach them), so it never serves one' },
   { code: 'undecodable-body', severity: 'error', why: 'a body that does not decode from its `Content-Encoding`: the stub sends no content coding' },
   { code: 'cross-origin', severity: 'error', why: 'a redirect or paging link to another origin with `--same-origin-only`: needs a second origin' },
   { code: 'cross-origin', severity: 'warning', why: 'a redirect or paging link to another origin: needs a second origin' },
-  { code: 'page-limit', severity: 'warning', why: 'the crawl stopped at `--max-pages`: a budget of the checker, provoked by paging (`--paging`) with a small `--max-pages`' },
   { code: 'list-partial', severity: 'warning', why: 'a total larger than the list seen: the stub announces the totals it serves; test/contract/check-paging.test.ts provokes it' },
   { code: 'header-echo', severity: 'warning', why: 'a market echoing a `--header` value: depends on the headers the checker sends, not on the stub' },
 ]);

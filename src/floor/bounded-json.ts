@@ -282,11 +282,13 @@ export function readJsonBytes(bytes: Uint8Array, maxDepth = MAX_JSON_DEPTH): unk
  * The first rule a value already in memory breaks (markets given in code, a parsed item): nested
  * deeper than `maxDepth` (the value itself is level 1) or a FORBIDDEN_MEMBERS name, in document
  * order, with its pointer below `base`. Bounded by the depth: it never overflows the stack.
+ * `members: false` leaves names alone (a deployment's answers: names are data, and the checker
+ * reads them as own members, contract/http-client/json-body-reader.ts).
  */
-export function jsonRuleBroken(value: unknown, maxDepth = MAX_JSON_DEPTH, base = '', what = 'JSON'): JsonInputError | undefined {
+export function jsonRuleBroken(value: unknown, maxDepth = MAX_JSON_DEPTH, base = '', what = 'JSON', members = true): JsonInputError | undefined {
   if (value === null || typeof value !== 'object') return undefined;
   const path: (string | number)[] = [];
-  const broken = firstBroken(value, 1, maxDepth, path);
+  const broken = firstBroken(value, 1, maxDepth, path, members);
   if (broken === undefined) return undefined;
   const pointer = `${base}${path.map((s) => `/${token(s)}`).join('')}`;
   return broken === DEEP ? depthError(pointer, maxDepth, what) : memberError(pointer, broken);
@@ -298,14 +300,14 @@ const DEEP = Symbol('deep');
  * The first rule broken below `node` (at `level`): DEEP or the forbidden member's name, with
  * `path` left holding where. No closure per call: it runs once per market of a fixture set.
  */
-function firstBroken(node: object, level: number, maxDepth: number, path: (string | number)[]): typeof DEEP | string | undefined {
+function firstBroken(node: object, level: number, maxDepth: number, path: (string | number)[], members: boolean): typeof DEEP | string | undefined {
   if (level > maxDepth) return DEEP;
   if (Array.isArray(node)) {
     for (let i = 0; i < node.length; i++) {
       const child: unknown = node[i];
       if (child === null || typeof child !== 'object') continue;
       path.push(i);
-      const broken = firstBroken(child, level + 1, maxDepth, path);
+      const broken = firstBroken(child, level + 1, maxDepth, path, members);
       if (broken !== undefined) return broken;
       path.pop();
     }
@@ -313,10 +315,10 @@ function firstBroken(node: object, level: number, maxDepth: number, path: (strin
   }
   for (const key of Object.keys(node)) {
     path.push(key);
-    if (FORBIDDEN_MEMBERS.has(key)) return key;
+    if (members && FORBIDDEN_MEMBERS.has(key)) return key;
     const child = (node as Record<string, unknown>)[key];
     if (child !== null && typeof child === 'object') {
-      const broken = firstBroken(child, level + 1, maxDepth, path);
+      const broken = firstBroken(child, level + 1, maxDepth, path, members);
       if (broken !== undefined) return broken;
     }
     path.pop();

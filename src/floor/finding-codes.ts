@@ -54,7 +54,6 @@ export const FINDING_KINDS = [
   { code: 'slow-answer', severity: 'warning', endpoints: SINGLE },
   { code: 'duplicate-id', severity: 'warning', endpoints: LIST },
   { code: 'cursor-loop', severity: 'warning', endpoints: LIST },
-  { code: 'page-limit', severity: 'warning', endpoints: LIST },
   { code: 'paging-unfollowed', severity: 'warning', endpoints: LIST },
   { code: 'list-partial', severity: 'warning', endpoints: LIST },
   { code: 'cross-origin', severity: 'warning', endpoints: BOTH },
@@ -78,6 +77,7 @@ export const FINDING_KINDS = [
   { code: 'version-link', severity: 'info', endpoints: BOTH },
   { code: 'base-query', severity: 'info', endpoints: ['deployment'] },
   { code: 'delisted', severity: 'info', endpoints: SINGLE },
+  { code: 'not-recorded', severity: 'info', endpoints: SINGLE },
 ] as const satisfies readonly FindingKind[];
 
 /** A finding code the checker emits (the type every observation's code has). */
@@ -98,7 +98,7 @@ export const CONTRACT_CHECKS: readonly ContractCheck[] = [
   { name: 'answers', endpoints: BOTH, codes: ['http-status', 'not-found', 'request-failed', 'retry-exhausted', 'body-too-large', 'slow-answer', 'could-not-run'] },
   { name: 'json-body', endpoints: BOTH, codes: ['not-json', 'json-rule', 'undecodable-body', 'content-type', 'bom', 'charset', 'duplicate-member', 'unsafe-number'] },
   { name: 'list-shape', endpoints: [LIST_ENDPOINT], codes: ['list-shape'] },
-  { name: 'paging', endpoints: [LIST_ENDPOINT], codes: ['cursor-loop', 'page-limit', 'paging-unfollowed', 'list-partial'] },
+  { name: 'paging', endpoints: [LIST_ENDPOINT], codes: ['cursor-loop', 'paging-unfollowed', 'list-partial'] },
   { name: 'same-origin', endpoints: BOTH, codes: ['cross-origin'] },
   { name: 'schema', endpoints: BOTH, codes: ['required', 'type', 'format', 'forbidden', 'minLength', 'dot-segment-id', 'single-envelope'] },
   { name: 'unique-ids', endpoints: [LIST_ENDPOINT], codes: ['duplicate-id'] },

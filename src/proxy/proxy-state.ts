@@ -6,7 +6,7 @@ import { displayBase } from '../contract/http-client/index.js';
 import { createFindingAggregator, type FindingAggregator } from '../contract/checks/index.js';
 import { fixtureText } from '../catalog/fixture-text.js';
 import { findNextPage } from '../contract/paging/index.js';
-import { ListedMarkets } from '../contract/checks/index.js';
+import { ListedMarkets, notRecordedObservation } from '../contract/checks/index.js';
 import { buildDistributions, ResponseTimeRecorder } from '../contract/checks/index.js';
 import type { CheckOutcome } from './exchange-checker.js';
 import { SecretBook } from './proxy-secrets.js';
@@ -104,6 +104,11 @@ export function recordOutcome(state: ProxyState, outcome: CheckOutcome, path: st
   const spool = state.options.spool;
   if (!market || !spool) return;
   if (state.book.redactor().contains(JSON.stringify(market))) return;
+  const notRecorded = notRecordedObservation(market, path, market.market_id);
+  if (notRecorded) {
+    state.sink.add(notRecorded);
+    return;
+  }
   state.spoolWrites = state.spoolWrites.then(() => spool.put(market.market_id, fixtureText(market))).catch((error: unknown) => state.options.onSpoolError?.(error));
 }
 

@@ -38,6 +38,8 @@ interface Case {
   deviations?: Deviations;
   args?: string[];
   exit: number;
+  /** The one sentence on stderr of a run that could not run (exit 2); none otherwise. */
+  stderr?: RegExp;
   /** Exactly these errors and warnings, as `severity code endpoint pointer`. */
   problems: string[];
   /** Further assertions on the report. */
@@ -139,13 +141,14 @@ const cases: Case[] = [
     problems: [`error not-json ${SINGLE} `],
   },
   {
-    name: 'a single market that hangs past --timeout-ms is an error (the list answered)',
+    name: 'a single market that hangs past --timeout-ms stops the run at the checker\'s limit (exit 2, could-not-run naming --timeout-ms)',
     markets: conformingMarkets(6),
     deviations: { single: (id) => (id === 'DEV-1' ? 'hang' : undefined) },
     args: ['--timeout-ms', '400'],
-    exit: 1,
-    problems: [`error request-failed ${SINGLE} `],
-    also: (report) => expect(findingOf(report, 'request-failed').found).toBe('no complete answer within 400 ms (--timeout-ms)'),
+    exit: 2,
+    stderr: /^market-stub check: GET http:\/\/127\.0\.0\.1:\d+\/markets\/DEV-1: no complete answer within 400 ms \(--timeout-ms\): a limit of the checker \(--timeout-ms 400\)/,
+    problems: [`error could-not-run ${SINGLE} `],
+    also: (report) => expect(findingOf(report, 'could-not-run').found).toContain('give --timeout-ms more than 400 (up to 600000)'),
   },
   {
     name: 'undocumented extra fields are information only, listed once by name with counts',
@@ -273,15 +276,15 @@ const cases: Case[] = [
     },
   },
   {
-    name: 'a page limit stops the crawl with a warning (the list was not seen whole)',
+    name: 'a page limit stops the run at the checker\'s limit (exit 2, could-not-run naming --max-pages)',
     markets: conformingMarkets(7),
     deviations: paged(conformingMarkets(7), 3, 'next_cursor'),
     args: ['--max-pages', '2'],
-    exit: 0,
-    problems: [`warning page-limit ${LIST} `],
+    exit: 2,
+    stderr: /^market-stub check: the list has more than 2 pages: page 2 links to \/markets\?cursor=2: a limit of the checker \(--max-pages 2\)/,
+    problems: [`error could-not-run ${LIST} `],
     also: (report) => {
-      expect(report.list).toMatchObject({ pages: 2, complete: false });
-      expect(findingOf(report, 'page-limit').severity).toBe('warning');
+      expect(findingOf(report, 'could-not-run').found).toContain('give --max-pages more than 2 (up to 1000000)');
       expect(report.summary.marketsListed).toBe(6);
     },
   },
@@ -307,7 +310,8 @@ describe.concurrent('market-stub check against deviant deployments', () => {
   it.each(cases)('$name', async (c) => {
     await withServer(c.markets, c.deviations, async (server) => {
       const run = await runCheckJson(server.url, ['--all', ...(c.args ?? [])]);
-      expect(run.stderr).toBe('');
+      if (c.stderr) expect(run.stderr).toMatch(c.stderr);
+      else expect(run.stderr).toBe('');
       expect(problemKeys(run.report)).toEqual([...c.problems].sort());
       expect(run.code).toBe(c.exit);
       expect(run.report.exitCode).toBe(c.exit);

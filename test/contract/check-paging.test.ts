@@ -120,18 +120,17 @@ describe.concurrent('paging is bounded', () => {
     });
   });
 
-  it('stops at --max-pages in any dialect', async () => {
+  it('stops at --max-pages in any dialect: exit 2 naming the limit (a limit of the checker, not a finding on the list)', async () => {
     const offset = DIALECT_DEPLOYMENTS.find((d) => d.dialect === 'offset-limit');
     if (!offset) throw new Error('no offset-limit deployment');
     await withServer(brokenOnPage3, pagedIn(offset, brokenOnPage3, 3), async (server) => {
       const run = await runCheckJson(server.url, ['--max-pages', '2']);
-      expect(problemKeys(run.report)).toEqual([`warning page-limit ${LIST} `]);
-      expect(run.report.list).toMatchObject({ pages: 2, dialect: 'offset-limit', complete: false });
-      const text = await runCliInProcess(['check', '--base-url', server.url, '--max-pages', '2']);
-      expect(text.stdout.split('\n')[0]).toMatch(/ · envelope "markets", 2 pages \(offset-limit\), 6 markets listed, /);
-      expect(text.stdout).toContain('[paging] paging: 2 pages, followed offset-limit ("offset": 0, "limit": 3, "total": 9)');
+      expect(run.code).toBe(2);
+      expect(problemKeys(run.report)).toEqual([`error could-not-run ${LIST} `]);
+      expect(findingOf(run.report, 'could-not-run').found).toMatch(/^the list has more than 2 pages: page 2 links to \/markets\?offset=6&limit=3: a limit of the checker \(--max-pages 2\)/);
       const junit = await runCliInProcess(['check', '--base-url', server.url, '--max-pages', '2', '--format', 'junit']);
-      expect(junit.stdout).toContain('<property name="paging" value="offset-limit"/>');
+      expect(junit.code).toBe(2);
+      expect(junit.stdout).toContain('could-not-run');
     });
   });
 });

@@ -165,11 +165,11 @@ describe('bodies read as bytes (RFC 8259 §4, §6, §8.1)', () => {
 describe('body size limit (--max-body-mb, decompressed bytes count, enforced while streaming)', () => {
   const big = (bytes: number) => ({ ...conformingMarket(2), notes: 'x'.repeat(bytes) });
 
-  it('a single market over the limit is an error finding naming the limit and the URL', async () => {
+  it('a single market over the limit stops the run at the checker\'s limit (exit 2), naming the limit, the URL and the value that lets it finish', async () => {
     await withServer(conformingMarkets(3), { single: (id) => (id === 'DEV-2' ? json(big(1_200_000)) : undefined) }, async (server) => {
       const run = await runCheckJson(server.url, ['--all', '--max-body-mb', '1']);
-      expect(run.code).toBe(1);
-      expect(findingOf(run.report, 'body-too-large', SINGLE).found).toBe(`${server.url}/markets/DEV-2: the body is larger than the limit of 1 MiB (1,048,576 bytes) (--max-body-mb; decompressed bytes count)`);
+      expect(run.code).toBe(2);
+      expect(findingOf(run.report, 'could-not-run', SINGLE).found).toMatch(new RegExp(`^GET ${server.url}/markets/DEV-2: the body is larger than the limit of 1 MiB \\(1,048,576 bytes\\) \\(--max-body-mb; decompressed bytes count\\): a limit of the checker \\(--max-body-mb 1\\), not of the deployment's contract\\. To let the run finish, give --max-body-mb 2 \\(its Content-Length is 1,200,\\d{3} bytes\\)`));
     });
   });
 
@@ -196,8 +196,8 @@ describe('body size limit (--max-body-mb, decompressed bytes count, enforced whi
         const started = performance.now();
         const run = await runCliInProcess(['check', '--base-url', server.url, '--max-body-mb', '1', '--timeout-ms', '60000']);
         expect(run.code).toBe(2);
-        expect(run.stdout).toBe('');
-        expect(run.stderr).toBe(`market-stub check: GET ${server.url}/markets: the body is larger than the limit of 1 MiB (1,048,576 bytes) (--max-body-mb; decompressed bytes count). Raise --max-body-mb (maxBodyMb) if the list is really that large, or ask the deployment to page it.\n`);
+        expect(run.stdout).toContain('COULD NOT RUN');
+        expect(run.stderr).toMatch(new RegExp(`^market-stub check: GET ${server.url}/markets: the body is larger than the limit of 1 MiB \\(1,048,576 bytes\\) \\(--max-body-mb; decompressed bytes count\\): a limit of the checker \\(--max-body-mb 1\\), not of the deployment's contract\\. To let the run finish, give --max-body-mb `));
         expect(performance.now() - started).toBeLessThan(30_000);
       });
     }

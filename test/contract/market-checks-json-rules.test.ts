@@ -6,9 +6,10 @@ import { createJsonReader } from '../../src/contract/http-client/json-body-reade
 import { MAX_JSON_DEPTH, MAX_MARKET_DEPTH } from '../../src/floor/limits.js';
 
 // A deployment's answer that breaks the JSON rules every input of market-stub is read with
-// (src/floor/bounded-json.ts, docs/limits.md): a forbidden member name or nesting past the bound is
-// one json-rule error where it is, never a pile of schema errors nor a market taken as it is; and an
-// answer sent without a Content-Type says so.
+// (src/floor/bounded-json.ts, docs/limits.md): nesting past the bound is one json-rule error where
+// it is, never a pile of schema errors nor a market taken as it is; a member name is data (named
+// like an Object.prototype built-in or not, it is an own member); and an answer sent without a
+// Content-Type says so.
 
 const market = { market_id: 'm-1', title: 'Will it rain?', status: 'active', yes_price: 0.6, no_price: 0.4, resolution_date: '2026-12-31' };
 const { resolution_date: _, ...summary } = market;
@@ -38,10 +39,12 @@ function list(body: string, contentType: string | null = 'application/json') {
 const ruleOf = (findings: ReturnType<typeof single>['findings']) => findings.map((f) => [f.code, f.pointer, f.expected.split(', as every')[0], f.examples.map((e) => [e.pointer.replace(/(\/0){3,}$/, '/0…'), e.found])]);
 
 describe('the single endpoint', () => {
-  it('a forbidden member name is one json-rule error at the member; no market is taken', () => {
-    const { result, findings } = single(JSON.stringify(market).replace('{', '{"__proto__":{},'));
-    expect(result).toBeUndefined();
-    expect(ruleOf(findings)).toEqual([['json-rule', '', 'no member named "__proto__" (__proto__, constructor, prototype and Object.prototype\'s member names are refused)', [['/__proto__', '"__proto__"']]]]);
+  it('a member named __proto__ is data: an own undocumented member, never the prototype; the market is taken', () => {
+    const { result, findings } = single(JSON.stringify(market).replace('{', '{"__proto__":{"status":"closed"},'));
+    expect(result).toMatchObject({ market_id: 'm-1', status: 'active' });
+    expect(Object.getPrototypeOf(result)).toBe(Object.prototype);
+    expect(Object.hasOwn(result as object, '__proto__')).toBe(true);
+    expect(findings.map((f) => [f.code, f.pointer])).toEqual([['undocumented-field', '/__proto__']]);
   });
 
   it('JSON nested past MAX_JSON_DEPTH, or a market past MAX_MARKET_DEPTH, is one json-rule error; up to it the market is judged', () => {
@@ -62,10 +65,10 @@ describe('the single endpoint', () => {
 });
 
 describe('the list endpoint', () => {
-  it('an item with a forbidden member is one json-rule error at that item; it is not listed', () => {
+  it('an item with a member named constructor is listed like any other (an undocumented member)', () => {
     const { findings, listed } = list(`[${JSON.stringify({ ...summary, market_id: 'm-0' })},${JSON.stringify(summary).replace('{', '{"constructor":1,')}]`);
-    expect(ruleOf(findings)).toEqual([['json-rule', '/*', 'no member named "constructor" (__proto__, constructor, prototype and Object.prototype\'s member names are refused)', [['/1/constructor', '"constructor"']]]]);
-    expect([listed.get('m-0') !== undefined, listed.get('m-1') !== undefined]).toEqual([true, false]);
+    expect(findings.map((f) => [f.code, f.pointer])).toEqual([['undocumented-field', '/*/constructor']]);
+    expect([listed.get('m-0') !== undefined, listed.get('m-1') !== undefined]).toEqual([true, true]);
   });
 
   it('an item nested past MAX_JSON_DEPTH or MAX_MARKET_DEPTH is one json-rule error at that item', () => {
@@ -75,10 +78,10 @@ describe('the list endpoint', () => {
     expect(deep.findings[0]?.examples[0]?.marketId).toBe('m-1');
   });
 
-  it('a forbidden member outside the items refuses the whole page: one json-rule error, no list', () => {
-    const { page, findings } = list(`{"constructor":1,"markets":[${JSON.stringify(summary)}]}`);
-    expect(page).toBeUndefined();
-    expect(ruleOf(findings)).toEqual([['json-rule', '', 'no member named "constructor" (__proto__, constructor, prototype and Object.prototype\'s member names are refused)', [['/constructor', '"constructor"']]]]);
+  it('a member named constructor or __proto__ beside the items is an envelope member like any other', () => {
+    const { page, findings } = list(`{"constructor":1,"__proto__":{"markets":[]},"markets":[${JSON.stringify(summary)}]}`);
+    expect(page?.shape).toMatchObject({ kind: 'envelope', key: 'markets' });
+    expect(findings.map((f) => f.code)).toEqual([]);
   });
 
   it('without a Content-Type: a body that is not JSON says so in its error; a JSON list is a content-type warning', () => {

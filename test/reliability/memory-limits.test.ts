@@ -102,16 +102,15 @@ function checkProcess(args: readonly string[]): Promise<{ code: number | null; s
 }
 
 describe('check memory', () => {
-  it('against single-market answers that never end: each stops at --max-market-bytes (1 MiB) as an error finding naming the limit, peak RSS bounded', async () => {
+  it.each([8, 32, 256])('against single-market answers that never end, --concurrency %i: the first to pass --max-market-bytes (8 MiB) stops the run (exit 2, could-not-run naming the flag), peak RSS bounded', async (concurrency) => {
     const deployment = await endlessDeployment(40);
     try {
-      const run = await checkProcess(['--base-url', deployment.url, '--all', '--concurrency', '32', '--format', 'json']);
+      const run = await checkProcess(['--base-url', deployment.url, '--all', '--concurrency', String(concurrency), '--format', 'json']);
       const report = JSON.parse(run.stdout) as ContractReport;
-      const tooLarge = report.findings.find((f) => f.code === 'body-too-large');
-      figure('check memory', `40 endless single-market answers, --concurrency 32, default --max-market-bytes: exit ${run.code}, peak RSS ${mb(run.peak)} MiB`);
-      expect(run.code).toBe(1);
-      expect(tooLarge).toMatchObject({ severity: 'error', count: 40, expected: 'a body within --max-market-bytes (1 MiB (1,048,576 bytes))' });
-      expect(tooLarge?.examples[0]?.found).toContain('the single-market body is larger than the limit of 1 MiB (1,048,576 bytes) (--max-market-bytes; decompressed bytes count); read no further');
+      figure('check memory', `40 endless single-market answers, --concurrency ${concurrency}, default --max-market-bytes (8 MiB): exit ${run.code}, peak RSS ${mb(run.peak)} MiB`);
+      expect(run.code).toBe(2);
+      expect(report.findings.map((f) => f.code)).toEqual(['could-not-run']);
+      expect(report.findings[0]?.found).toContain('the single-market body is larger than the limit of 8 MiB (8,388,608 bytes) (--max-market-bytes; decompressed bytes count); read no further: a limit of the checker (--max-market-bytes 8388608)');
       expect(run.peak).toBeLessThan(256 * MiB);
     } finally {
       deployment.server.closeAllConnections();
@@ -119,15 +118,14 @@ describe('check memory', () => {
     }
   }, 150_000);
 
-  it('--max-market-bytes 16 MiB with --concurrency 32: 4 single markets in flight (64 MiB), said in the report, peak RSS bounded', async () => {
+  it('--max-market-bytes 16 MiB with --concurrency 32: 4 single markets in flight (64 MiB), the first past it stops the run, peak RSS bounded', async () => {
     const deployment = await endlessDeployment(12);
     try {
       const run = await checkProcess(['--base-url', deployment.url, '--all', '--concurrency', '32', '--max-market-bytes', String(16 * MiB), '--format', 'json']);
       const report = JSON.parse(run.stdout) as ContractReport;
       figure('check memory (budget)', `12 endless single-market answers, --concurrency 32 --max-market-bytes 16 MiB: exit ${run.code}, peak RSS ${mb(run.peak)} MiB`);
-      expect(run.code).toBe(1);
-      expect(report.findings.find((f) => f.code === 'body-too-large')?.count).toBe(12);
-      expect(JSON.stringify(report.findings.find((f) => f.code === 'timing'))).toContain('4 (of --concurrency 32: 64 MiB (67,108,864 bytes) of market bodies in flight at most, 16 MiB (16,777,216 bytes) each)');
+      expect(run.code).toBe(2);
+      expect(report.findings[0]?.found).toContain(`(--max-market-bytes ${16 * MiB})`);
       expect(run.peak).toBeLessThan(768 * MiB);
     } finally {
       deployment.server.closeAllConnections();

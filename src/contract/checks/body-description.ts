@@ -1,6 +1,7 @@
 import { loadMarketSchema } from '../../schema/market-schema.js';
 import { describeFound } from '../../schema/finding.js';
 import { parseJsonText } from '../../floor/bounded-json.js';
+import { MAX_JSON_DEPTH } from '../../floor/limits.js';
 import { StreamedArray } from '../http-client/index.js';
 
 // How the checks describe what they found: media types, charsets and bodies in words.
@@ -27,14 +28,14 @@ export function charsetOf(contentType: string | undefined): string | undefined {
 }
 
 /**
- * Parses a body as JSON under the JSON rules (floor/bounded-json.ts); `ok: false` when it is not JSON
- * (empty bodies included) or breaks a rule (too deep, a forbidden member): such a body is kept and
+ * Parses a body as JSON under the JSON rules that bind a deployment (floor/bounded-json.ts: depth;
+ * member names are data); `ok: false` when it is not JSON (empty bodies included) or is too deep: such a body is kept and
  * described as text, never as a value no serialiser could write back.
  */
 export function parseJsonBody(text: string): { ok: true; value: unknown } | { ok: false } {
   if (text.trim() === '') return { ok: false };
   try {
-    return { ok: true, value: parseJsonText(text) };
+    return { ok: true, value: parseJsonText(text, MAX_JSON_DEPTH, false) };
   } catch {
     return { ok: false };
   }

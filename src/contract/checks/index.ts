@@ -7,7 +7,7 @@ export { describeBody, parseJsonBody } from './body-description.js';
 export { type ContractEndpoint, type ContractFinding, type FindingExample, LIST_ENDPOINT, type Observation, type Severity, SEVERITY_ORDER, SINGLE_ENDPOINT } from './contract-finding.js';
 export { buildContractReport, type ContractReport, type ListSummary, type ProbeSummary, type ReportSummary } from './contract-report.js';
 export { createFindingAggregator, type FindingAggregator } from './finding-aggregator.js';
-export { checkUtf8 } from './json-rule-finding.js';
+export { checkUtf8, notRecordedObservation } from './json-rule-finding.js';
 export { ListedMarkets } from './listed-markets.js';
 export { type CheckContext, checkEncoding, checkSingleBody, checkStatus, createListPageChecker, type ListPage, type ListPageChecker, type ResponseFacts } from './market-checks.js';
 export { buildDistributions, type Histogram, type ReportDistributions, ResponseTimeRecorder, type ResponseTimes } from './report-distributions.js';

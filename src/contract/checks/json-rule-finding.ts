@@ -1,7 +1,7 @@
 import { jsonRuleBroken, utf8Error, type JsonInputError } from '../../floor/bounded-json.js';
 import { MAX_MARKET_DEPTH } from '../../floor/limits.js';
 import type { FindingAggregator } from './finding-aggregator.js';
-import type { ContractEndpoint, Observation } from './contract-finding.js';
+import { SINGLE_ENDPOINT, type ContractEndpoint, type Observation } from './contract-finding.js';
 
 /**
  * The `json-rule` error for an answer, list item or market that breaks a JSON rule of
@@ -19,12 +19,30 @@ export function jsonRuleObservation(error: JsonInputError, endpoint: ContractEnd
 }
 
 /**
- * The JSON rule a market (or list item) breaks, as a market from any other source would be
- * refused: nested deeper than MAX_MARKET_DEPTH (so it fits every document that carries a market)
- * or a forbidden member name. Undefined when it keeps them.
+ * The JSON rule a deployment's market (or list item) breaks: nested deeper than MAX_MARKET_DEPTH
+ * (so it fits every document that carries a market). Member names are data: no name changes a
+ * verdict (`__proto__`, `constructor`, `toString` are extra members like any other; the contract
+ * allows extra members). Undefined when it keeps the rule.
  */
 export function marketRuleBroken(value: unknown): JsonInputError | undefined {
-  return jsonRuleBroken(value, MAX_MARKET_DEPTH, '', 'a market');
+  return jsonRuleBroken(value, MAX_MARKET_DEPTH, '', 'a market', false);
+}
+
+/**
+ * Why a market that meets the contract is kept out of a fixture set (`record`, `proxy --record`):
+ * a member name the fixture reader refuses on every input (FORBIDDEN_MEMBERS, floor/bounded-json.ts,
+ * docs/limits.md), so a recorded file holding it would not load. The information finding
+ * `not-recorded` naming the member; undefined when the market can be recorded.
+ */
+export function notRecordedObservation(market: unknown, request: string, marketId: string): Observation | undefined {
+  const broken = jsonRuleBroken(market, MAX_MARKET_DEPTH, '', 'a market');
+  if (broken?.rule !== 'member') return undefined;
+  const pointer = broken.pointer ?? '';
+  return {
+    severity: 'info', code: 'not-recorded', endpoint: SINGLE_ENDPOINT, pointerTemplate: '', expected: 'nothing in particular (information)',
+    example: { marketId, pointer, found: `member ${broken.what} (the fixture reader refuses it: docs/limits.md)`, request },
+    message: `${request}: not recorded: member ${broken.what} at ${pointer} is refused by the fixture reader (docs/limits.md, "Reading JSON")`,
+  };
 }
 
 /**

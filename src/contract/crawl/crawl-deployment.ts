@@ -5,12 +5,12 @@ import { buildContractReport, type ContractReport } from '../checks/index.js';
 import { crawlList } from './crawl-list.js';
 import { resolveCrawlSettings, singleUrl, type CrawlOptions } from './crawl-settings.js';
 import { IN_FLIGHT_MARKET_BYTES } from '../../floor/crawl-limits.js';
-import { createCrawlState, failureCode, type CrawlState } from './crawl-state.js';
+import { createCrawlState, failureCode, limitReached, type CrawlState } from './crawl-state.js';
 import { displayBase, formatBytes, requestTarget, RequestFailure, type DeploymentResponse } from '../http-client/index.js';
 import { fixtureText } from '../../catalog/fixture-text.js';
 import { checkEncoding, checkSingleBody, checkStatus } from '../checks/index.js';
 import { parseJsonBody } from '../checks/index.js';
-import { checkUtf8 } from '../checks/index.js';
+import { checkUtf8, notRecordedObservation } from '../checks/index.js';
 import { probeUnknownId } from './probe-unknown-id.js';
 import { delistedSince } from './delisted-recheck.js';
 import { describeEventStream, isEventStreamType } from './event-stream.js';
@@ -57,8 +57,9 @@ export interface CrawlResult {
  * finding (or a warning with `strict`), else 0. Secrets (the header values) are redacted from the
  * report in every form (floor/redact-secrets.ts).
  * @throws ContractRunError `DEPLOYMENT_UNREACHABLE` when the first list request gets no HTTP
- *   answer; DeploymentRefusal (`UNAUTHORIZED`, `DEPLOYMENT_UNREACHABLE`) carrying its could-not-run
- *   `report` when the deployment refuses access or announces an outage, `LIMIT_EXCEEDED` when a list page is larger than maxBodyMb, `OPTION_INVALID` for a bad
+ *   answer; DeploymentRefusal (`UNAUTHORIZED`, `DEPLOYMENT_UNREACHABLE`, `LIMIT_EXCEEDED`) carrying its could-not-run
+ *   `report` when the deployment refuses access or announces an outage, or the run reaches one of the checker's own limits
+ *   (a body past maxBodyMb or maxMarketBytes, maxPages, timeoutMs, the rate-limit budget: crawl-state.ts limitReached), `OPTION_INVALID` for a bad
  *   option (or a base URL ending in /markets that answers 404), `INTERRUPTED` on abort.
  */
 export async function crawlDeployment(options: CrawlOptions): Promise<CrawlResult> {
@@ -94,6 +95,8 @@ export async function crawlDeployment(options: CrawlOptions): Promise<CrawlResul
     });
     return { report: redact(report), markets: singles.markets, spooled: singles.spooled, invalid: redact(singles.invalid) };
   } catch (error) {
+    // Requests still in flight (other single markets) end now: the run's outcome is decided.
+    state.halt.abort(error);
     if (error instanceof DeploymentRefusal) {
       const list = { shape: 'unavailable' as const, pages: 0, paging: 'none', complete: false };
       error.report = redact(refusalReport(error, { command: options.command ?? 'check', baseUrl, startedAt, durationMs: performance.now() - start, strict: options.strict ?? false, list, marketsListed: state.listed.size, requests: state.requests + 1 }));
@@ -138,7 +141,7 @@ async function crawlMarkets(state: CrawlState, options: CrawlOptions): Promise<{
   const invalid = options.collectInvalid ? new Map<string, InvalidResponse>() : undefined;
   const durations: number[] = [];
   let done = 0;
-  await forEachConcurrent(sample, state.settings.marketConcurrency, async (id) => {
+  await forEachConcurrent(sample, state.settings.marketConcurrency, state.halt.signal, async (id) => {
     try {
       const outcome = await checkOneMarket(state, id);
       if (outcome.ms !== undefined) durations.push(outcome.ms);
@@ -200,6 +203,13 @@ function concurrencyText(state: CrawlState): string {
   return lowest < settings.concurrency ? `${base}, lowered to ${lowest} on 429s` : base;
 }
 
+/** The Content-Length of an answer sent without a content coding (then the decoded size too), else undefined. */
+function declaredLength(response: DeploymentResponse): number | undefined {
+  const coding = (response.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
+  const length = response.headers['content-length'];
+  return (coding === '' || coding === 'identity') && length !== undefined && /^\d+$/.test(length) ? Number(length) : undefined;
+}
+
 /** A body's chunks, stopped with a RequestFailure (`limit`) past `limit.bytes`: nothing past the limit is read or kept. */
 async function* bounded(chunks: AsyncIterable<Uint8Array>, limit: { bytes: number; flag: string }, url: URL): AsyncGenerator<Uint8Array> {
   let bytes = 0;
@@ -218,10 +228,10 @@ async function checkOneMarket(state: CrawlState, id: string): Promise<{ market?:
   const target = singleUrl(state.settings.base, id);
   const request = requestTarget(target);
   const limit = marketBodyLimit(state.settings);
-  const failed = (error: RequestFailure) => {
-    const code = failureCode(error);
-    const expected = error.kind === 'limit' ? `a body within ${limit.flag} (${formatBytes(limit.bytes)})` : 'an answer for the listed market';
-    state.sink.add({ severity: 'error', code, endpoint: SINGLE_ENDPOINT, pointerTemplate: '', expected, example: { marketId: id, pointer: '', found: error.kind === 'limit' ? `${error.url.href}: ${error.reason}` : error.reason, request } });
+  const failed = (error: RequestFailure, declared?: number) => {
+    const stop = limitReached(state, error, SINGLE_ENDPOINT, limit, declared);
+    if (stop) throw stop;
+    state.sink.add({ severity: 'error', code: failureCode(error), endpoint: SINGLE_ENDPOINT, pointerTemplate: '', expected: 'an answer for the listed market', example: { marketId: id, pointer: '', found: error.reason, request } });
     return { invalid: { market_id: id, request, failure: error.reason } };
   };
   let response: DeploymentResponse;
@@ -243,7 +253,7 @@ async function checkOneMarket(state: CrawlState, id: string): Promise<{ market?:
   try {
     body = await collectBodyText(bounded(response.body, limit, response.url));
   } catch (error) {
-    if (error instanceof RequestFailure) return failed(error);
+    if (error instanceof RequestFailure) return failed(error, declaredLength(response));
     throw error;
   }
   const ms = performance.now() - response.startedAt;
@@ -275,7 +285,18 @@ async function judgeMarketAnswer(state: CrawlState, answer: { id: string; reques
     state.sink.add({ severity: 'warning', code: 'header-echo', endpoint: SINGLE_ENDPOINT, pointerTemplate: '', expected: 'a body that does not contain a --header value (not recorded)', example: { marketId: id, pointer: '', found: 'a --header value ([redacted])', request } });
     return { invalid: { market_id: id, request, status: response.status, failure: 'not kept: the body contains a --header value' }, ms };
   }
+  const refused = market ? unrecordable(state, market, request, id, response.status) : undefined;
+  if (refused) return { invalid: refused, ms };
   return market ? { market, ms } : { invalid: invalid(), ms };
+}
+
+/** When recording: a market valid for the contract (names are data) whose member name the fixture reader refuses (a recorded file would not load), as an invalid answer, its `not-recorded` information added. */
+function unrecordable(state: CrawlState, market: Market, request: string, id: string, status: number): InvalidResponse | undefined {
+  if (!(state.recording ?? false)) return undefined;
+  const notRecorded = notRecordedObservation(market, request, id);
+  if (!notRecorded) return undefined;
+  state.sink.add(notRecorded);
+  return { market_id: id, request, status, failure: `not kept: ${notRecorded.example.found}` };
 }
 
 /** The positions of `count` items spread evenly over a list of `total` (⌊k·total/count⌋: first, …, near the last), in list order. */
@@ -295,11 +316,11 @@ function sampleOf(state: CrawlState, count: number): { length: number; at(k: num
   return { length: ids.length, at: (k) => ids[k] as string };
 }
 
-/** Runs `work` on items 0…length−1, `limit` at a time. */
-async function forEachConcurrent(items: { length: number; at(k: number): string }, limit: number, work: (item: string) => Promise<void>): Promise<void> {
+/** Runs `work` on items 0…length−1, `limit` at a time; none starts once `halt` is aborted. */
+async function forEachConcurrent(items: { length: number; at(k: number): string }, limit: number, halt: AbortSignal, work: (item: string) => Promise<void>): Promise<void> {
   let next = 0;
   const worker = async () => {
-    while (next < items.length) await work(items.at(next++));
+    while (next < items.length && !halt.aborted) await work(items.at(next++));
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }

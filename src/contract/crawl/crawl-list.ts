@@ -3,7 +3,8 @@ import { LIST_ENDPOINT } from '../checks/index.js';
 import type { ListSummary } from '../checks/index.js';
 import { ContractRunError } from '../http-client/index.js';
 import { marketsUrl } from './crawl-settings.js';
-import { failureCode, previewBody, type CrawlState } from './crawl-state.js';
+import { failureCode, limitReached, previewBody, type CrawlState } from './crawl-state.js';
+import { checkerLimit } from '../reports/index.js';
 import { displayUrl, requestTarget, RequestFailure, type DeploymentResponse } from '../http-client/index.js';
 import { createJsonReader } from '../http-client/index.js';
 import { judgeListTotals, pagingInfo, pagingUnfollowed, readPagePaging } from './crawl-paging.js';
@@ -21,13 +22,12 @@ import { describeEventStream, isEventStreamType, startsLikeEventStream } from '.
  * Stage 1 of a crawl: `GET {base}/markets`, then every page the deployment signals, each body
  * streamed through the list checks (memory stays at the compact listing, whatever the size).
  * The next page is found by the paging dialects (paging-dialects.ts, docs/paging.md). The crawl
- * stops, saying so in the report (`list.complete: false` and a warning), when: `maxPages` is
- * reached (`page-limit`), a next page repeats a URL or cursor already fetched (found before
+ * stops, saying so in the report (`list.complete: false` and a warning), when a next page repeats a URL or cursor already fetched (found before
  * fetching it) or a page repeats earlier markets only (`cursor-loop`), a page fails, more pages
  * are signalled in a way no dialect follows (`paging-unfollowed`), or the last page announces a
  * total larger than what was seen (`list-partial`).
- * @throws ContractRunError DEPLOYMENT_UNREACHABLE (no answer to the first page), LIMIT_EXCEEDED (a
- *   page over maxBodyMb), OPTION_INVALID (a base URL ending in /markets whose list is a 404).
+ * @throws ContractRunError DEPLOYMENT_UNREACHABLE (no answer to the first page), DeploymentRefusal
+ *   LIMIT_EXCEEDED (a page over maxBodyMb or past timeoutMs, more pages than maxPages), OPTION_INVALID (a base URL ending in /markets whose list is a 404).
  */
 export async function crawlList(state: CrawlState): Promise<ListSummary> {
   const { base, maxPages } = state.settings;
@@ -65,8 +65,7 @@ export async function crawlList(state: CrawlState): Promise<ListSummary> {
     }
     if (!(await mayFollow(state, list, next, response.url, visited, cursors))) break;
     if (list.pages >= maxPages) {
-      stopPaging(state, list, 'page-limit', `stopped after ${list.pages} pages (--max-pages ${maxPages}); later pages were not checked`, next.url);
-      break;
+      throw checkerLimit(`the list has more than ${maxPages} page${maxPages === 1 ? '' : 's'}: page ${list.pages} links to ${requestTarget(next.url)}`, `--max-pages ${maxPages}`, maxPages >= 1_000_000 ? 'ask the deployment for larger pages: --max-pages is at its largest (1000000)' : `give --max-pages more than ${maxPages} (up to 1000000)`, requestTarget(response.url), LIST_ENDPOINT);
     }
     if (next.cursor !== undefined) cursors.add(next.cursor);
     url = next.url;
@@ -86,6 +85,10 @@ async function fetchPage(state: CrawlState, url: URL, list: ListSummary, headers
     response = await state.get(url, LIST_ENDPOINT, undefined, headers);
   } catch (error) {
     if (!(error instanceof RequestFailure)) throw error;
+    if (list.pages > 0) {
+      const stop = limitReached(state, error, LIST_ENDPOINT, { bytes: state.settings.maxBodyBytes, flag: '--max-body-mb' });
+      if (stop) throw stop;
+    }
     if (list.pages === 0 && error.kind !== 'cross-origin') {
       throw new ContractRunError('DEPLOYMENT_UNREACHABLE', `cannot reach ${displayUrl(url)}: ${error.reason}. ${unreachableHint(error)}`);
     }
@@ -146,7 +149,8 @@ export async function readListPage(state: CrawlState, response: DeploymentRespon
     reader.write(last);
   } catch (error) {
     if (!(error instanceof RequestFailure)) throw error;
-    if (error.kind === 'limit') throw new ContractRunError('LIMIT_EXCEEDED', `GET ${displayUrl(response.url)}: ${error.reason}. Raise --max-body-mb (maxBodyMb) if the list is really that large, or ask the deployment to page it.`);
+    const stop = limitReached(state, error, LIST_ENDPOINT, { bytes: state.settings.maxBodyBytes, flag: '--max-body-mb' });
+    if (stop) throw stop;
     pageFailed(state, error, response.requested);
     return undefined;
   }
@@ -194,8 +198,8 @@ async function mayFollow(state: CrawlState, list: ListSummary, next: NextStep, f
 }
 
 /** The crawl did not see the whole list: a warning (the verdict says the list is incomplete). */
-function stopPaging(state: CrawlState, list: ListSummary, code: 'page-limit' | 'cursor-loop', found: string, at: URL): void {
-  const expected = code === 'page-limit' ? 'the whole list within --max-pages' : 'a next page that was not fetched before';
+function stopPaging(state: CrawlState, list: ListSummary, code: 'cursor-loop', found: string, at: URL): void {
+  const expected = 'a next page that was not fetched before';
   state.sink.add({ severity: 'warning', code, endpoint: LIST_ENDPOINT, pointerTemplate: '', expected, example: { pointer: '', found, request: requestTarget(at) } });
   list.complete = false;
 }

@@ -30,15 +30,15 @@ export interface CrawlOptions {
   all?: boolean;
   /** Single-market requests in flight at once (and connections kept open). @default 8 */
   concurrency?: number;
-  /** List pages followed at most; stopping there is a warning (the list was not seen whole). @default 1000 */
+  /** List pages followed at most; a list with more stops the run (exit 2, could-not-run naming --max-pages): a limit of the checker. @default 1000 */
   maxPages?: number;
-  /** Largest response body accepted, decompressed, in MiB: a larger list page stops the crawl (exit 2), a larger market is an error finding. @default 64 */
+  /** Largest response body accepted, decompressed, in MiB: a larger body stops the run (exit 2, could-not-run naming the flag). @default 64 */
   maxBodyMb?: number;
   /**
-   * Largest single-market body, decompressed, in bytes (1 KiB to 64 MiB): a larger one is an error
-   * finding `body-too-large` naming the limit, read no further. With it, at most 64 MiB of
+   * Largest single-market body, decompressed, in bytes (1 KiB to 64 MiB): a larger one stops the
+   * run (exit 2, could-not-run naming the flag and the value that lets it finish), read no further. With it, at most 64 MiB of
    * single-market bodies are read at once (IN_FLIGHT_MARKET_BYTES): `concurrency` is lowered for
-   * single markets when `concurrency × maxMarketBytes` would pass it. @default 1048576 (1 MiB)
+   * single markets when `concurrency × maxMarketBytes` would pass it. @default 8388608 (8 MiB)
    */
   maxMarketBytes?: number;
   /** Retries of a 503 answer per request, honouring Retry-After; of a 429 once the pace is down to one request at a time (docs/contract-check.md, rate limits). @default 2 */

@@ -5,9 +5,11 @@ import type { ContractEndpoint, Observation } from '../checks/index.js';
 import type { FindingCode } from '../../floor/finding-codes.js';
 import { packageVersion } from '../../floor/package-info.js';
 import { ContractRunError } from '../http-client/index.js';
+import { checkerLimit, type DeploymentRefusal } from '../reports/index.js';
 import type { CrawlOptions, CrawlSettings } from './crawl-settings.js';
 import { watchCredentials } from './credential-refusal.js';
 import { stopOnAnnouncedOutage } from './announced-outage.js';
+import { stopOnEdgeRefusal } from './edge-refusal.js';
 import { versioningObservations } from './versioning-signals.js';
 import { createFindingAggregator, type FindingAggregator } from '../checks/index.js';
 import { ListedMarkets } from '../checks/index.js';
@@ -25,6 +27,10 @@ export interface CrawlState {
   /** Answer times per endpoint, for the report's distributions. */
   times: ResponseTimeRecorder;
   signal: AbortSignal | undefined;
+  /** True when the markets are kept for a fixture set (`record`: collectMarkets or spool). */
+  recording?: boolean;
+  /** Aborted when the run stops early (a limit of the checker, a refusal): requests in flight end at once, no new one starts. */
+  halt: AbortController;
   onProgress: CrawlOptions['onProgress'];
   /** Told of every answer's facts (a watch): crawl-observer.ts. */
   observer: CrawlOptions['observer'];
@@ -37,6 +43,8 @@ export interface CrawlState {
 export function createCrawlState(options: CrawlOptions, settings: CrawlSettings): CrawlState {
   const sink = createFindingAggregator();
   const signal = options.signal;
+  const halt = new AbortController();
+  const clientSignal = signal ? AbortSignal.any([signal, halt.signal]) : halt.signal;
   const client = createDeploymentClient({
     origin: settings.base.origin,
     headers: options.headers ?? [],
@@ -49,22 +57,25 @@ export function createCrawlState(options: CrawlOptions, settings: CrawlSettings)
     connections: settings.concurrency,
     userAgent: `market-stub/${packageVersion()} (contract check)`,
     network: settings.network,
-    ...(signal ? { signal } : {}),
+    signal: clientSignal,
     // Any undici Dispatcher fits CrawlDispatcher; the client needs undici's own type.
     ...(options.dispatcher ? { dispatcher: options.dispatcher as Dispatcher } : {}),
   });
   const credentials = watchCredentials(settings.base.origin, options.headers ?? [], settings.baseQuery);
   const info: CrawlState['info'] = (observation) => sink.add({ severity: 'info', expected: 'nothing in particular (information)', ...observation });
   const state: CrawlState = {
-    settings, client, sink, ctx: { sink, today: settings.today }, listed: new ListedMarkets(), requests: 0, times: new ResponseTimeRecorder(), signal, onProgress: options.onProgress, observer: options.observer, info,
+    settings, client, sink, ctx: { sink, today: settings.today }, listed: new ListedMarkets(), requests: 0, times: new ResponseTimeRecorder(), signal, halt, recording: Boolean(options.collectMarkets ?? options.spool), onProgress: options.onProgress, observer: options.observer, info,
     async get(url, endpoint, marketId, headers) {
       if (signal?.aborted) throw interrupted();
+      if (halt.signal.aborted) throw halt.signal.reason;
       try {
         const response = await client.get(url, headers);
         if (response.status === 429 && response.retriesExhausted !== undefined) {
           await response.discard();
-          throw rateLimitStop(url, response.retriesExhausted);
+          throw rateLimitStop(url, response.retriesExhausted, endpoint);
         }
+        // A 451 or a CDN's bot challenge first: a challenge's 403 is no verdict on a credential.
+        await stopOnEdgeRefusal(response, endpoint);
         await credentials.observe(response, endpoint);
         await stopOnAnnouncedOutage(response, endpoint, settings.retryAfterMaxMs);
         reportEvents(state, response.events, endpoint, marketId);
@@ -72,6 +83,7 @@ export function createCrawlState(options: CrawlOptions, settings: CrawlSettings)
         return response;
       } catch (error) {
         if (signal?.aborted) throw interrupted();
+        if (halt.signal.aborted) throw halt.signal.reason;
         // The proxy is ours, not the deployment's: no request can succeed past it.
         if (error instanceof RequestFailure && error.kind === 'proxy') throw new ContractRunError('DEPLOYMENT_UNREACHABLE', `cannot reach ${displayUrl(url)}: ${error.reason}. Check --proxy or the HTTP_PROXY/HTTPS_PROXY/NO_PROXY variables.`);
         throw error;
@@ -110,11 +122,31 @@ export async function previewBody(response: DeploymentResponse): Promise<{ text:
 
 /**
  * A deployment that still answers 429 after the pace was lowered as far as it goes: the checker
- * could not run at the deployment's pace within its bounds (exit 2, LIMIT_EXCEEDED), never a
- * contract finding.
+ * could not run at the deployment's pace within its bounds (exit 2, LIMIT_EXCEEDED, a could-not-run
+ * report), never a contract finding.
  */
-function rateLimitStop(url: URL, why: string): ContractRunError {
-  return new ContractRunError('LIMIT_EXCEEDED', `GET ${displayUrl(url)}: the deployment rate-limits the checker: ${why}. Raise --retries or --retry-after-max-ms, lower --concurrency, or run when the quota has reset.`);
+function rateLimitStop(url: URL, why: string, endpoint: ContractEndpoint): DeploymentRefusal {
+  return checkerLimit(`GET ${displayUrl(url)}: the deployment rate-limits the checker: ${why}`, '--retries, --retry-after-max-ms', 'raise --retries or --retry-after-max-ms, lower --concurrency, or run when the quota has reset', requestTarget(url), endpoint);
+}
+
+/**
+ * A request that reached one of the checker's own limits (reports the one rule: exit 2 naming the
+ * flag and the value that lets the run finish): a body past --max-body-mb or --max-market-bytes
+ * (`limit` names which; `declared` is the Content-Length of an identity-coded answer, the exact
+ * size needed), or no complete answer within --timeout-ms. Undefined for any other failure.
+ */
+export function limitReached(state: CrawlState, failure: RequestFailure, endpoint: ContractEndpoint, limit: { bytes: number; flag: string }, declared?: number): DeploymentRefusal | undefined {
+  const request = requestTarget(failure.url);
+  if (failure.kind === 'timeout' && /--timeout-ms/.test(failure.reason)) {
+    const ms = state.settings.timeoutMs;
+    return checkerLimit(`GET ${displayUrl(failure.url)}: ${failure.reason}`, `--timeout-ms ${ms}`, ms >= 600_000 ? 'ask the deployment to answer faster: --timeout-ms is at its largest (600000)' : `give --timeout-ms more than ${ms} (up to 600000) if the deployment is this slow`, request, endpoint);
+  }
+  if (failure.kind !== 'limit') return undefined;
+  const unit = limit.flag === '--max-body-mb' ? 'MiB' : 'bytes';
+  const need = declared !== undefined && declared > limit.bytes ? declared : undefined;
+  const value = unit === 'MiB' ? Math.ceil((need ?? limit.bytes + 1) / 1_048_576) : (need ?? limit.bytes + 1);
+  const remedy = need !== undefined ? `give ${limit.flag} ${value} (its Content-Length is ${need.toLocaleString('en-US')} bytes)` : `give ${limit.flag} more than ${unit === 'MiB' ? limit.bytes / 1_048_576 : limit.bytes} (the body was cut there; its whole size is unknown)`;
+  return checkerLimit(`GET ${displayUrl(failure.url)}: ${failure.reason}`, `${limit.flag} ${unit === 'MiB' ? limit.bytes / 1_048_576 : limit.bytes}`, `${remedy}, or ask the deployment to send less`, request, endpoint);
 }
 
 export function interrupted(): ContractRunError {

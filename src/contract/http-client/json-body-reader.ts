@@ -1,7 +1,7 @@
 import { jsonParser } from 'stream-json/core/parser.js';
 import { getManyValues, isMany, none } from 'stream-chain/defs.js';
 import { pointerToken } from '../../schema/finding.js';
-import { depthError, FORBIDDEN_MEMBERS, memberError, type JsonInputError } from '../../floor/bounded-json.js';
+import { depthError, type JsonInputError } from '../../floor/bounded-json.js';
 import { MAX_JSON_DEPTH } from '../../floor/limits.js';
 
 /**
@@ -29,7 +29,7 @@ export interface JsonReaderEvents {
   /** An item of the candidate array, complete; it is not kept by the reader. */
   onItem?(key: string | null, index: number, value: unknown): void;
   onAnomaly?(anomaly: JsonAnomaly): void;
-  /** An item of the candidate array that breaks a JSON rule (deeper than MAX_JSON_DEPTH, a forbidden member): skipped, never built. */
+  /** An item of the candidate array that breaks a JSON rule (deeper than MAX_JSON_DEPTH): skipped, never built. */
   onRefusedItem?(key: string | null, index: number, error: JsonInputError): void;
 }
 
@@ -167,8 +167,19 @@ function placeInFrame(top: Frame, value: unknown, events: JsonReaderEvents, poin
   if (Object.hasOwn(record, key)) {
     events.onAnomaly?.({ kind: 'duplicate-member', pointer: pointer(), literal: JSON.stringify(key), detail: `named twice in one object; the last value, ${shortJson(value)}, is used (as JSON.parse does), not ${shortJson(record[key])}` });
   }
-  record[key] = value;
+  setMember(record, key, value);
   top.key = undefined;
+}
+
+/**
+ * Sets a member as JSON.parse does (CreateDataProperty, ECMA-262 §25.5.1): an own data property
+ * whatever its name, so `__proto__` is a member like any other and never the object's prototype.
+ * A deployment's member names are data: none changes what the checks see (`constructor`,
+ * `toString`, `hasOwnProperty` are plain own members of the object they are in).
+ */
+function setMember(record: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__') Object.defineProperty(record, key, { value, writable: true, enumerable: true, configurable: true });
+  else record[key] = value;
 }
 
 /** A number token as JSON.parse reads it (`Number(literal)`), reporting a literal that does not round-trip. */
@@ -202,8 +213,8 @@ function dispatchToken(token: Token, on: { open(kind: 'object' | 'array'): void;
 }
 
 /**
- * Applies the JSON rules of floor/bounded-json.ts while tokens stream: a container past
- * MAX_JSON_DEPTH and a FORBIDDEN_MEMBERS name. Inside an item of a streamed array the item is
+ * Applies the JSON rule of floor/bounded-json.ts that binds a deployment's answers while tokens
+ * stream: a container past MAX_JSON_DEPTH (member names are data: any name is read, setMember). Inside an item of a streamed array the item is
  * dropped, the rest of it skipped and `onRefusedItem` told once it ends (one refused item, the list
  * read on); anywhere else `fail` ends the read. Nothing deeper than the limit is ever built.
  */
@@ -227,7 +238,6 @@ function createRuleGuard(stack: Frame[], pointer: () => string, events: JsonRead
     },
     member(name: string): void {
       (stack[stack.length - 1] as Frame).key = name;
-      if (FORBIDDEN_MEMBERS.has(name)) violate(memberError(pointer(), name), false);
     },
     /** True while a refused item is skipped (the token is then consumed here). */
     skipped(name: string): boolean {

@@ -2,8 +2,33 @@ import type { ContractEndpoint } from '../checks/index.js';
 import { buildContractReport, type ContractReport, type ListSummary } from '../checks/index.js';
 import { ContractRunError, type ContractRunErrorCode } from '../http-client/index.js';
 
-/** Why the deployment would not be judged: access refused (401/403), or an announced outage (503 with a Retry-After past the cap). */
-export type RefusalKind = 'access-refused' | 'announced-outage';
+/**
+ * Why the deployment could not be judged: access refused (401/403), an announced outage (503 with
+ * a Retry-After past the cap), content withheld for legal reasons (451, RFC 7725), a CDN's bot
+ * challenge, or one of the checker's own limits reached (a body, a market, the page count, the
+ * time of one answer, the rate-limit budget: never the deployment's contract).
+ */
+export type RefusalKind = 'access-refused' | 'announced-outage' | 'legal-block' | 'bot-challenge' | 'checker-limit';
+
+/** What each kind of stop expected, for the could-not-run finding's `expected`. */
+const EXPECTED: Readonly<Record<RefusalKind, string>> = {
+  'access-refused': 'access to the deployment, to judge its contract',
+  'announced-outage': 'a deployment in service, to judge its contract',
+  'legal-block': 'content the deployment may serve to this client, to judge its contract',
+  'bot-challenge': 'answers from the deployment itself, not a CDN\'s bot challenge, to judge its contract',
+  'checker-limit': 'a run within the checker\'s own limits (options, not the contract)',
+};
+
+/**
+ * The run stopped at one of the checker's own limits (one rule for all of them: exit 2, never a
+ * contract finding): `flag` is the option that set it and `remedy` the value (or direction) that
+ * would let the run finish (`--max-market-bytes 8388609 or more`).
+ * @returns the DeploymentRefusal (code LIMIT_EXCEEDED, kind `checker-limit`) to throw.
+ */
+export function checkerLimit(what: string, flag: string, remedy: string, request: string, endpoint: ContractEndpoint): DeploymentRefusal {
+  const message = `${what}: a limit of the checker (${flag}), not of the deployment's contract. To let the run finish, ${remedy}. The report has this one finding: the others would be about a run cut short.`;
+  return new DeploymentRefusal('LIMIT_EXCEEDED', message, 'checker-limit', request, endpoint);
+}
 
 /**
  * The deployment answered, but with a refusal to be looked at now (credential-refusal.ts,
@@ -40,7 +65,7 @@ export interface RefusalRun {
  * what to do) the CLI also prints on stderr.
  */
 export function refusalReport(refusal: DeploymentRefusal, run: RefusalRun): ContractReport {
-  const expected = refusal.refusal === 'access-refused' ? 'access to the deployment, to judge its contract' : 'a deployment in service, to judge its contract';
+  const expected = EXPECTED[refusal.refusal];
   const report = buildContractReport({
     ...run,
     marketsChecked: 0,
