@@ -34,9 +34,6 @@ export type { Finding } from './schema/finding.js';
 // Contract checks against a real deployment (docs/contract-check.md, "Library").
 export { checkDeployment, crawlDeployment, type CrawlOptions, type CrawlProgress, type CrawlResult, type InvalidResponse } from './contract/index.js';
 export { formatContractReport, type ReportFormat, type FormatOptions } from './contract/index.js';
-// A deployment watched over time (docs/contract-check.md, "Watching a deployment").
-export { watchDeployment, type WatchOptions, type WatchRound, type WatchFinding, type WatchExample, type WatchEvidence } from './contract/index.js';
-export { WatchMetrics, WatchSummaryBuilder, formatWatchHtml, type WatchSummary, type TimelineRound } from './contract/index.js';
 export type { ContractReport, ListSummary, ProbeSummary, ReportSummary } from './contract/index.js';
 export type { Histogram, ReportDistributions, ResponseTimes } from './contract/index.js';
 export { MARKDOWN_MAX_CHARS } from './contract/index.js';

@@ -155,3 +155,17 @@ describe('check --watch', () => {
     expect(last.rounds).toBeGreaterThanOrEqual(2);
   });
 });
+
+describe('the documented alert rules (docker/watch/market-stub-watch.rules.yml)', () => {
+  it('pass promtool check rules and name only series the watch exports', async (context) => {
+    const file = new URL('../../docker/watch/market-stub-watch.rules.yml', import.meta.url).pathname;
+    const rules = await readFile(file, 'utf8');
+    const named = [...new Set(rules.match(/market_stub_watch_[a-z_]+/g) ?? [])].sort();
+    const exported = ['market_stub_watch_answer_seconds', 'market_stub_watch_findings', 'market_stub_watch_last_success_timestamp_seconds', 'market_stub_watch_time_findings_total'];
+    expect(named).toEqual(exported);
+    if (!promtool) return context.skip('promtool is not installed (Debian: apt-get install prometheus)');
+    const checked = spawnSync(promtool, ['check', 'rules', file], { encoding: 'utf8' });
+    expect(checked.status, checked.stdout + checked.stderr).toBe(0);
+    expect(checked.stdout).toContain('SUCCESS: 4 rules found');
+  });
+});

@@ -3,7 +3,8 @@
 // rounds, reports exactly the declared findings over time within the declared rounds, naming the
 // affected markets; with no deviation, rounds of a ticking stub end with no finding over time.
 import { describe, expect, it } from 'vitest';
-import { startMarketStub, watchDeployment, type MarketStub, type WatchFinding } from '../../src/index.js';
+import { startMarketStub, type MarketStub } from '../../src/index.js';
+import { watchDeployment, type WatchFinding } from '../../src/contract/index.js';
 import { todayUtc } from '../../src/floor/market-rules.js';
 import { DEVIATIONS } from '../../src/deviation/deviation-catalogue.js';
 import type { Deviation } from '../../src/deviation/deviation-definition.js';
