@@ -172,7 +172,8 @@ class OverlayStore implements MarketStore {
   }
 
   stepAt(t: number): number {
-    return this.walk.mode === 'off' || t < this.walk.origin + this.walk.stepMs ? 0 : Math.floor((t - this.walk.origin) / this.walk.stepMs);
+    // Counted whatever the walk's mode: the deviations that change over time (`followsTick`) read it too.
+    return t < this.walk.origin + this.walk.stepMs ? 0 : Math.floor((t - this.walk.origin) / this.walk.stepMs);
   }
 
   at(t: number): MarketCatalog {
@@ -338,15 +339,20 @@ class OverlayStore implements MarketStore {
     return !this.deviationsOf(id).some((d) => d.freezesPrices);
   }
 
-  /** The served entry of a market at a step of the walk: the entry of step 0 when its prices stay, else one rendered from the walked market with its deviations. */
+  /**
+   * The served entry of a market at a step of the walk: the entry of step 0 when its prices stay
+   * and none of its deviations changes over time, else one rendered from the walked market with
+   * its deviations at that step (`followsTick`: status-regression, item-flapping…).
+   */
   private entryAtStep(id: string, step: number): CatalogEntry | undefined {
     const served = this.servedEntry(id);
     const market = served === undefined ? undefined : this.market(id);
-    if (served === undefined || market === undefined || !this.walks(market)) return served;
-    const moved = walkedMarket(market, this.seed, step);
-    if (moved === market) return served;
+    if (served === undefined || market === undefined) return served;
     const ds = this.deviationsOf(id);
-    return ds.length === 0 ? toCatalogEntry(moved) : this.render(moved, ds);
+    const follows = ds.some((d) => d.followsTick);
+    const moved = this.walks(market) ? walkedMarket(market, this.seed, step) : market;
+    if (moved === market && !follows) return served;
+    return ds.length === 0 ? toCatalogEntry(moved) : this.render(moved, ds, step);
   }
 
   /** The deviations of one market: its own, and the shared ones the seed selects it for. */
@@ -358,8 +364,9 @@ class OverlayStore implements MarketStore {
     return shared.length === 0 ? own : merged(own, shared);
   }
 
-  private render(market: Market, deviations: readonly MarketDeviation[]): CatalogEntry {
-    return deviatedEntry(market, deviations, this.seed);
+  /** A market rendered with its deviations at a step of the clock (0: the start, and every frozen clock). */
+  private render(market: Market, deviations: readonly MarketDeviation[], step = 0): CatalogEntry {
+    return deviatedEntry(market, deviations, this.seed, step);
   }
 
   /** The entry served for a market (built and kept the first time a changed or deviating market is read). */

@@ -19,8 +19,8 @@ export function merged(a: readonly MarketDeviation[], b: readonly MarketDeviatio
  * A market served with its deviations. The entry's `market` is the single view when it is still
  * a Market (so `?status=` filters what is served), else the stored market.
  */
-export function deviatedEntry(market: Market, deviations: readonly MarketDeviation[], seed: number): CatalogEntry {
-  const out = renderDeviatedMarket({ item: market, summary: toSummary(market) }, deviations, { seed, idHash: fnv1a(market.market_id) });
+export function deviatedEntry(market: Market, deviations: readonly MarketDeviation[], seed: number, tick = 0): CatalogEntry {
+  const out = renderDeviatedMarket({ item: market, summary: toSummary(market) }, deviations, { seed, idHash: fnv1a(market.market_id), tick });
   const servedMarket = getMarketValidator({ allErrors: false }).isMarket(out.item) ? out.item : market;
   return { market: servedMarket, body: out.body, summaryJson: out.summaryJson, deviated: out.reply };
 }

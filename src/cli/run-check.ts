@@ -11,7 +11,7 @@ import { crawlDeployment, type CrawlOptions, type CrawlProgress } from '../contr
 import { libraryOptionsOf } from '../options/launch-options.js';
 import { formatContractReport, type ReportFormat } from '../contract/index.js';
 import type { ResolvedOptions } from '../options/resolve-options.js';
-import { CHECK_OPTIONS, type CheckValues, type CrawlFeeds } from '../options/tables/crawl-options.js';
+import { CRAWL_COMMAND_OPTIONS, type CheckValues, type CrawlFeeds, type CrawlValues } from '../options/tables/crawl-options.js';
 import { EXIT, type CliIo } from './cli-io.js';
 import type { ContractCliIo } from './cli-io.js';
 import { parseReportTargets, type ReportTarget } from './report-targets.js';
@@ -36,12 +36,12 @@ const FEEDS_CRAWL_KEYS: [CrawlFeeds] extends [keyof CrawlOptions] ? true : never
  * Turns resolved crawl options into the crawl's options and report settings (certificate files read).
  * @throws ContractRunError OPTION_INVALID for a malformed --header (never echoing its value), an unreadable certificate file.
  */
-export async function resolveCrawlFlags(options: ResolvedOptions<CheckValues>, env: Readonly<Record<string, string | undefined>>): Promise<CrawlFlags> {
+export async function resolveCrawlFlags(options: ResolvedOptions<CrawlValues>, env: Readonly<Record<string, string | undefined>>): Promise<CrawlFlags> {
   const v = options.values;
   const headers = parseHeaderFlags(v.header, options.origins.header ?? '--header');
   const network = await readNetworkFlags(options, env);
   // Every row that feeds a crawl option passes it in one loop; the headers and the network are composed from several flags.
-  const crawl: CrawlOptions = { ...(FEEDS_CRAWL_KEYS && (libraryOptionsOf(CHECK_OPTIONS, v) as Omit<CrawlOptions, 'baseUrl'>)), baseUrl: v.baseUrl, headers, network };
+  const crawl: CrawlOptions = { ...(FEEDS_CRAWL_KEYS && (libraryOptionsOf(CRAWL_COMMAND_OPTIONS, v) as Omit<CrawlOptions, 'baseUrl'>)), baseUrl: v.baseUrl, headers, network };
   const { format, output } = v;
   const reports = parseReportTargets(v.report, format, options.origins.report ?? '--report', output === undefined ? [] : [output]);
   return { crawl, format, output, outputOrigin: options.origins.output, secrets: [...headers.map(([, value]) => value), ...networkSecrets(network), ...baseUrlSecrets(v.baseUrl, v.redactQuery ?? [])], reports };
@@ -68,7 +68,7 @@ export function parseHeaderFlags(raw: unknown, source = '--header'): Array<[stri
  * returns the exit code: 0 no errors (warnings allowed unless --strict), 1 errors found, 2 the
  * check could not run (bad option, connection refused, DNS, TLS, timeout on the list).
  */
-export async function runCheck(options: ResolvedOptions<CheckValues>, cliIo: ContractCliIo): Promise<number> {
+export async function runOneCheck(options: ResolvedOptions<CheckValues>, cliIo: ContractCliIo): Promise<number> {
   let io = cliIo;
   let settings: CrawlFlags | undefined;
   try {

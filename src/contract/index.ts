@@ -9,3 +9,4 @@ export { type ContractEndpoint, type ContractFinding, type ContractReport, type 
 export { DeploymentRefusal, formatContractReport, type FormatOptions, MARKDOWN_MAX_CHARS, type ReportFormat, SARIF_CONTRACT_URI, type SarifOptions } from './reports/index.js';
 export { type FixtureSetOptions, type FixtureSetStaging, type FixtureSetWritten, stageFixtureSet, writeFixtureSet } from './fixture-sets/index.js';
 export { checkDeployment, crawlDeployment, type CrawlOptions, type CrawlProgress, type CrawlResult, type InvalidResponse } from './crawl/index.js';
+export { deploymentIdentity, formatRoundJsonl, formatWatchHtml, formatRoundText, formatSummaryJsonl, formatSummaryText, type TimelineRound, watchDeployment, type WatchEvidence, type WatchExample, type WatchFinding, WatchMetrics, type WatchOptions, type WatchRound, type WatchSummary, WatchSummaryBuilder } from './watch/index.js';

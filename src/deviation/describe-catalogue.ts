@@ -13,6 +13,8 @@ export interface DeviationDescription {
   findings: DeclaredFinding[];
   /** Why `check` reports nothing, when it cannot. */
   unseen?: string;
+  /** What a watch reports over time for it (codes), and within how many rounds. */
+  watch?: { findings: string[]; rounds: number };
   /** Former names still accepted. */
   aliases?: string[];
   /** What `record` writes of an affected market (or, for a list deviation, of the list). */
@@ -29,6 +31,7 @@ export function describeCatalogue(): DeviationDescription[] {
     describe: d.describe,
     findings: d.findings.map((f) => ({ ...f })),
     ...(d.unseen === undefined ? {} : { unseen: d.unseen }),
+    ...(d.watch === undefined ? {} : { watch: { findings: [...d.watch.findings], rounds: d.watch.rounds } }),
     ...(d.aliases === undefined ? {} : { aliases: [...d.aliases] }),
     record: d.record,
   }));

@@ -1,5 +1,9 @@
 import { LIST_ENDPOINT, SINGLE_ENDPOINT } from '../floor/vocabulary.js';
 import type { FindingCode } from '../floor/finding-codes.js';
+import type { WatchFindingCode } from '../floor/watch-finding-codes.js';
+
+/** A finding over time a deviation provokes. */
+export type WatchCode = WatchFindingCode;
 
 /** `contract`: breaks the documented contract (`check` reports an error, exit 1); `assumption`: breaks only an assumption (a warning, exit 0). */
 export type DeviationClass = 'contract' | 'assumption';
@@ -30,6 +34,8 @@ export interface DeviationContext {
   readonly seed: number;
   /** FNV-1a of the market_id (with the seed, a stream of the market's own). */
   readonly idHash: number;
+  /** Ticks since start or reset (0 when absent): what a deviation that changes over time (`followsTick`) reads. */
+  readonly tick?: number;
 }
 
 /** How an answer deviates beyond its JSON value: status, media type, bytes, time. Data only; src/http applies it. */
@@ -60,6 +66,8 @@ export interface ReplyEdit {
   readonly lagsItems?: boolean;
   /** An `ETag` that names the market, not its bytes: kept while the body changes (runtime/conditional-reply.ts `pinnedTag`). */
   readonly staleTag?: boolean;
+  /** List only: a `Date` this many ms from the real clock (RFC 9110 §6.6.1), as a server whose clock is off sends it. */
+  readonly clockSkewMs?: number;
 }
 
 /** How a rate-limited deviation announces its limit: `Retry-After` on a 429 only, the IETF `RateLimit`/`RateLimit-Policy` fields, or `X-RateLimit-*` (on every answer). */
@@ -77,6 +85,8 @@ interface DeviationBase {
   readonly describe: string;
   /** Exactly what `check --all` reports for it against an otherwise conforming stub (besides information). */
   readonly findings: readonly DeclaredFinding[];
+  /** What a watch (`check --watch`) reports over time for it, against a stub that ticks between rounds, and within how many rounds (docs/contract-check.md). */
+  readonly watch?: { readonly findings: readonly WatchCode[]; readonly rounds: number };
   /** Why `check` reports nothing: a deviation no single crawl can see, or one the checker is built to cope with (a rate limit it paces itself to). */
   readonly unseen?: string;
   /** Former names (the domain faults of 0.1, whose API is removed), still accepted as names of this deviation (CHANGELOG.md). */
@@ -104,6 +114,10 @@ export interface MarketDeviation extends DeviationBase {
   readonly hidesItem?: boolean;
   /** Prices stop moving on tick. */
   readonly freezesPrices?: boolean;
+  /** What is served changes with the tick (the rewrites read `ctx.tick`): a tick rebuilds the market's answers. */
+  readonly followsTick?: boolean;
+  /** Listed, but `GET /markets/{market_id}` answers 404 at the ticks where this is true. */
+  hidesItemAt?(ctx: DeviationContext): boolean;
   /** The id the single market also answers at (the id the list now shows), when a rewrite changes it. */
   alias?(marketId: string, ctx: DeviationContext): string;
 }

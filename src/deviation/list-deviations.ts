@@ -94,6 +94,15 @@ export const LIST_DEVIATIONS: readonly ListDeviation[] = [
     reply: { versioning: true },
   },
   {
+    name: 'clock-skew', class: 'assumption', scope: 'list', endpoints: ['list'],
+    describe: 'the list\'s `Date` is three hours ahead of the stub clock (a server whose clock is off)',
+    findings: [],
+    unseen: 'one crawl takes a deployment\'s `Date` as its day (`deployment-date`, information); only a watch compares it with its own clock',
+    watch: { findings: ['clock-skew'], rounds: 1 },
+    record: 'kept',
+    reply: { clockSkewMs: 3 * 3_600_000 },
+  },
+  {
     name: 'list-partial-no-signal', class: 'assumption', scope: 'list', endpoints: ['list'],
     describe: `the list answers only its first ${FIRST_PAGE} markets, a full page as \`X-Per-Page: ${FIRST_PAGE}\` says, with no next-page signal and no total, while more exist`,
     findings: [onList('warning', 'paging-unfollowed')],

@@ -1,4 +1,6 @@
 import { mixSeed } from '../floor/seed-mix.js';
+import { WATCH_RULES } from '../floor/watch-finding-codes.js';
+import { WATCHED_DEVIATIONS } from './watched-deviations.js';
 import { onItem, onList, type DeviationContext, type JsonObject, type MarketDeviation, type MarketViews } from './deviation-definition.js';
 
 // The deviations of chosen markets. Each is one definition: name, class, endpoints, the rewrite
@@ -261,9 +263,11 @@ export const MARKET_DEVIATIONS: readonly MarketDeviation[] = [
     describe: 'prices do not move with the clock (or a tick) while the others walk',
     findings: [],
     unseen: 'one crawl sees prices at one moment; only a client that ticks and compares can tell a stale market',
+    watch: { findings: ['prices-frozen'], rounds: WATCH_RULES.frozenRounds + 1 },
     record: 'kept',
     freezesPrices: true,
   },
+  ...WATCHED_DEVIATIONS,
   {
     name: 'list-duplicate-id', class: 'assumption', scope: 'market', endpoints: ['list'],
     describe: 'the market is listed twice in a row (as a page boundary race repeats an item)',

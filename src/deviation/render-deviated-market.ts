@@ -52,7 +52,7 @@ export function renderDeviatedMarket(views: MarketViews, deviations: readonly Ma
   let body: Uint8Array = utf8(itemText);
   let reply: { -readonly [K in keyof DeviatedReply]: DeviatedReply[K] } = { labels: deviations.map((d) => `deviation=${d.name}`) };
   for (const d of deviations) {
-    if (d.hidesItem) reply.hidden = true;
+    if (d.hidesItem || d.hidesItemAt?.(ctx)) reply.hidden = true;
     const edit = d.reply;
     if (!edit) continue;
     if (edit.status !== undefined) reply.status = edit.status;

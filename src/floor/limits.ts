@@ -212,3 +212,18 @@ export const MAX_CLOCK_RATE = 31_536_000;
 export const DEFAULT_MARKET_STUB_IMAGE = 'market-stub:latest';
 /** Default time for the container to answer GET /healthz, ms. */
 export const DEFAULT_STARTUP_TIMEOUT_MS = 60_000;
+
+// Enforced in contract/watch/ (watch-tracker.ts, watch-state.ts) and cli/run-watch.ts
+/** Markets a watch tracks at most (list order; later ones are counted, not compared): its memory and its state file stay O(this). */
+export const MAX_WATCHED_MARKETS = 100_000;
+/** Rounds a market absent from a complete list is still remembered, to tell a market that comes back (market-flapped). */
+export const WATCH_FORGET_ROUNDS = 20;
+/** Largest --state file read, bytes (100,000 markets take about 20 MiB). */
+export const MAX_WATCH_STATE_BYTES = 64 * 1024 * 1024;
+/** Rounds the summary of a watch keeps for its timeline (the HTML report, --format json): the last ones. */
+export const MAX_TIMELINE_ROUNDS = 500;
+/** Time findings the summary of a watch keeps as examples (the first ones); every one is counted. */
+export const MAX_WATCH_FINDINGS_KEPT = 200;
+/** Shortest and longest --watch interval, ms. */
+export const MIN_WATCH_INTERVAL_MS = 100;
+export const MAX_WATCH_INTERVAL_MS = 86_400_000;

@@ -14,5 +14,5 @@ export type Severity = Finding['severity'];
 export const SEVERITY_ORDER: readonly Severity[] = ['error', 'warning', 'info'];
 
 /** Report formats of check, record and proxy (on the floor: the CLI's option tables read them without loading the formatters). */
-export const REPORT_FORMATS = ['text', 'json', 'junit', 'html', 'markdown', 'sarif'] as const;
+export const REPORT_FORMATS = ['text', 'json', 'jsonl', 'junit', 'html', 'markdown', 'sarif'] as const;
 export type ReportFormat = (typeof REPORT_FORMATS)[number];

@@ -29,7 +29,7 @@ describe('resolved option values, typed from the table', () => {
   it('types check, record and proxy values, a required option as always set', () => {
     const check = resolveOptions(CHECK_OPTIONS, { flags: { 'base-url': 'http://127.0.0.1:1' }, env: {} }).values;
     expectTypeOf(check.baseUrl).toEqualTypeOf<string>();
-    expectTypeOf(check.format).toEqualTypeOf<'text' | 'json' | 'junit' | 'html' | 'markdown' | 'sarif'>();
+    expectTypeOf(check.format).toEqualTypeOf<'text' | 'json' | 'jsonl' | 'junit' | 'html' | 'markdown' | 'sarif'>();
     expectTypeOf(check.timeoutMs).toEqualTypeOf<number>();
     expectTypeOf(check.proxy).toEqualTypeOf<string | undefined>();
     expect(check).toMatchObject({ baseUrl: 'http://127.0.0.1:1', format: 'text', strict: false });

@@ -45,6 +45,7 @@ export function deviatedListReply(rendered: Reply, deviations: readonly ListDevi
     if (edit.loopLink) reply.headers['link'] = `<${target}>; rel="next"`;
     if (edit.versioning) addVersioningHeaders(reply.headers);
     if (edit.notModified) reply.notModified = true;
+    if (edit.clockSkewMs !== undefined) reply.dateSkewMs = edit.clockSkewMs;
     if (edit.body === undefined && !edit.bom) continue;
     if (reply.chunks) reply = { ...reply, chunks: editChunks(reply.chunks, edit) };
     else reply = { ...reply, body: editedList(reply.body, deviation) };

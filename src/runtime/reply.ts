@@ -22,6 +22,8 @@ export interface Reply {
   tag?: string;
   /** A deviation's 304 to any request, validators sent or not (`item-unconditional-304`, `list-unconditional-304`). */
   notModified?: true;
+  /** A deviation's `Date` this many ms from the stub clock (`clock-skew`); the core stamps it (stub-core.ts `dated`). */
+  dateSkewMs?: number;
 }
 
 /** Media type of every JSON body (RFC 8259 §11; charset spelled out for clients that want it). */

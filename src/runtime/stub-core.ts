@@ -124,7 +124,7 @@ function unstored(reply: Reply): Reply {
  * an error answer (4xx/5xx) passes through the one rule for secrets (floor/redact-secrets.ts).
  */
 function dated(answer: StubAnswer, t: number, dateOf: (t: number) => string, secrets?: Redactor): StubAnswer {
-  answer.reply.headers['date'] = dateOf(t);
+  answer.reply.headers['date'] = dateOf(t + (answer.reply.dateSkewMs ?? 0));
   answer.instantMs = t;
   if (secrets?.active && answer.reply.status >= 400) answer.reply = redactAnswer(answer.reply, secrets);
   return answer;

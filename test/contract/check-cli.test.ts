@@ -207,7 +207,7 @@ describe('check that cannot run (exit 2, one sentence, no stack trace)', () => {
     [['check', '--base-url', 'http://user:pw@127.0.0.1:1'], /^market-stub check: --base-url: expected an absolute http:\/\/ or https:\/\/ URL without a user name or password, found a URL with credentials \(not shown\); pass credentials with --header "Authorization: …" instead\.\n/],
     [['check', '--base-url', 'http://127.0.0.1:1', '--timeout-ms', 'soon'], /^market-stub check: --timeout-ms: expected an integer from 1 to 600000, found "soon"\.\n/],
     [['check', '--base-url', 'http://127.0.0.1:1', '--concurrency', '0'], /^market-stub check: --concurrency: expected an integer from 1 to 256, found "0"\.\n/],
-    [['check', '--base-url', 'http://127.0.0.1:1', '--format', 'xml'], /^market-stub check: --format: expected one of text, json, junit, html, markdown, sarif, found "xml"\.\n/],
+    [['check', '--base-url', 'http://127.0.0.1:1', '--format', 'xml'], /^market-stub check: --format: expected one of text, json, jsonl, junit, html, markdown, sarif, found "xml"\.\n/],
     [['check', '--base-url', 'http://127.0.0.1:1', '--header', 'Bearer hunter2-secret'], /^market-stub check: --header #1: expected "Name: value"/],
   ])('bad arguments: %j', async (args, pattern) => {
     const run = await runCliInProcess(args);

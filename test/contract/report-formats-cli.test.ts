@@ -149,7 +149,7 @@ describe('record --report', () => {
 
 describe('--report refused before anything starts', () => {
   const cases: Array<[string, string[], Record<string, string>, RegExp]> = [
-    ['an unknown format', ['--report', 'pdf:out.pdf'], {}, /^market-stub check: --report "pdf:out\.pdf": unknown report format "pdf"\. Give FORMAT:PATH with FORMAT one of text, json, junit, html, markdown, sarif \(e\.g\. --report html:report\.html\); write \.\/pdf:out\.pdf for a file of that name\.\n$/],
+    ['an unknown format', ['--report', 'pdf:out.pdf'], {}, /^market-stub check: --report "pdf:out\.pdf": unknown report format "pdf"\. Give FORMAT:PATH with FORMAT one of text, json, jsonl, junit, html, markdown, sarif \(e\.g\. --report html:report\.html\); write \.\/pdf:out\.pdf for a file of that name\.\n$/],
     ['a missing path', ['--report', 'html:'], {}, /^market-stub check: --report "html:": no path after "html:"\. Give FORMAT:PATH/],
     ['a path given twice', ['--report', 'html:same.out', '--report', 'json:same.out'], {}, /^market-stub check: --report "json:same\.out": same\.out is already written by another report; give each report its own path\.\n$/],
     ['the --output path again', ['--output', 'same.out', '--report', 'json:same.out'], {}, /already written by another report/],

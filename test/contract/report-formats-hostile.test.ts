@@ -19,7 +19,7 @@ import { FORGING_VALUES, HOSTILE_CONTENT_TYPE, LONG_ID, startForgingDeployment }
 import { sarifValidator } from './sarif-schema.js';
 import type { CliResult } from '../support/cli-process.js';
 
-const FORMATS = ['text', 'json', 'junit', 'html', 'markdown', 'sarif'] as const;
+const FORMATS = ['text', 'json', 'jsonl', 'junit', 'html', 'markdown', 'sarif'] as const;
 /** Characters no human format may hold raw: C0 but LF, DEL, C1, bidi and zero-width controls, separators, noncharacters. */
 // eslint-disable-next-line no-control-regex -- the test is about control characters
 const UNSAFE = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff\ufffe\uffff]/u;
@@ -193,5 +193,19 @@ describe('check that cannot run against a hostile deployment', () => {
     } finally {
       await redirecting.close();
     }
+  });
+});
+
+describe('the jsonl report of a deployment that forges its reports', () => {
+  it('is one JSON text a line: a line per finding, then the report line; no raw control, bidi or separator character', () => {
+    const report = JSON.parse(files['json'] as string) as ContractReport;
+    const text = files['jsonl'] as string;
+    expect(text.endsWith('\n')).toBe(true);
+    expect(text).not.toMatch(UNSAFE_IN_JSON);
+    const lines = text.slice(0, -1).split('\n').map((l) => JSON.parse(l) as { type: string; code?: string; message?: string });
+    expect(lines).toHaveLength(report.findings.length + 1);
+    expect(lines.map((l) => l.type)).toEqual([...report.findings.map(() => 'finding'), 'report']);
+    expect(lines.slice(0, -1).map((l) => l.code)).toEqual(report.findings.map((f) => f.code));
+    expect(lines.at(-1)).toMatchObject({ type: 'report', exitCode: 1, verdict: 'fail', summary: report.summary });
   });
 });

@@ -97,3 +97,14 @@ describe('the documented recipe (docs/deviations.md)', () => {
 it('keeps the endpoint names of the contract room', () => {
   expect([LIST_ENDPOINT, SINGLE_ENDPOINT]).toEqual(['GET /markets', 'GET /markets/{market_id}']);
 });
+
+describe('docs/contract-check.md, "Findings over time"', () => {
+  it('documents every finding a watch emits, with its severity', async () => {
+    const { WATCH_FINDING_KINDS } = await import('../../src/floor/watch-finding-codes.js');
+    const doc = readFileSync(new URL('../../docs/contract-check.md', import.meta.url), 'utf8');
+    const start = doc.indexOf('### Findings over time');
+    const section = doc.slice(start, doc.indexOf('\n## ', start));
+    const rows = [...section.matchAll(/^\| `([a-z-]+)` \| [a-z]+ \| (warning|info|error) \|/gm)].map((m) => `${m[2]} ${m[1]}`).sort();
+    expect(rows).toEqual(WATCH_FINDING_KINDS.map((k) => `${k.severity} ${k.code}`).sort());
+  });
+});

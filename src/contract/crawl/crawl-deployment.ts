@@ -17,6 +17,8 @@ import { describeEventStream, isEventStreamType } from './event-stream.js';
 import { DeploymentRefusal, refusalReport } from '../reports/index.js';
 import { buildDistributions } from '../checks/index.js';
 import { redactQueryValues } from '../../floor/secret-names.js';
+import { answerFacts } from './crawl-observer.js';
+import { fnv1a } from '../../floor/text-hash.js';
 
 export { CRAWL_DEFAULTS, CRAWL_LIMITS, marketsUrl, singleUrl, resolveCrawlSettings, type CrawlOptions, type CrawlProgress, type CrawlSettings } from './crawl-settings.js';
 
@@ -70,6 +72,7 @@ export async function crawlDeployment(options: CrawlOptions): Promise<CrawlResul
   const redact = <T>(value: T): T => redactQueryValues(settings.redactor.redactValue(value), settings.baseQuery.names);
   try {
     const list = await crawlList(state);
+    options.observer?.listed?.(state.listed, list.complete);
     const listMs = performance.now() - start;
     const singlesStart = performance.now();
     const singles = await crawlMarkets(state, options);
@@ -246,8 +249,6 @@ async function checkOneMarket(state: CrawlState, id: string): Promise<{ market?:
     state.sink.add({ severity: 'error', code: 'not-json', endpoint: SINGLE_ENDPOINT, pointerTemplate: '', expected: 'a JSON body holding the listed market', example: { marketId: id, pointer: '', found, request } });
     return { invalid: { market_id: id, request, status: response.status, failure: found } };
   }
-  const facts = { request, status: response.status, contentType: response.contentType };
-  const listed = state.listed.get(id);
   let body;
   try {
     body = await collectBodyText(bounded(response.body, limit, response.url));
@@ -260,6 +261,16 @@ async function checkOneMarket(state: CrawlState, id: string): Promise<{ market?:
   if (ms > state.settings.slowMs) {
     state.sink.add({ severity: 'warning', code: 'slow-answer', endpoint: SINGLE_ENDPOINT, pointerTemplate: '', expected: `an answer within --slow-ms (${state.settings.slowMs} ms)`, example: { marketId: id, pointer: '', found: `${Math.round(ms)} ms`, request } });
   }
+  const outcome = await judgeMarketAnswer(state, { id, request, response, body, ms });
+  if (state.observer?.market) state.observer.market(id, answerFacts(response, fnv1a(body.text)), outcome.market);
+  return outcome;
+}
+
+/** A single market's answer, read whole, judged: delisted, status, encoding, UTF-8, the body's checks, a header echo. */
+async function judgeMarketAnswer(state: CrawlState, answer: { id: string; request: string; response: DeploymentResponse; body: Awaited<ReturnType<typeof collectBodyText>>; ms: number }): Promise<{ market?: Market; invalid?: InvalidResponse; ms?: number }> {
+  const { id, request, response, body, ms } = answer;
+  const facts = { request, status: response.status, contentType: response.contentType };
+  const listed = state.listed.get(id);
   const invalid = (): InvalidResponse => {
     const parsed = parseJsonBody(body.text);
     return { market_id: id, request, status: response.status, ...(response.contentType ? { content_type: response.contentType } : {}), body: parsed.ok ? parsed.value : body.text };

@@ -14,6 +14,8 @@ import { checkUtf8 } from '../checks/index.js';
 import { adoptDeploymentDate } from './deployment-date.js';
 import { shownUrl, type BaseQuery } from '../http-client/index.js';
 import { notePageStart } from './delisted-recheck.js';
+import { answerFacts } from './crawl-observer.js';
+import { fnv1a } from '../../floor/text-hash.js';
 import { describeEventStream, isEventStreamType, startsLikeEventStream } from './event-stream.js';
 
 /**
@@ -102,7 +104,7 @@ async function fetchPage(state: CrawlState, url: URL, list: ListSummary, headers
   }
   list.pages++;
   if (list.pages === 1 && response.url.href !== url.href) list.redirectedTo = displayUrl(response.url);
-  const page = await readListPage(state, response, list.pages > 1);
+  const page = await readListPage(state, response, list.pages > 1, list.pages);
   const ms = performance.now() - response.startedAt;
   state.times.record(LIST_ENDPOINT, ms);
   return { response, page, ms };
@@ -114,10 +116,11 @@ async function fetchPage(state: CrawlState, url: URL, list: ListSummary, headers
  * @throws ContractRunError LIMIT_EXCEEDED when the body is larger than maxBodyMb; OPTION_INVALID for
  *   a first page that is a 404 under a base URL ending in /markets.
  */
-export async function readListPage(state: CrawlState, response: DeploymentResponse, laterPage: boolean): Promise<ListPage | undefined> {
+export async function readListPage(state: CrawlState, response: DeploymentResponse, laterPage: boolean, pageNumber = 0): Promise<ListPage | undefined> {
   const facts = { request: requestTarget(response.requested), status: response.status, contentType: response.contentType };
   if (response.status < 200 || response.status > 299) {
     const preview = await previewBody(response);
+    state.observer?.listPage?.(pageNumber, answerFacts(response, undefined));
     if (!laterPage && response.status === 404) rejectMarketsSuffix(state.settings.base, response.requested, state.settings.baseQuery);
     checkStatus(facts, preview, state.ctx, LIST_ENDPOINT, 'the market list', undefined, response.retriesExhausted);
     return undefined;
@@ -130,9 +133,11 @@ export async function readListPage(state: CrawlState, response: DeploymentRespon
   const reader = createJsonReader('list', checker);
   const text = new BodyText();
   let head = '';
+  let hash = fnv1a('');
   try {
     for await (const chunk of response.body) {
       const decoded = text.write(chunk);
+      if (state.observer) hash = fnv1a(decoded, hash);
       if (head.length < 64) {
         head += decoded.slice(0, 64 - head.length);
         // Leaving the loop closes the body: an endless stream is judged on its first bytes.
@@ -140,7 +145,9 @@ export async function readListPage(state: CrawlState, response: DeploymentRespon
       }
       reader.write(decoded);
     }
-    reader.write(text.end());
+    const last = text.end();
+    if (state.observer) hash = fnv1a(last, hash);
+    reader.write(last);
   } catch (error) {
     if (!(error instanceof RequestFailure)) throw error;
     const stop = limitReached(state, error, LIST_ENDPOINT, { bytes: state.settings.maxBodyBytes, flag: '--max-body-mb' });
@@ -150,6 +157,7 @@ export async function readListPage(state: CrawlState, response: DeploymentRespon
   }
   checkEncoding(facts, text.bom, state.ctx, LIST_ENDPOINT);
   checkUtf8(text.notUtf8At, state.ctx.sink, LIST_ENDPOINT, facts.request);
+  state.observer?.listPage?.(pageNumber, answerFacts(response, hash));
   return checker.finish(reader.end(), laterPage, { text: head, bytes: text.bytes });
 }
 

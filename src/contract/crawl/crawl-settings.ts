@@ -7,6 +7,7 @@ export { CRAWL_DEFAULTS, CRAWL_LIMITS } from '../../floor/crawl-limits.js';
 import { createRedactor, type Redactor } from '../../floor/redact-secrets.js';
 import { ContractRunError, parseBaseUrl } from '../http-client/index.js';
 import type { MarketSpool } from '../fixture-sets/index.js';
+import type { CrawlObserver } from './crawl-observer.js';
 import { createOutgoingAgent, type OutgoingAgent, type OutgoingNetwork } from '../http-client/index.js';
 import { checkHeaderFields } from '../http-client/index.js';
 import { readBaseQuery, type BaseQuery } from '../http-client/index.js';
@@ -85,6 +86,8 @@ export interface CrawlOptions {
   signal?: AbortSignal;
   /** Called as pages and markets are fetched (for a progress line). */
   onProgress?: (progress: CrawlProgress) => void;
+  /** Told of every answer's validators, Date and body hash, and of the listing (a watch compares them round to round: crawl-observer.ts). */
+  observer?: CrawlObserver;
 }
 
 /** Where a crawl is. */

@@ -32,6 +32,8 @@ export interface CrawlState {
   /** Aborted when the run stops early (a limit of the checker, a refusal): requests in flight end at once, no new one starts. */
   halt: AbortController;
   onProgress: CrawlOptions['onProgress'];
+  /** Told of every answer's facts (a watch): crawl-observer.ts. */
+  observer: CrawlOptions['observer'];
   /** GETs a URL (throwing INTERRUPTED once aborted), with `headers` besides the usual ones (a list page's `Range`), and reports its redirects and retries. */
   get(url: URL, endpoint: ContractEndpoint, marketId?: string, headers?: Readonly<Record<string, string>>): Promise<DeploymentResponse>;
   info(observation: Omit<Observation, 'severity' | 'expected'> & { message: string }): void;
@@ -62,7 +64,7 @@ export function createCrawlState(options: CrawlOptions, settings: CrawlSettings)
   const credentials = watchCredentials(settings.base.origin, options.headers ?? [], settings.baseQuery);
   const info: CrawlState['info'] = (observation) => sink.add({ severity: 'info', expected: 'nothing in particular (information)', ...observation });
   const state: CrawlState = {
-    settings, client, sink, ctx: { sink, today: settings.today }, listed: new ListedMarkets(), requests: 0, times: new ResponseTimeRecorder(), signal, halt, recording: Boolean(options.collectMarkets ?? options.spool), onProgress: options.onProgress, info,
+    settings, client, sink, ctx: { sink, today: settings.today }, listed: new ListedMarkets(), requests: 0, times: new ResponseTimeRecorder(), signal, halt, recording: Boolean(options.collectMarkets ?? options.spool), onProgress: options.onProgress, observer: options.observer, info,
     async get(url, endpoint, marketId, headers) {
       if (signal?.aborted) throw interrupted();
       if (halt.signal.aborted) throw halt.signal.reason;

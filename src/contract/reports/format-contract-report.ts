@@ -7,6 +7,7 @@ import { formatMarkdownReport } from './format-markdown-report.js';
 import { formatSarifReport, type SarifOptions } from './format-sarif-report.js';
 import { formatTextReport } from './format-text-report.js';
 import { displayReport, jsonReportText } from './report-display.js';
+import { formatJsonlReport } from './format-jsonl-report.js';
 
 export { REPORT_FORMATS, type ReportFormat } from '../../floor/vocabulary.js';
 
@@ -30,6 +31,7 @@ export interface FormatOptions {
 const FORMATTERS: Record<ReportFormat, (report: ContractReport, options: FormatOptions) => string> = {
   text: (report, options) => formatTextReport(displayReport(report), options.colour ?? false),
   json: (report) => jsonReportText(report),
+  jsonl: (report) => formatJsonlReport(report),
   junit: (report) => formatJunitReport(displayReport(report)),
   html: (report) => formatHtmlReport(displayReport(report)),
   markdown: (report) => formatMarkdownReport(displayReport(report)),
@@ -38,7 +40,7 @@ const FORMATTERS: Record<ReportFormat, (report: ContractReport, options: FormatO
 
 /**
  * Renders a report as `text` (for people), `json` (the versioned shape of docs/contract-check.md,
- * 2-space indented), `junit` (XML for CI), `html` (one self-contained page for reviewers),
+ * 2-space indented), `jsonl` (a line per finding, then a summary line, for log pipelines), `junit` (XML for CI), `html` (one self-contained page for reviewers),
  * `markdown` (a CI job summary or merge-request comment, bounded) or `sarif` (SARIF 2.1.0 for code
  * scanning); docs/reports.md says what each is for. Every format ends with a newline. The secrets
  * are redacted from the report's values before rendering (so no escaping of the format hides one)

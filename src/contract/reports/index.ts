@@ -5,3 +5,4 @@ export { checkerLimit, DeploymentRefusal, refusalReport, type RefusalKind } from
 export { formatContractReport, type FormatOptions, type ReportFormat } from './format-contract-report.js';
 export { MARKDOWN_MAX_CHARS } from './format-markdown-report.js';
 export { SARIF_CONTRACT_URI, type SarifOptions } from './format-sarif-report.js';
+export { htmlText, jsonReportText } from './report-display.js';

@@ -3,7 +3,7 @@ import { REPORT_FORMATS } from '../../floor/vocabulary.js';
 import { optionTable, type TableValues } from '../option-values.js';
 import type { OptionSpec } from '../../floor/option-spec.js';
 import { NETWORK_OPTIONS, REDACT_QUERY_OPTION } from './network-options.js';
-import { BOOLEAN, choice, int, LIST } from '../../floor/option-kind.js';
+import { BOOLEAN, choice, int, LIST, TEXT } from '../../floor/option-kind.js';
 
 /** An integer option kind within the crawl's own limits (CRAWL_LIMITS: one definition for library and CLI). */
 const limit = (name: keyof typeof CRAWL_LIMITS) => int(CRAWL_LIMITS[name][0], CRAWL_LIMITS[name][1]);
@@ -46,10 +46,27 @@ const CHECK_ROWS = [...CRAWL_OPTIONS, ...REPORT_OPTIONS, ...NETWORK_OPTIONS, RED
 /** The crawlDeployment options check's and record's rows feed (each held to a key of CrawlOptions where they are read: run-check.ts). */
 export type CrawlFeeds = Extract<(typeof CHECK_ROWS)[number], { feeds: string }>['feeds'];
 
-/** `market-stub check`'s options: the crawl, the report, the network. */
-export const CHECK_OPTIONS = optionTable(CHECK_ROWS);
+/** The options every crawl command reads (check's without the watch, record's without its output). */
+export const CRAWL_COMMAND_OPTIONS = optionTable(CHECK_ROWS);
 
 /** Resolved crawl, report and network options, as `check` and `record` both have them. */
+export type CrawlValues = TableValues<typeof CRAWL_COMMAND_OPTIONS>;
+
+/** `check --watch`: rounds, their bounds, the state between runs and the metrics (docs/contract-check.md, "Watching a deployment"). */
+export const WATCH_OPTIONS = [
+  { flag: 'watch', env: ['MARKET_STUB_WATCH'], kind: TEXT, defaultText: 'one crawl', describe: 'Crawl again every INTERVAL (30s, 5m, 1h) and report what changes over time; every other option keeps its meaning', group: 'Watch:' },
+  { flag: 'rounds', env: ['MARKET_STUB_ROUNDS'], kind: int(1, 1_000_000), defaultText: 'until --for, SIGINT or SIGTERM', describe: 'Rounds of --watch to take in this run', group: 'Watch:' },
+  { flag: 'for', env: ['MARKET_STUB_FOR'], kind: TEXT, defaultText: 'until --rounds, SIGINT or SIGTERM', describe: 'No --watch round starts after this long (10m, 2h)', group: 'Watch:' },
+  { flag: 'state', env: ['MARKET_STUB_STATE'], kind: { type: 'path' }, defaultText: 'none', describe: 'Carry the watch between runs in this file (read at the start, written atomically after each round): a scheduled --rounds 1 compares with its last run', group: 'Watch:' },
+  { flag: 'metrics-file', env: ['MARKET_STUB_METRICS_FILE'], kind: { type: 'path' }, defaultText: 'none', describe: 'Write the watch\'s metrics after each round to this file, atomically, in the Prometheus text format (node_exporter\'s textfile collector: a .prom file)', group: 'Watch:' },
+  { flag: 'metrics-port', env: ['MARKET_STUB_METRICS_PORT'], kind: int(0, 65_535), defaultText: 'none', describe: 'Serve the watch\'s metrics at http://HOST:PORT/metrics while it runs, OpenMetrics to a scraper that asks for it (0: any free port, said on stderr)', group: 'Watch:' },
+  { flag: 'metrics-host', env: ['MARKET_STUB_METRICS_HOST'], kind: TEXT, default: '127.0.0.1', describe: 'Address --metrics-port listens on (0.0.0.0 in a container scraped from outside)', group: 'Watch:' },
+] as const satisfies readonly OptionSpec[];
+
+/** `market-stub check`'s options: the crawl, the report, the network, the watch. */
+export const CHECK_OPTIONS = optionTable([...CHECK_ROWS, ...WATCH_OPTIONS]);
+
+/** Resolved options of `check`: the crawl's, the report's, the network's and the watch's. */
 export type CheckValues = TableValues<typeof CHECK_OPTIONS>;
 
 /** `record`'s options: those of `check`, plus where to write. */

@@ -1,0 +1,330 @@
+import type { Market } from '../../schema/generated/market-types.js';
+import { MAX_WATCHED_MARKETS, WATCH_FORGET_ROUNDS } from '../../floor/limits.js';
+import { WATCH_RULES } from '../../floor/watch-finding-codes.js';
+import { LIST_ENDPOINT, SINGLE_ENDPOINT, type ListedMarkets } from '../checks/index.js';
+import type { AnswerFacts } from '../crawl/index.js';
+import { WatchFindings, type WatchEvidence, type WatchFinding } from './watch-finding.js';
+
+/** What one round saw, gathered by its crawl's observer (watch-deployment.ts). */
+export interface RoundObservations {
+  /** The round's number (1 for a watch's first, counting on across runs with a state). */
+  round: number;
+  /** When the round started, epoch ms (this machine's clock). */
+  at: number;
+  /** The first list page's answer. */
+  list: AnswerFacts | undefined;
+  listed: ListedMarkets | undefined;
+  /** Whether the crawl saw the whole list (absence means something only then). */
+  complete: boolean;
+  /** The single markets asked for this round. */
+  items: ReadonlyMap<string, { facts: AnswerFacts; market: Market | undefined }>;
+}
+
+/**
+ * What a watch keeps of one market between rounds: a few values and round numbers (about 200
+ * bytes), whatever the number of rounds. `yes`/`no` are NaN where the list gave no finite price.
+ */
+export interface MarketTrack {
+  /** First and last round the list showed it. */
+  first: number;
+  seen: number;
+  /** First round of absence from a complete list, while it is absent. */
+  absent?: number;
+  status?: string;
+  yes: number;
+  no: number;
+  /** The round its list prices last changed (or it was first seen). */
+  movedAt: number;
+  /** prices-frozen reported and not moved since. */
+  frozen?: boolean;
+  /** prices-after-resolution reported in this terminal status. */
+  afterTerminal?: boolean;
+  /** The list's and the single market's yes_price, newest first, of consecutive rounds (WATCH_RULES.lagHistory). */
+  listYes: number[];
+  itemYes: number[];
+  /** Rounds in a row a lag was seen, which side lags, and whether it was reported. */
+  lag?: { side: 'list' | 'items'; rounds: number; behind: number; reported: boolean };
+  /** Last round the single market answered, its status, validators and body hash. */
+  item?: { round: number; status: number; etag?: string; lastModified?: string; hash?: number };
+  /** The round its single answer was a 404 while listed, until a 200 follows. */
+  item404?: number;
+}
+
+/** What a watch keeps of the deployment between rounds. */
+export interface DeploymentTrack {
+  list?: { round: number; etag?: string; lastModified?: string; hash?: number };
+  /** clock-skew reported and not ended since. */
+  skewed?: boolean;
+  /** prices-static reported (once a watch). */
+  staticSaid?: boolean;
+}
+
+const RANK: Readonly<Record<string, number>> = { active: 0, closed: 1, resolved: 2 };
+const TERMINAL = new Set(['closed', 'resolved']);
+
+/**
+ * Compares each round with the ones before it and returns the round's time findings
+ * (docs/contract-check.md, "Watching a deployment"). It keeps per tracked market a MarketTrack and
+ * for the deployment a DeploymentTrack: memory O(markets tracked), at most MAX_WATCHED_MARKETS,
+ * whatever the number of rounds; a market gone from a complete list for WATCH_FORGET_ROUNDS rounds
+ * is forgotten.
+ */
+export class WatchTracker {
+  readonly markets = new Map<string, MarketTrack>();
+  deployment: DeploymentTrack = {};
+  /** Start instants (ISO 8601) of recent rounds, for evidence. */
+  readonly instants = new Map<number, string>();
+  /** Markets listed beyond MAX_WATCHED_MARKETS in the last round (counted, not compared). */
+  untracked = 0;
+  private findings = new WatchFindings();
+
+  /** The round's time findings; updates what is kept. */
+  compare(round: RoundObservations): WatchFinding[] {
+    this.findings = new WatchFindings();
+    this.instants.set(round.round, new Date(round.at).toISOString());
+    if (round.list) this.compareList(round, round.list);
+    if (round.listed) this.compareListing(round, round.listed);
+    for (const [id, observed] of round.items) this.compareItem(round, id, observed.facts, observed.market);
+    if (round.listed) this.judgeFrozen(round.round);
+    this.forget(round.round);
+    return this.findings.list();
+  }
+
+  private evidence(round: number, value: string): WatchEvidence {
+    const at = this.instants.get(round);
+    return at === undefined ? { round, value } : { round, at, value };
+  }
+
+  /** The list's validators and Date against the last round's and this machine's clock. */
+  private compareList(round: RoundObservations, facts: AnswerFacts): void {
+    const before = this.deployment.list;
+    if (facts.status >= 200 && facts.status <= 299 && facts.bodyHash !== undefined) {
+      const now = { round: round.round, ...(facts.etag ? { etag: facts.etag } : {}), ...(facts.lastModified ? { lastModified: facts.lastModified } : {}), hash: facts.bodyHash };
+      if (before) this.compareValidators(LIST_ENDPOINT, undefined, before, now);
+      this.deployment.list = now;
+    }
+    this.judgeSkew(round.round, facts);
+  }
+
+  /** etag-kept and last-modified-backwards between two answers of the same URL. */
+  private compareValidators(endpoint: typeof LIST_ENDPOINT | typeof SINGLE_ENDPOINT, marketId: string | undefined, before: { round: number; etag?: string; lastModified?: string; hash?: number }, now: { round: number; etag?: string; lastModified?: string; hash?: number }): void {
+    const id = marketId === undefined ? {} : { marketId };
+    const what = marketId === undefined ? 'the list' : `market ${JSON.stringify(marketId)}`;
+    if (before.etag !== undefined && before.etag === now.etag && before.hash !== undefined && now.hash !== undefined && before.hash !== now.hash) {
+      const seen = [this.evidence(before.round, `ETag ${before.etag}`), this.evidence(now.round, `ETag ${now.etag}, another body`)];
+      this.findings.add('etag-kept', endpoint, { ...id, found: `ETag ${now.etag} kept while the body changed`, seen }, `${what} kept ETag ${now.etag} from round ${before.round} to round ${now.round} while its body changed`);
+    }
+    const was = httpTime(before.lastModified);
+    const is = httpTime(now.lastModified);
+    if (was !== undefined && is !== undefined && is < was) {
+      const seen = [this.evidence(before.round, `Last-Modified: ${before.lastModified ?? ''}`), this.evidence(now.round, `Last-Modified: ${now.lastModified ?? ''}`)];
+      this.findings.add('last-modified-backwards', endpoint, { ...id, found: `Last-Modified went back ${seconds(was - is)}`, seen }, `${what}: Last-Modified went back from ${before.lastModified ?? ''} (round ${before.round}) to ${now.lastModified ?? ''} (round ${now.round})`);
+    }
+  }
+
+  /** clock-skew: the list's Date outside [sent − 1 s − skewMs, received + skewMs]; once, until it ends. */
+  private judgeSkew(round: number, facts: AnswerFacts): void {
+    const date = httpTime(facts.date);
+    if (date === undefined) return;
+    const ahead = date - facts.receivedAt;
+    const behind = facts.sentAt - 1000 - date;
+    const skew = ahead > WATCH_RULES.skewMs ? ahead : behind > WATCH_RULES.skewMs ? -behind : 0;
+    if (skew === 0) {
+      this.deployment.skewed = false;
+      return;
+    }
+    if (this.deployment.skewed) return;
+    this.deployment.skewed = true;
+    const found = `Date ${seconds(Math.abs(skew))} ${skew > 0 ? 'ahead of' : 'behind'} this machine's clock`;
+    const seen = [this.evidence(round, `Date: ${facts.date ?? ''}; this machine: ${new Date(facts.receivedAt).toUTCString()}`)];
+    this.findings.add('clock-skew', LIST_ENDPOINT, { found, seen }, `the list's ${found} (more than ${seconds(WATCH_RULES.skewMs)} off; RFC 9110 §6.6.1)`);
+  }
+
+  /** Every listed market against its track: comes back, status regression, prices after a terminal status, lag history. */
+  private compareListing(round: RoundObservations, listed: ListedMarkets): void {
+    const r = round.round;
+    this.untracked = 0;
+    for (let k = 0; k < listed.size; k++) {
+      const id = listed.idAt(k);
+      const now = listed.get(id);
+      if (!now) continue;
+      const status = now.status?.complete ? now.status.shown : undefined;
+      const yes = now.yes_price ?? Number.NaN;
+      const no = now.no_price ?? Number.NaN;
+      const track = this.markets.get(id);
+      if (!track) {
+        if (this.markets.size >= MAX_WATCHED_MARKETS) this.untracked++;
+        else this.markets.set(id, { first: r, seen: r, ...(status === undefined ? {} : { status }), yes, no, movedAt: r, listYes: [yes], itemYes: [] });
+        continue;
+      }
+      if (track.seen === r) continue;
+      this.comeBack(id, track, r);
+      this.judgeStatus(id, track, r, status, yes, no);
+      const moved = !samePrice(track.yes, yes) || !samePrice(track.no, no);
+      if (moved) {
+        track.movedAt = r;
+        track.frozen = false;
+      }
+      track.listYes = track.seen === r - 1 ? [yes, ...track.listYes].slice(0, WATCH_RULES.lagHistory) : [yes];
+      if (status === undefined) delete track.status;
+      else track.status = status;
+      track.yes = yes;
+      track.no = no;
+      track.seen = r;
+    }
+    if (round.complete) this.noteAbsences(r);
+  }
+
+  /** market-flapped: a market absent from a complete list in an earlier round is listed again. */
+  private comeBack(id: string, track: MarketTrack, r: number): void {
+    if (track.absent === undefined) return;
+    const seen = [this.evidence(track.seen, 'listed'), this.evidence(track.absent, 'not listed'), this.evidence(r, 'listed again')];
+    this.findings.add('market-flapped', LIST_ENDPOINT, { marketId: id, found: `left the list in round ${track.absent} and came back in round ${r}`, seen }, `market ${JSON.stringify(id)} left the list in round ${track.absent} (last listed in round ${track.seen}) and came back in round ${r}`);
+    delete track.absent;
+  }
+
+  /** status-regression (a status that goes back) and prices-after-resolution (prices that move while the terminal status stays). */
+  private judgeStatus(id: string, track: MarketTrack, r: number, status: string | undefined, yes: number, no: number): void {
+    const was = track.status;
+    if (was === undefined || status === undefined) return;
+    const from = RANK[was];
+    const to = RANK[status];
+    if (from !== undefined && to !== undefined && to < from) {
+      const seen = [this.evidence(track.seen, was), this.evidence(r, status)];
+      this.findings.add('status-regression', LIST_ENDPOINT, { marketId: id, found: `${was} → ${status}`, seen }, `market ${JSON.stringify(id)} went back from ${was} (round ${track.seen}) to ${status} (round ${r})`);
+    }
+    if (status !== was) {
+      delete track.afterTerminal;
+      return;
+    }
+    if (!TERMINAL.has(status) || track.afterTerminal || (samePrice(track.yes, yes) && samePrice(track.no, no))) return;
+    track.afterTerminal = true;
+    const seen = [this.evidence(track.seen, `${status}, yes ${price(track.yes)} no ${price(track.no)}`), this.evidence(r, `${status}, yes ${price(yes)} no ${price(no)}`)];
+    this.findings.add('prices-after-resolution', LIST_ENDPOINT, { marketId: id, found: `prices moved while ${status}: yes ${price(track.yes)} → ${price(yes)}`, seen }, `market ${JSON.stringify(id)} stayed ${status} from round ${track.seen} to round ${r} while its prices moved (yes ${price(track.yes)} → ${price(yes)})`);
+  }
+
+  /** Marks the tracked markets a complete list no longer shows. */
+  private noteAbsences(r: number): void {
+    for (const track of this.markets.values()) {
+      if (track.seen !== r && track.absent === undefined) track.absent = r;
+    }
+  }
+
+  /** One single answer against the market's last: item-flapped, validators, and the lag between list and item prices. */
+  private compareItem(round: RoundObservations, id: string, facts: AnswerFacts, market: Market | undefined): void {
+    const track = this.markets.get(id);
+    if (!track) return;
+    const r = round.round;
+    const listedNow = track.seen === r;
+    if (facts.status === 404 && listedNow) track.item404 ??= r;
+    if (facts.status >= 200 && facts.status <= 299 && track.item404 !== undefined) {
+      const seen = [this.evidence(track.item404, '404'), this.evidence(r, String(facts.status))];
+      this.findings.add('item-flapped', SINGLE_ENDPOINT, { marketId: id, found: `404 in round ${track.item404}, ${facts.status} in round ${r}`, seen }, `market ${JSON.stringify(id)} answered 404 in round ${track.item404} while listed, and ${facts.status} in round ${r}`);
+      delete track.item404;
+    }
+    const now = { round: r, status: facts.status, ...(facts.etag ? { etag: facts.etag } : {}), ...(facts.lastModified ? { lastModified: facts.lastModified } : {}), ...(facts.bodyHash === undefined ? {} : { hash: facts.bodyHash }) };
+    if (track.item && track.item.status === facts.status && facts.status >= 200 && facts.status <= 299) this.compareValidators(SINGLE_ENDPOINT, id, track.item, now);
+    const consecutive = track.item?.round === r - 1;
+    track.item = now;
+    const yes = market ? market.yes_price : Number.NaN;
+    track.itemYes = consecutive ? [yes, ...track.itemYes].slice(0, WATCH_RULES.lagHistory) : [yes];
+    if (listedNow) this.judgeLag(id, track, r);
+  }
+
+  /**
+   * A lag: this round the list and the single market disagree, and one shows what the other showed
+   * 1 to lagHistory − 1 rounds earlier; reported once it held lagRounds rounds in a row (a price that
+   * moved between the two requests of one round holds one round).
+   */
+  private judgeLag(id: string, track: MarketTrack, r: number): void {
+    const [list, item] = [track.listYes[0] ?? Number.NaN, track.itemYes[0] ?? Number.NaN];
+    const lag = Number.isNaN(list) || Number.isNaN(item) || samePrice(list, item) ? undefined : lagOf(track);
+    if (!lag) {
+      delete track.lag;
+      return;
+    }
+    const rounds = track.lag?.side === lag.side ? track.lag.rounds + 1 : 1;
+    track.lag = { ...lag, rounds, reported: track.lag?.side === lag.side ? track.lag.reported : false };
+    if (rounds < WATCH_RULES.lagRounds || track.lag.reported) return;
+    track.lag.reported = true;
+    const code = lag.side === 'list' ? 'list-lags-items' : 'items-lag-list';
+    const [lagging, leading] = lag.side === 'list' ? ['the list', 'the single market'] : ['the single market', 'the list'];
+    const seen = [this.evidence(r - lag.behind, `${lag.side === 'list' ? 'single market' : 'list'} yes ${price(lag.side === 'list' ? (track.itemYes[lag.behind] ?? Number.NaN) : (track.listYes[lag.behind] ?? Number.NaN))}`), this.evidence(r, `list yes ${price(list)}, single market yes ${price(item)}`)];
+    this.findings.add(code, lag.side === 'list' ? LIST_ENDPOINT : SINGLE_ENDPOINT, { marketId: id, found: `${lagging} shows what ${leading} showed ${lag.behind} round${lag.behind === 1 ? '' : 's'} earlier`, seen }, `market ${JSON.stringify(id)}: ${lagging} showed what ${leading} showed ${lag.behind} round${lag.behind === 1 ? '' : 's'} earlier, ${rounds} rounds in a row (yes ${price(list)} listed, ${price(item)} single)`);
+  }
+
+  /**
+   * prices-frozen: active markets tracked K + 1 rounds whose list prices did not change in the last
+   * K rounds, while more than half of such markets moved; when none moved at all, prices-static
+   * once (information: a deployment whose prices do not move, not a stale market).
+   */
+  private judgeFrozen(r: number): void {
+    const k = WATCH_RULES.frozenRounds;
+    let moving = 0;
+    const still: Array<[string, MarketTrack]> = [];
+    for (const [id, track] of this.markets) {
+      if (track.seen !== r || track.status !== 'active' || r - track.first < k) continue;
+      if (r - track.movedAt < k) moving++;
+      else still.push([id, track]);
+    }
+    const judged = moving + still.length;
+    if (judged === 0) return;
+    if (moving === 0) {
+      if (this.deployment.staticSaid) return;
+      this.deployment.staticSaid = true;
+      this.findings.add('prices-static', 'deployment', { found: `no price moved in ${k} rounds`, seen: [this.evidence(r - k, `${judged} active markets`), this.evidence(r, 'same prices')] }, `no listed price moved in the last ${k} rounds (${judged} active markets): a deployment whose prices do not move, or a watch too short to see them move`);
+      return;
+    }
+    if (moving / judged <= WATCH_RULES.movingShare) return;
+    for (const [id, track] of still) {
+      if (track.frozen) continue;
+      track.frozen = true;
+      const seen = [this.evidence(track.movedAt, `yes ${price(track.yes)} no ${price(track.no)}`), this.evidence(r, 'the same')];
+      this.findings.add('prices-frozen', LIST_ENDPOINT, { marketId: id, found: `yes ${price(track.yes)} since round ${track.movedAt}, while ${moving} of ${judged} active markets moved`, seen }, `market ${JSON.stringify(id)} kept yes ${price(track.yes)} no ${price(track.no)} from round ${track.movedAt} to round ${r} while ${moving} of ${judged} active markets moved`);
+    }
+  }
+
+  /** Drops markets absent WATCH_FORGET_ROUNDS rounds and instants older than any evidence needs. */
+  private forget(r: number): void {
+    for (const [id, track] of this.markets) if (track.absent !== undefined && r - track.absent >= WATCH_FORGET_ROUNDS) this.markets.delete(id);
+    const keep = WATCH_FORGET_ROUNDS + WATCH_RULES.frozenRounds + WATCH_RULES.lagHistory;
+    for (const round of this.instants.keys()) if (r - round > keep) this.instants.delete(round);
+  }
+}
+
+/** Which side lags and by how many rounds, when the disagreeing value is one the other side showed earlier. */
+function lagOf(track: MarketTrack): { side: 'list' | 'items'; behind: number } | undefined {
+  const [list, item] = [track.listYes[0] as number, track.itemYes[0] as number];
+  for (let behind = 1; behind < WATCH_RULES.lagHistory; behind++) {
+    const listed = track.listYes[behind];
+    if (listed !== undefined && samePrice(listed, item) && !samePrice(listed, list)) return { side: 'items', behind };
+    const single = track.itemYes[behind];
+    if (single !== undefined && samePrice(single, list) && !samePrice(single, item)) return { side: 'list', behind };
+  }
+  return undefined;
+}
+
+/** Two prices as the same value (both NaN: both missing). */
+function samePrice(a: number, b: number): boolean {
+  return a === b || (Number.isNaN(a) && Number.isNaN(b));
+}
+
+function price(value: number): string {
+  return Number.isNaN(value) ? 'none' : String(value);
+}
+
+/** An HTTP-date (RFC 9110 §5.6.7) as epoch ms; undefined when absent or not a date. */
+export function httpTime(text: string | undefined): number | undefined {
+  if (text === undefined || text.length > 64) return undefined;
+  const ms = Date.parse(text);
+  return Number.isFinite(ms) ? ms : undefined;
+}
+
+/** A duration in whole seconds, minutes or hours: `90 s`, `3 h 2 min`. */
+function seconds(ms: number): string {
+  const s = Math.round(ms / 1000);
+  if (s < 120) return `${s} s`;
+  const m = Math.round(s / 60);
+  if (m < 120) return `${m} min`;
+  return `${Math.floor(m / 60)} h ${m % 60} min`;
+}
