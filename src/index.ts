@@ -41,6 +41,7 @@ export { formatContractReport, type ReportFormat, type FormatOptions } from './c
 export type { ContractReport, ListSummary, ProbeSummary, ReportSummary } from './contract/index.js';
 export type { Histogram, ReportDistributions, ResponseTimes } from './contract/index.js';
 export { MARKDOWN_MAX_CHARS } from './contract/index.js';
+export { watchDeployment, type WatchEvidence, type WatchExample, type WatchFinding, type WatchOptions, type WatchRound } from './contract/index.js';
 export { SARIF_CONTRACT_URI, type SarifOptions } from './contract/index.js';
 export type { ContractEndpoint, ContractFinding, FindingExample, Severity } from './contract/index.js';
 export { startRecordingProxy, type RecordingProxy, type RecordingProxyOptions } from './proxy/recording-proxy.js';

@@ -4,7 +4,9 @@ import { createServer, type Server } from 'node:http';
 import ms from 'ms';
 import { MAX_WATCH_INTERVAL_MS, MAX_WATCH_STATE_BYTES, MIN_WATCH_INTERVAL_MS } from '../floor/limits.js';
 import { writeFileAtomic } from '../file-system/write-file-atomic.js';
-import { ContractRunError, deploymentIdentity, formatRoundJsonl, formatWatchHtml, formatRoundText, formatSummaryJsonl, formatSummaryText, watchDeployment, WatchMetrics, WatchSummaryBuilder, type WatchOptions, type WatchRound, type WatchSummary } from '../contract/index.js';
+import { ContractRunError, deploymentIdentity, formatRoundJsonl, formatWatchHtml, formatRoundText, formatSummaryJsonl, formatSummaryText, watchDeployment, WatchSummaryBuilder, type WatchOptions, type WatchRound, type WatchSummary } from '../contract/index.js';
+// Only the CLI's watch writes metrics: prom-client stays out of the library's bundles.
+import { WatchMetrics } from '../contract/watch/watch-metrics.js';
 import type { ResolvedOptions } from '../options/resolve-options.js';
 import type { CheckValues } from '../options/tables/crawl-options.js';
 import type { ContractCliIo } from './cli-io.js';

@@ -8,7 +8,6 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMarketStub, type MarketStub } from '../../src/index.js';
-import { todayUtc } from '../../src/floor/market-rules.js';
 import { runCliInProcess } from './contract-report-helpers.js';
 import { CLI } from '../support/cli-process.js';
 
@@ -28,7 +27,8 @@ let stub: MarketStub;
 let work: string;
 let promtool: string | undefined;
 beforeAll(async () => {
-  stub = await startMarketStub({ seed: 7, count: 20, clock: todayUtc() });
+  // The stub's clock starts at this machine's time: a Date hours away would be clock-skew.
+  stub = await startMarketStub({ seed: 7, count: 20, clock: new Date(Math.floor(Date.now() / 1000) * 1000).toISOString() });
   work = await mkdtemp(path.join(tmpdir(), 'market-stub-watch-cli-'));
   promtool = await findPromtool();
   if (!promtool) console.warn('promtool is not installed (Debian: apt-get install prometheus): the exposition is not checked by Prometheus here');

@@ -25,9 +25,10 @@ const entries = JSON.parse(readFileSync(path.join(ROOT, 'scripts/build-entries.j
 /**
  * Limit of the packed tarball (gzip), bytes: about 1.05 MiB with market-stub/msw and the web console (0.3);
  * 1.52 MiB with market-stub/fetch (0.4: a fifth entry that bundles the request core again, as msw's does),
- * most of it the entries' bundles and their maps.
+ * 1.87 MiB with the checker's watch (prom-client inlined for its metrics) and the explanation and HAR
+ * export (0.5), most of it the entries' bundles and their maps.
  */
-const TARBALL_LIMIT = 1.75 * 1024 * 1024;
+const TARBALL_LIMIT = 2 * 1024 * 1024;
 
 interface PackedFile {
   path: string;

@@ -5,7 +5,6 @@
 export { deploymentIdentity, watchDeployment, type WatchOptions, type WatchRound } from './watch-deployment.js';
 export { type WatchEvidence, type WatchExample, type WatchFinding } from './watch-finding.js';
 export { formatRoundJsonl, formatRoundText, formatSummaryJsonl, formatSummaryText } from './watch-formats.js';
-export { WatchMetrics } from './watch-metrics.js';
 export { loadWatchState, saveWatchState, WATCH_STATE_FORMAT, WATCH_STATE_VERSION } from './watch-state.js';
 export { type TimelineRound, type WatchSummary, WatchSummaryBuilder } from './watch-summary.js';
 export { formatWatchHtml, WATCH_HTML_CSP } from './format-watch-html.js';
