@@ -38,6 +38,15 @@ export interface MarketStore {
   walked(market: Market, t: number): Market;
   /** The step of the price walk at stub instant `t`: whole price steps since the clock's start. */
   stepAt(t: number): number;
+  /**
+   * When what the market routes serve last changed, as of stub instant `t` (docs/caching.md): the
+   * later of the last catalog change (edit, deviation, reset, reload) and the start of the current
+   * step of the clock (prices and the deviations that follow the clock move at step starts), epoch
+   * ms. `trusted` is false when an `If-Modified-Since` of that second could name an older body
+   * (two changes within one second, or a clock moved back by reset): such a request is answered in
+   * full. RFC 9110 §8.8.2 (Last-Modified), §13.1.3 (its one-second resolution).
+   */
+  lastModified(t: number): LastModified;
   /** Stub time per step of the price walk, ms. */
   stepMs(): number;
   /** Replaces every market (validated like fixtures); `where` names the caller in errors. @throws MarketStubError MARKETS_INVALID listing every problem. */
@@ -54,7 +63,8 @@ export interface MarketStore {
   /** Removes one market. @returns false when the id is unknown. @throws MarketStubError LIMIT_EXCEEDED above MAX_EDITABLE markets. */
   remove(marketId: string, where?: string): boolean;
   /** Back to the start-up markets and deviations. */
-  reset(): void;
+  /** Back to the start-up catalog and deviations; `before`: the stub instant before the clock was set back with it (Last-Modified). */
+  reset(before?: number): void;
   /** Replaces every deviation in force (market ids must be in the catalog). @throws MarketStubError MARKET_NOT_FOUND naming the first unknown id. */
   setDeviations(plan: DeviationPlan, where?: string): void;
   /** Sets (or with an empty list clears) the deviations of one market, in catalogue order. */
@@ -80,6 +90,14 @@ export interface MarketStoreOptions {
   deviations?: DeviationPlan;
   /** The price walk (without it no price moves). */
   walk?: PriceWalk;
+  /** The stub clock's reading, epoch ms: the instant of each catalog change (Last-Modified). @default () => 0 */
+  now?: () => number;
+}
+
+/** The instant a market answer last changed (MarketStore.lastModified), epoch ms, and whether a one-second `If-Modified-Since` can tell it. */
+export interface LastModified {
+  ms: number;
+  trusted: boolean;
 }
 
 /** How prices walk with the stub clock (catalog/price-walk.ts). */
@@ -102,7 +120,7 @@ export interface PriceWalk {
  * (by market_id, so the same markets whatever edits and request order).
  */
 export function createMarketStore(startCatalog: MarketCatalog, options: MarketStoreOptions): MarketStore {
-  return new OverlayStore(startCatalog, options.seed, options.deviations ?? NO_DEVIATIONS, options.walk ?? { origin: 0, stepMs: 60_000, mode: 'off' });
+  return new OverlayStore(startCatalog, options.seed, options.deviations ?? NO_DEVIATIONS, options.walk ?? { origin: 0, stepMs: 60_000, mode: 'off' }, options.now ?? (() => 0));
 }
 
 /**
@@ -123,6 +141,10 @@ class OverlayStore implements MarketStore {
   private list: readonly ListDeviation[];
   private view: MarketCatalog;
   private changeCount = -1;
+  /** The stub instant of the last catalog change, epoch ms. */
+  private changedAtMs = Number.NEGATIVE_INFINITY;
+  /** No `If-Modified-Since` at or below this instant's second is trusted: two versions were served with it (lastModified). */
+  private untrustedToMs = Number.NEGATIVE_INFINITY;
   /** The view of the last step asked for (`at`), kept until the step or the view changes. */
   private stepView: { step: number; of: MarketCatalog; catalog: MarketCatalog } | undefined;
   /** Built entries of changed or targeted markets. */
@@ -133,7 +155,7 @@ class OverlayStore implements MarketStore {
   private aliases: Map<string, string> | undefined;
   private preferred = new Map<MarketDeviation, MarketCatalog>();
 
-  constructor(startCatalog: MarketCatalog, private readonly seed: number, private readonly startPlan: DeviationPlan, private readonly walk: PriceWalk) {
+  constructor(startCatalog: MarketCatalog, private readonly seed: number, private readonly startPlan: DeviationPlan, private readonly walk: PriceWalk, private readonly now: () => number) {
     this.start = startCatalog;
     this.base = startCatalog;
     this.view = startCatalog;
@@ -192,6 +214,15 @@ class OverlayStore implements MarketStore {
     const catalog = overlayView(this.base, { size: this.size(), idAt: (i) => this.idAt(i), entry, aliased: (id) => this.aliased(id) });
     this.stepView = { step, of: this.view, catalog };
     return catalog;
+  }
+
+  lastModified(t: number): LastModified {
+    const stepStart = this.stepStartAt(t);
+    const ms = Math.max(this.changedAtMs, stepStart);
+    const second = Math.floor(ms / 1000) * 1000;
+    // A step that began in the second of the change before it shares that second with it.
+    const shared = stepStart > this.changedAtMs && Math.floor(this.changedAtMs / 1000) * 1000 === second;
+    return { ms, trusted: second > this.untrustedToMs && !shared };
   }
 
   walked(market: Market, t: number): Market {
@@ -300,7 +331,9 @@ class OverlayStore implements MarketStore {
     this.refresh();
   }
 
-  reset(): void {
+  reset(before?: number): void {
+    // Every Last-Modified served so far is at or before `before` (the clock before it went back).
+    if (before !== undefined) this.untrustedToMs = Math.max(this.untrustedToMs, before);
     this.startOver(this.start);
     this.applyPlan(this.startPlan);
     this.refresh();
@@ -404,6 +437,23 @@ class OverlayStore implements MarketStore {
     this.refresh();
   }
 
+  /**
+   * Records a change at stub instant `at`: the body before it was served with a Last-Modified of
+   * at most max(last change, its step's start); when that falls in `at`'s second, one
+   * `If-Modified-Since` would name both bodies, so that second is no longer trusted.
+   */
+  private stampChange(at: number): void {
+    const before = Math.max(this.changedAtMs, this.stepStartAt(at));
+    if (Math.floor(at / 1000) <= Math.floor(before / 1000)) this.untrustedToMs = Math.max(this.untrustedToMs, at, before);
+    this.changedAtMs = at;
+  }
+
+  /** The start of the clock's step at `t`, epoch ms (−∞ at step 0: the start's own body). */
+  private stepStartAt(t: number): number {
+    const step = this.stepAt(t);
+    return step === 0 ? Number.NEGATIVE_INFINITY : this.walk.origin + step * this.walk.stepMs;
+  }
+
   /** Drops the built entries of one market (it changed). */
   private forget(id: string): void {
     this.served.delete(id);
@@ -413,6 +463,7 @@ class OverlayStore implements MarketStore {
   /** Swaps in a new view after a change: the base itself while nothing is edited or deviating. */
   private refresh(): void {
     this.changeCount += 1;
+    this.stampChange(this.now());
     this.aliases = undefined;
     this.preferred = new Map();
     if (this.changed.size === 0 && this.added.length === 0 && !this.order && this.targeted.size === 0 && this.shares.length === 0) {

@@ -167,7 +167,7 @@ function decideAndRender(runtime: StubRuntime, route: { kind: 'list' } | { kind:
   if (applied.status !== undefined && applied.status < 400 && reply.status === 200) reply.status = applied.status;
   const labels = rendered.labels === undefined ? applied.labels : [...applied.labels, ...rendered.labels];
   const delayMs = rendered.delayMs === 0 ? applied.delayMs : Math.min(MAX_HOLD_MS, applied.delayMs + rendered.delayMs);
-  const answer: StubAnswer = { reply: withCors(runtime, conditional(request.headers, reply, applied.fault)), delayMs, fault: applied.fault, dribbleMs: applied.dribbleMs, labels };
+  const answer: StubAnswer = { reply: withCors(runtime, conditional(request.headers, reply, applied.fault, runtime.store.lastModified(t))), delayMs, fault: applied.fault, dribbleMs: applied.dribbleMs, labels };
   if (applied.rules !== undefined) answer.rules = applied.rules;
   return answer;
 }

@@ -2,6 +2,7 @@ import fresh from 'fresh';
 import type { TransportFault } from '../behaviour/behaviour.js';
 import { utf8 } from '../floor/bytes.js';
 import { bytesDigest } from '../floor/text-hash.js';
+import type { LastModified } from '../catalog/market-store.js';
 import type { Reply } from './reply.js';
 
 /**
@@ -52,28 +53,45 @@ export function pinnedTag(marketId: string): string {
  * the 304: that directive asks caches to validate with the origin (RFC 9111 §5.2.1.4), and this is
  * the origin validating. Changes `reply` in place; returns it or its 304.
  */
-export function conditional(requestHeaders: Readonly<Record<string, string | string[] | undefined>>, reply: Reply, fault: TransportFault | undefined): Reply {
+export function conditional(requestHeaders: Readonly<Record<string, string | string[] | undefined>>, reply: Reply, fault: TransportFault | undefined, lastModified?: LastModified): Reply {
   if (reply.status !== 200 || reply.chunks !== undefined || fault !== undefined) {
     reply.headers['cache-control'] = NO_STORE;
     return reply;
   }
   reply.headers['etag'] = reply.tag ?? entityTag(reply.body, reply.shared === true);
+  if (lastModified !== undefined && Number.isFinite(lastModified.ms)) reply.headers['last-modified'] = httpDateOf(lastModified.ms);
   reply.headers['cache-control'] = REVALIDATE;
-  return reply.notModified || stillCurrent(requestHeaders, reply.headers) ? notModified(reply) : reply;
+  return reply.notModified || stillCurrent(requestHeaders, reply.headers, lastModified?.trusted ?? false) ? notModified(reply) : reply;
+}
+
+// The last Last-Modified text: one toUTCString per change of second, not per request.
+let lastSecond = Number.NaN;
+let lastText = '';
+
+/** An instant as an HTTP-date (RFC 9110 §5.6.7, IMF-fixdate: whole seconds, GMT). */
+function httpDateOf(ms: number): string {
+  const second = Math.floor(ms / 1000);
+  if (second !== lastSecond) {
+    lastSecond = second;
+    lastText = new Date(second * 1000).toUTCString();
+  }
+  return lastText;
 }
 
 /**
  * Whether a GET's validators say the client's copy is current (RFC 9110 §13.2.2, steps 3 and 4):
  * `If-None-Match` names the response's `etag` (weak comparison, §8.8.3.2; a list; `*`), or, only
- * when `If-None-Match` is absent, `If-Modified-Since` is at or after its `last-modified`. False
+ * when `If-None-Match` is absent, `If-Modified-Since` is at or after its `last-modified` and that
+ * second names one body (`modifiedTrusted`, MarketStore.lastModified). False
  * for a request without validators (two lookups, nothing else). The comparison is jshttp's
  * `fresh` (Express's), given only the two validators: the request's `Cache-Control` is for caches.
  */
-export function stillCurrent(requestHeaders: Readonly<Record<string, string | string[] | undefined>>, responseHeaders: Readonly<Record<string, string>>): boolean {
+export function stillCurrent(requestHeaders: Readonly<Record<string, string | string[] | undefined>>, responseHeaders: Readonly<Record<string, string>>, modifiedTrusted = true): boolean {
   const noneMatch = requestHeaders['if-none-match'];
+  if (noneMatch !== undefined) return fresh({ 'if-none-match': noneMatch }, responseHeaders);
   const modifiedSince = requestHeaders['if-modified-since'];
-  if (noneMatch === undefined && modifiedSince === undefined) return false;
-  return fresh({ 'if-none-match': noneMatch, 'if-modified-since': modifiedSince }, responseHeaders);
+  if (modifiedSince === undefined || !modifiedTrusted) return false;
+  return fresh({ 'if-modified-since': modifiedSince }, responseHeaders);
 }
 
 /**

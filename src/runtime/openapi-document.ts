@@ -70,6 +70,7 @@ const CONDITIONAL_PARAMETERS = [
 ];
 const VALIDATOR_HEADERS = {
   ETag: { schema: { type: 'string' }, description: 'Strong entity tag of these bytes (RFC 9110 §8.8.3): it changes exactly when the body does' },
+  'Last-Modified': { schema: { type: 'string' }, description: 'When the body last changed in stub time (RFC 9110 §8.8.2): the later of the last catalog change and the start of the clock\'s current price step' },
   'Cache-Control': { schema: { type: 'string', const: 'no-cache' }, description: 'Any cache may store the answer but must revalidate it before each reuse (RFC 9111 §5.2.2.4)' },
 };
 const NOT_MODIFIED = { '304': { description: 'Not Modified: the body the client holds (its If-None-Match or If-Modified-Since) is current; no content (RFC 9110 §15.4.5)', headers: VALIDATOR_HEADERS } };

@@ -75,9 +75,11 @@ export function createStubControls(runtime: StubRuntime): StubControls {
     clock: () => clock.read(),
     setClock: (where, change) => clock.set(change, where),
     reset() {
-      store.reset();
-      behaviours.reset();
+      // The clock goes back first: the catalog's reset is a change at the start instant (Last-Modified).
+      const before = clock.now();
       clock.reset();
+      store.reset(before);
+      behaviours.reset();
     },
     ...behaviourControls(behaviours),
     ...journalControls(journal),

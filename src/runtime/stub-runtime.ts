@@ -81,7 +81,7 @@ export interface Exchange {
 export function createStubRuntime(options: RuntimeOptions, where = 'createStubRuntime'): StubRuntime {
   const seed = options.seed ?? 1;
   const clock = createStubClock(parseInstant(options.clock ?? todayUtc()) ?? Date.parse(`${todayUtc()}T00:00:00Z`), options.clockRate ?? 0);
-  const store = createStore(options, seed, { origin: clock.start, stepMs: parseStep(options.priceStep ?? DEFAULT_PRICE_STEP) ?? 60_000, mode: options.priceWalk ?? 'generated' }, where);
+  const store = createStore(options, seed, { origin: clock.start, stepMs: parseStep(options.priceStep ?? DEFAULT_PRICE_STEP) ?? 60_000, mode: options.priceWalk ?? 'generated' }, where, () => clock.now());
   const behaviours = createBehaviourEngine({ seed, ...(options.behaviour ? { global: options.behaviour } : {}), ...(options.rules ? { rules: options.rules } : {}) });
   const journal = createRequestJournal({ capacity: options.journalSize ?? 1000, maxBytes: options.journalBytes ?? DEFAULT_JOURNAL_BYTES, headers: options.journalHeaders ?? 'redacted', redactHeaders: options.redactHeaders ?? [], redactQuery: options.redactQuery ?? [] });
   const logger = options.logger;
@@ -100,9 +100,9 @@ export function createStubRuntime(options: RuntimeOptions, where = 'createStubRu
 }
 
 /** Stage: the store over the catalog, with the start-up deviations planned and their market ids checked. */
-function createStore(options: RuntimeOptions, seed: number, walk: PriceWalk, where: string): MarketStore {
+function createStore(options: RuntimeOptions, seed: number, walk: PriceWalk, where: string, now: () => number): MarketStore {
   const plan = planDeviations(options.deviations ?? [], where);
-  const store = createMarketStore(options.catalog, { seed, deviations: plan, walk });
+  const store = createMarketStore(options.catalog, { seed, deviations: plan, walk, now });
   for (const id of plan.targeted.keys()) {
     if (!store.has(id)) throw new MarketStubError({ code: 'MARKET_NOT_FOUND', where, option: 'deviations', marketId: id, message: `${where}: deviations: no market with market_id ${JSON.stringify(id)} (marketIds name markets of the catalog)` });
   }

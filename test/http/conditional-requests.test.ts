@@ -98,13 +98,15 @@ describe('If-None-Match and If-Modified-Since (RFC 9110 §13.2.2)', () => {
     }
   });
 
-  it('If-None-Match wins over If-Modified-Since; If-Modified-Since alone, without Last-Modified to compare, is a 200', async () => {
+  it('If-None-Match wins over If-Modified-Since (RFC 9110 §13.2.2); If-Modified-Since alone is compared with Last-Modified', async () => {
     const stub = createFetchHandler(base);
     const tag = (await get(stub, '/markets')).headers.get('etag') ?? '';
     const future = 'Fri, 01 Jan 2100 00:00:00 GMT';
+    const past = 'Thu, 01 Jan 1970 00:00:00 GMT';
     expect((await get(stub, '/markets', { 'if-none-match': '"other"', 'if-modified-since': future })).status).toBe(200);
-    expect((await get(stub, '/markets', { 'if-none-match': tag, 'if-modified-since': 'Thu, 01 Jan 1970 00:00:00 GMT' })).status).toBe(304);
-    expect((await get(stub, '/markets', { 'if-modified-since': future })).status).toBe(200);
+    expect((await get(stub, '/markets', { 'if-none-match': tag, 'if-modified-since': past })).status).toBe(304);
+    expect((await get(stub, '/markets', { 'if-modified-since': future })).status).toBe(304);
+    expect((await get(stub, '/markets', { 'if-modified-since': past })).status).toBe(200);
     expect((await get(stub, '/markets', { 'if-modified-since': 'not a date' })).status).toBe(200);
   });
 
@@ -127,6 +129,73 @@ describe('If-None-Match and If-Modified-Since (RFC 9110 §13.2.2)', () => {
     const res = await get(stub, '/markets');
     expect(res.status).toBe(200);
     expect(JSON.parse(res.text)).toHaveLength(6);
+  });
+});
+
+describe('Last-Modified from stub time (docs/caching.md)', () => {
+  const START = 'Thu, 01 Jan 2026 00:00:00 GMT';
+  const lastModified = async (stub: ReturnType<typeof createFetchHandler>, target: string) => (await get(stub, target)).headers.get('last-modified');
+
+  it('is the clock\'s start on a catalog nothing changed, on the list and each market; If-Modified-Since at or after it is 304, before it 200', async () => {
+    const stub = createFetchHandler(base);
+    const id = (await stub.catalog())[0]?.market_id ?? '';
+    for (const target of ['/markets', `/markets/${id}`]) {
+      expect(await lastModified(stub, target), target).toBe(START);
+      expect((await get(stub, target, { 'if-modified-since': START })).status, target).toBe(304);
+      expect((await get(stub, target, { 'if-modified-since': 'Wed, 31 Dec 2025 23:59:59 GMT' })).status, target).toBe(200);
+    }
+    const notModified = await get(stub, '/markets', { 'if-modified-since': START });
+    expect([notModified.text, notModified.headers.get('last-modified')]).toEqual(['', START]);
+  });
+
+  it('moves to the start of the clock\'s step as prices walk, and to the instant of an edit; never later than Date', async () => {
+    const stub = createFetchHandler(base);
+    await stub.setClock({ advance: 'PT1H30S' });
+    // Prices step every minute (PT1M): the body last changed at the step's start, 01:00:00.
+    const stepped = await get(stub, '/markets');
+    expect(stepped.headers.get('last-modified')).toBe('Thu, 01 Jan 2026 01:00:00 GMT');
+    expect((await get(stub, '/markets', { 'if-modified-since': 'Thu, 01 Jan 2026 01:00:00 GMT' })).status).toBe(304);
+    expect((await get(stub, '/markets', { 'if-modified-since': START })).status).toBe(200);
+    const id = (await stub.catalog())[0]?.market_id ?? '';
+    await stub.patchMarket(id, { title: 'Edited at 01:00:30' });
+    const edited = await get(stub, `/markets/${id}`);
+    expect(edited.headers.get('last-modified')).toBe('Thu, 01 Jan 2026 01:00:30 GMT');
+    expect(edited.headers.get('date')).toBe('Thu, 01 Jan 2026 01:00:30 GMT');
+    expect((await get(stub, `/markets/${id}`, { 'if-modified-since': 'Thu, 01 Jan 2026 01:00:00 GMT' })).status).toBe(200);
+    expect((await get(stub, `/markets/${id}`, { 'if-modified-since': 'Thu, 01 Jan 2026 01:00:30 GMT' })).status).toBe(304);
+  });
+
+  it('two bodies within one second: If-Modified-Since of that second is answered in full, never a 304 hiding the edit; If-None-Match still tells them apart', async () => {
+    const stub = createFetchHandler(base);
+    const id = (await stub.catalog())[0]?.market_id ?? '';
+    const before = await get(stub, `/markets/${id}`);
+    // The clock is frozen: the edit happens at the very instant the first body was served at.
+    await stub.patchMarket(id, { title: 'Edited at the same instant' });
+    const after = await get(stub, `/markets/${id}`);
+    expect(after.headers.get('last-modified')).toBe(before.headers.get('last-modified'));
+    expect((await get(stub, `/markets/${id}`, { 'if-modified-since': START })).status).toBe(200);
+    expect((await get(stub, `/markets/${id}`, { 'if-none-match': before.headers.get('etag') ?? '' })).status).toBe(200);
+    expect((await get(stub, `/markets/${id}`, { 'if-none-match': after.headers.get('etag') ?? '' })).status).toBe(304);
+  });
+
+  it('after reset sets the clock back, an If-Modified-Since from before it is answered in full', async () => {
+    const stub = createFetchHandler(base);
+    await stub.setClock({ advance: 'P1D' });
+    const late = await lastModified(stub, '/markets');
+    expect(late).toBe('Fri, 02 Jan 2026 00:00:00 GMT');
+    await stub.reset();
+    expect(await lastModified(stub, '/markets')).toBe(START);
+    expect((await get(stub, '/markets', { 'if-modified-since': late ?? '' })).status).toBe(200);
+  });
+
+  it('the same Last-Modified and 304 over node:http (Express) as through the Fetch handler', async () => {
+    const markets = [market('m-1'), market('m-2')];
+    const app = createApp({ runtime: createStubRuntime({ catalog: createMemoryCatalog(markets, 'inline', 'two'), clock: '2026-01-01' }) });
+    const viaFetch = await lastModified(createFetchHandler({ markets, clock: '2026-01-01' }), '/markets');
+    const viaNode = await request(app).get('/markets');
+    expect([viaNode.headers['last-modified'], viaFetch]).toEqual([START, START]);
+    const notModified = await request(app).get('/markets').set('if-modified-since', START);
+    expect([notModified.status, notModified.text]).toEqual([304, '']);
   });
 });
 
