@@ -130,7 +130,9 @@ grep -q "no usable bundled CLI: src/market_stub/_bundled/ lacks cli-crawl.cjs" "
 echo "   an sdist lacking _bundled/cli-crawl.cjs: refused (pip exit $code), naming the file"
 
 echo "-- 4. pip install git+file://…#subdirectory=python (a clone of the committed tree, with Node)"
-rm -rf "$WORK/clone" && git clone --quiet --depth 1 "file://$ROOT" "$WORK/clone"
+# A whole clone, not --depth 1: pip clones it again with --filter=blob:none, and git (2.39) fetching
+# that way from a shallow repository over file:// loops on "filtering not recognized by server".
+rm -rf "$WORK/clone" && git clone --quiet "file://$ROOT" "$WORK/clone"
 fresh_venv venv-git
 started=$(date +%s)
 timeout "$BUILD_TIMEOUT_S" "$WORK/venv-git/bin/pip" install --quiet "git+file://$WORK/clone#subdirectory=python"
