@@ -67,25 +67,34 @@ PY
   )
 }
 
-echo "-- 1. without Node on PATH: pip install ./python stops at build time, naming Node.js"
-fresh_venv venv-no-node
-set +e
-PATH="$NO_NODE_PATH" timeout "$BUILD_TIMEOUT_S" "$WORK/venv-no-node/bin/pip" install --quiet "$WORK/src/python" >"$WORK/no-node.log" 2>&1
-code=$?
-set -e
-if [ "$code" -eq 0 ]; then echo "pip install ./python succeeded without Node: it must stop at build time" >&2; exit 1; fi
-if ! grep -q "cannot build the Python package: Node.js >= 20.19 is not on PATH" "$WORK/no-node.log"; then
-  echo "pip's output does not name what is needed:" >&2; tail -30 "$WORK/no-node.log" >&2; exit 1
-fi
-if "$WORK/venv-no-node/bin/python" -c 'import market_stub' 2>/dev/null; then echo "a package was installed after all" >&2; exit 1; fi
-echo "   refused (pip exit $code): $(grep -o 'cannot build the Python package: Node[^;]*PATH[^)]*)' "$WORK/no-node.log" | head -1)"
+# refused VENV TARGET MESSAGE: `pip install TARGET` in a fresh venv with no Node on PATH stops at
+# build time, its output says MESSAGE, and nothing is installed. Sets REFUSED (pip's exit code).
+refused() {
+  local code=0
+  fresh_venv "$1"
+  PATH="$NO_NODE_PATH" timeout "$BUILD_TIMEOUT_S" "$WORK/$1/bin/pip" install --quiet "$2" >"$WORK/$1.log" 2>&1 || code=$?
+  if [ "$code" -eq 0 ]; then echo "pip install $2 succeeded without Node: it must stop at build time" >&2; exit 1; fi
+  if ! grep -q "$3" "$WORK/$1.log"; then echo "pip's output does not say \"$3\":" >&2; tail -30 "$WORK/$1.log" >&2; exit 1; fi
+  if "$WORK/$1/bin/python" -c 'import market_stub' 2>/dev/null; then echo "a package was installed after all" >&2; exit 1; fi
+  REFUSED=$code
+}
 
-echo "-- 2. with Node: pip install ./python bundles the CLI, and the package starts a stub"
-fresh_venv venv-source
-started=$(date +%s)
-timeout "$BUILD_TIMEOUT_S" "$WORK/venv-source/bin/pip" install --quiet "$WORK/src/python"
-echo "   installed in $(( $(date +%s) - started )) s (npm ci and the bundle included)"
-smoke venv-source
+echo "-- 1. without Node on PATH: pip install ./python stops at build time, naming Node.js"
+refused venv-no-node "$WORK/src/python" "cannot build the Python package: Node.js >= 20.19 is not on PATH"
+echo "   refused (pip exit $REFUSED): $(grep -o 'cannot build the Python package: Node[^;]*PATH[^)]*)' "$WORK/venv-no-node.log" | head -1)"
+
+# installs VENV TARGET: `pip install TARGET` in a fresh venv with Node on PATH (timed), then the smoke test.
+installs() {
+  local started
+  fresh_venv "$1"
+  started=$(date +%s)
+  timeout "$BUILD_TIMEOUT_S" "$WORK/$1/bin/pip" install --quiet "$2"
+  echo "   installed in $(( $(date +%s) - started )) s"
+  smoke "$1"
+}
+
+echo "-- 2. with Node: pip install ./python bundles the CLI (npm ci and the bundle), and the package starts a stub"
+installs venv-source "$WORK/src/python"
 
 echo "-- 3. the sdist: built without Node from the stamped bundle, installed without Node, refused when incomplete"
 fresh_venv venv-sdist-build
@@ -120,22 +129,12 @@ PATH="$PATH:$NODE_DIR" smoke venv-sdist
 rm -rf "$WORK/sdist-broken" && mkdir -p "$WORK/sdist-broken" && tar -xzf "$SDIST" -C "$WORK/sdist-broken"
 BROKEN="$(ls -d "$WORK"/sdist-broken/market_stub-*)"
 rm "$BROKEN/src/market_stub/_bundled/cli-crawl.cjs"
-fresh_venv venv-sdist-broken
-set +e
-PATH="$NO_NODE_PATH" timeout "$BUILD_TIMEOUT_S" "$WORK/venv-sdist-broken/bin/pip" install --quiet "$BROKEN" >"$WORK/sdist-broken.log" 2>&1
-code=$?
-set -e
-if [ "$code" -eq 0 ]; then echo "an sdist lacking _bundled/cli-crawl.cjs was installed" >&2; exit 1; fi
-grep -q "no usable bundled CLI: src/market_stub/_bundled/ lacks cli-crawl.cjs" "$WORK/sdist-broken.log" || { echo "pip's output does not say what is wrong:" >&2; tail -30 "$WORK/sdist-broken.log" >&2; exit 1; }
-echo "   an sdist lacking _bundled/cli-crawl.cjs: refused (pip exit $code), naming the file"
+refused venv-sdist-broken "$BROKEN" "no usable bundled CLI: src/market_stub/_bundled/ lacks cli-crawl.cjs"
+echo "   an sdist lacking _bundled/cli-crawl.cjs: refused (pip exit $REFUSED), naming the file"
 
 echo "-- 4. pip install git+file://…#subdirectory=python (a clone of the committed tree, with Node)"
 # A whole clone, not --depth 1: pip clones it again with --filter=blob:none, and git (2.39) fetching
 # that way from a shallow repository over file:// loops on "filtering not recognized by server".
 rm -rf "$WORK/clone" && git clone --quiet "file://$ROOT" "$WORK/clone"
-fresh_venv venv-git
-started=$(date +%s)
-timeout "$BUILD_TIMEOUT_S" "$WORK/venv-git/bin/pip" install --quiet "git+file://$WORK/clone#subdirectory=python"
-echo "   installed in $(( $(date +%s) - started )) s"
-smoke venv-git
+installs venv-git "git+file://$WORK/clone#subdirectory=python"
 echo "-- all four hold"
