@@ -3,13 +3,16 @@
 The Python package starts the stub with Node and the CLI bundled into ``_bundled/`` by
 ``scripts/build-python.mjs`` of the repository. Where the package is built decides what happens:
 
-* an sdist or a release's source already carries ``_bundled/`` (``manifest.json`` and ``cli.cjs``):
-  nothing to build, Node is not needed at build time (only to run a stub);
 * a checkout of the repository (``pip install ./python``,
-  ``pip install "git+https://…/market-stub.git#subdirectory=python"``): the CLI is bundled here, with
-  Node (>= the ``engines`` floor of package.json) and npm: ``npm ci`` first when ``node_modules/`` is
-  missing, then ``node scripts/build-python.mjs`` (which proves the bundle from an empty folder);
-* neither: the build stops with a message naming what is needed. A package that installs and then
+  ``pip install "git+https://…/market-stub.git#subdirectory=python"``, ``python -m build --sdist python``): the
+  CLI is bundled here, with Node (>= the ``engines`` floor of package.json) and npm: ``npm ci`` first when
+  ``node_modules/`` is missing, then ``node scripts/build-python.mjs`` (which proves the bundle from an empty
+  folder); the hook then writes ``_bundled/build-stamp.json``: the package version, a SHA-256 of the sources the
+  bundle was built from and one of the bundle itself. A bundle whose stamp names these sources and this version is
+  reused (no Node needed);
+* an sdist (no JavaScript sources beside it): the bundle it carries is used when its stamp names this version and
+  its bytes match the stamp's digest (whole and unchanged); Node is not needed at build time (only to run a stub);
+* otherwise the build stops with a message naming what is needed. A package that installs and then
   cannot start a stub is never built.
 
 Environment: ``MARKET_STUB_NODE`` (a node binary, as the package itself reads it), else ``node`` on PATH.
@@ -17,6 +20,7 @@ Environment: ``MARKET_STUB_NODE`` (a node binary, as the package itself reads it
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -74,47 +78,105 @@ def _run(command: list[str], cwd: Path, what: str) -> None:
 
 #: What scripts/build-python.mjs builds the bundle from (as scripts/start.mjs judges dist/ out of date).
 BUNDLE_INPUTS = ("src", "console", "schemas", "scripts", "package.json", "package-lock.json", "python/src/market_stub/_launcher.cjs")
+#: The stamp this hook writes into ``_bundled/`` after a bundle is built: which sources it was built from, for
+#: which version of the package, and the digest of what was built (so an sdist can be checked without the sources).
+STAMP = "build-stamp.json"
 
 
-def _newest_mtime(path: Path) -> float:
-    if path.is_file():
-        return path.stat().st_mtime
-    return max((Path(folder, name).stat().st_mtime for folder, _, names in os.walk(path) for name in names), default=0.0)
+def _digest(base: Path, names: list[str]) -> str:
+    """SHA-256 (hex) over the files under ``base/name`` for each name: sorted relative paths, each with its bytes, length-prefixed."""
+    files = sorted(
+        {
+            path.relative_to(base).as_posix()
+            for name in names
+            for path in ([base / name] if (base / name).is_file() else (base / name).rglob("*"))
+            if path.is_file() and path.name != STAMP
+        }
+    )
+    digest = hashlib.sha256()
+    for relative in files:
+        data = (base / relative).read_bytes()
+        digest.update(f"{len(relative)}:{relative}:{len(data)}:".encode())
+        digest.update(data)
+    return digest.hexdigest()
 
 
-def _fresh(bundled: Path, repository: Path) -> bool:
-    """Whether a complete bundle is newer than every input (make's rule): pip asks for metadata, then the wheel, each in its own process."""
-    if not all((bundled / name).is_file() for name in BUNDLE_FILES):
-        return False
-    built = min((bundled / name).stat().st_mtime for name in BUNDLE_FILES)
-    return all(_newest_mtime(repository / name) < built for name in BUNDLE_INPUTS)
+def _bundle_digest(package_root: Path) -> str:
+    """Digest of what a build carries for the CLI: every file of ``_bundled/`` (but the stamp) and ``_launcher.cjs``."""
+    return _digest(package_root / "src" / "market_stub", ["_bundled", "_launcher.cjs"])
 
 
-def bundle(package_root: Path) -> str:
+def _stamp(bundled: Path) -> dict[str, Any]:
+    try:
+        stamp = json.loads((bundled / STAMP).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return stamp if isinstance(stamp, dict) else {}
+
+
+def _stale(package_root: Path, version: str, sources: str | None) -> str | None:
+    """Why the bundle in ``_bundled/`` cannot be used as it is (None: it can).
+
+    ``sources`` is the digest of the repository's bundle inputs, or None in a tree without them (an sdist): the
+    stamp then vouches for the sources, and what is checked is that the bundle is whole and unchanged since it was
+    stamped, and that it was stamped for this version of the package.
+    """
+    bundled = package_root / "src" / "market_stub" / "_bundled"
+    missing = [name for name in (*BUNDLE_FILES, STAMP) if not (bundled / name).is_file()]
+    if missing:
+        return f"src/market_stub/_bundled/ lacks {', '.join(missing)}"
+    stamp = _stamp(bundled)
+    if stamp.get("version") != version:
+        return f"src/market_stub/_bundled/ was built for version {stamp.get('version')!r} of the package, not {version!r}"
+    if sources is not None and stamp.get("sources") != sources:
+        return "the repository's sources changed since src/market_stub/_bundled/ was built"
+    if stamp.get("bundle") != _bundle_digest(package_root):
+        return "a file of src/market_stub/_bundled/ or _launcher.cjs is missing, added or altered since the bundle was stamped"
+    return None
+
+
+def _write_stamp(package_root: Path, version: str, sources: str) -> None:
+    stamp = {"version": version, "sources": sources, "bundle": _bundle_digest(package_root)}
+    target = package_root / "src" / "market_stub" / "_bundled" / STAMP
+    partial = target.with_suffix(".tmp")
+    partial.write_text(json.dumps(stamp, indent=2) + "\n", encoding="utf-8")
+    partial.replace(target)
+
+
+def bundle(package_root: Path, version: str) -> str:
     """Bundles the CLI into ``src/market_stub/_bundled/`` when needed; returns what was done, for the build log.
+
+    ``version`` is the Python package's version (pyproject.toml). In the repository, a bundle is reused when its stamp
+    names the same sources (a SHA-256 of BUNDLE_INPUTS, not modification times, which copies and archives do not
+    keep) and the same version; otherwise it is built again and stamped. In a tree without the JavaScript sources (an
+    sdist), the bundle it carries is used when its stamp matches this version and the bundle's own bytes.
 
     :raises BundleError: naming what is needed (Node.js and npm, or a source tree with the JavaScript sources).
     """
-    bundled = package_root / "src" / "market_stub" / "_bundled"
     repository = package_root.parent
     in_repository = (repository / "scripts" / "build-python.mjs").is_file() and (repository / "package.json").is_file()
     if not in_repository:
-        if all((bundled / name).is_file() for name in BUNDLE_FILES):
-            return "the bundled CLI is in this source tree already"
+        why = _stale(package_root, version, None)
+        if why is None:
+            return "the bundled CLI this source tree carries is whole and stamped for this version"
         raise _fail(
-            "this source tree has neither the bundled CLI (src/market_stub/_bundled/) nor the repository's JavaScript sources to build it from"
+            f"this source tree has no usable bundled CLI: {why}; and it lacks the repository's JavaScript sources to build one. "
+            "Build the sdist again from the repository (python -m build --sdist python)"
         )
-    if _fresh(bundled, repository):
-        return "the bundled CLI is newer than its sources"
+    sources = _digest(repository, list(BUNDLE_INPUTS))
+    why = _stale(package_root, version, sources)
+    if why is None:
+        return "the bundled CLI was built from these sources (build stamp)"
     floor = str(json.loads((repository / "package.json").read_text(encoding="utf-8"))["engines"]["node"]).removeprefix(">=")
     node = _node(floor)
     if not (repository / "node_modules" / ".package-lock.json").is_file():
         npm = shutil.which("npm")
         if not npm:
             raise _fail("npm is not on PATH (it installs the JavaScript dependencies the CLI is bundled from)")
-        _run([npm, "ci", "--ignore-scripts", "--no-audit", "--no-fund"], repository, "npm ci")
+        _run([npm, "ci", "--ignore-scripts", "--prefer-offline", "--no-audit", "--no-fund"], repository, "npm ci")
     _run([node, str(repository / "scripts" / "build-python.mjs")], repository, "node scripts/build-python.mjs")
-    return f"bundled the CLI with {node}"
+    _write_stamp(package_root, version, sources)
+    return f"bundled the CLI with {node} ({why})"
 
 
 class CustomBuildHook(BuildHookInterface):  # type: ignore[type-arg]
@@ -123,4 +185,4 @@ class CustomBuildHook(BuildHookInterface):  # type: ignore[type-arg]
     PLUGIN_NAME = "custom"
 
     def initialize(self, version: str, build_data: dict[str, Any]) -> None:
-        self.app.display_info(f"market-stub: {bundle(Path(self.root))}")
+        self.app.display_info(f"market-stub: {bundle(Path(self.root), self.metadata.version)}")

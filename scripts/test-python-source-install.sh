@@ -4,15 +4,20 @@
 #   1. without Node on PATH, `pip install ./python` stops at build time, naming Node.js, and
 #      installs nothing (never a package that installs and then fails);
 #   2. with Node, `pip install ./python` bundles the CLI (python/hatch_build.py: npm ci, then
-#      scripts/build-python.mjs) and the installed package starts a stub that answers GET /markets;
-#   3. the sdist built from that copy carries the bundled CLI, and installs where Node is NOT on
-#      PATH (the wheel is built from it with no JavaScript step); the stub then starts with Node;
-#   4. with --git: `pip install "git+file://…#subdirectory=python"` of a clone of the committed tree,
-#      how a repository's Python package is installed, starts a stub too.
-# Each pip run is bounded (BUILD_TIMEOUT_S, default 900 s: npm ci of a cold cache is the long part).
+#      scripts/build-python.mjs, then the build stamp) and the installed package starts a stub
+#      that answers GET /markets;
+#   3. the sdist: built from that copy with NO Node on PATH (the stamp says the bundle was built
+#      from these very sources, compared by content); a source changed by one byte makes the same
+#      build need Node again; the sdist carries the bundled CLI and its stamp, installs where Node
+#      is not on PATH, and the stub then starts with Node; an sdist with a bundle file missing is
+#      refused at build time, naming what is wrong;
+#   4. `pip install "git+file://…#subdirectory=python"` of a clone of the committed tree, how a
+#      repository's Python package is installed, with Node: the hook bundles, the stub starts.
+# Each pip or build run is bounded (BUILD_TIMEOUT_S, default 900 s: npm ci of a cold cache is the
+# long part); npm run test:python bounds the whole script (1,800 s).
 #
-#   bash scripts/test-python-source-install.sh WORK_DIR [--git]
-# Environment: PYTHON (default /usr/bin/python3), BUILD_TIMEOUT_S. Exit 0 when all three hold.
+#   bash scripts/test-python-source-install.sh WORK_DIR
+# Environment: PYTHON (default /usr/bin/python3), BUILD_TIMEOUT_S. Exit 0 when all four hold.
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 WORK="${1:?usage: test-python-source-install.sh WORK_DIR}"
@@ -62,51 +67,74 @@ PY
   )
 }
 
+# refused VENV TARGET MESSAGE: `pip install TARGET` in a fresh venv with no Node on PATH stops at
+# build time, its output says MESSAGE, and nothing is installed. Sets REFUSED (pip's exit code).
+refused() {
+  local code=0
+  fresh_venv "$1"
+  PATH="$NO_NODE_PATH" timeout "$BUILD_TIMEOUT_S" "$WORK/$1/bin/pip" install --quiet "$2" >"$WORK/$1.log" 2>&1 || code=$?
+  if [ "$code" -eq 0 ]; then echo "pip install $2 succeeded without Node: it must stop at build time" >&2; exit 1; fi
+  if ! grep -q "$3" "$WORK/$1.log"; then echo "pip's output does not say \"$3\":" >&2; tail -30 "$WORK/$1.log" >&2; exit 1; fi
+  if "$WORK/$1/bin/python" -c 'import market_stub' 2>/dev/null; then echo "a package was installed after all" >&2; exit 1; fi
+  REFUSED=$code
+}
+
 echo "-- 1. without Node on PATH: pip install ./python stops at build time, naming Node.js"
-fresh_venv venv-no-node
-set +e
-PATH="$NO_NODE_PATH" timeout "$BUILD_TIMEOUT_S" "$WORK/venv-no-node/bin/pip" install --quiet "$WORK/src/python" >"$WORK/no-node.log" 2>&1
-code=$?
-set -e
-if [ "$code" -eq 0 ]; then echo "pip install ./python succeeded without Node: it must stop at build time" >&2; exit 1; fi
-if ! grep -q "cannot build the Python package: Node.js >= 20.19 is not on PATH" "$WORK/no-node.log"; then
-  echo "pip's output does not name what is needed:" >&2; tail -30 "$WORK/no-node.log" >&2; exit 1
-fi
-if "$WORK/venv-no-node/bin/python" -c 'import market_stub' 2>/dev/null; then echo "a package was installed after all" >&2; exit 1; fi
-echo "   refused (pip exit $code): $(grep -o 'cannot build the Python package: Node[^;]*PATH[^)]*)' "$WORK/no-node.log" | head -1)"
+refused venv-no-node "$WORK/src/python" "cannot build the Python package: Node.js >= 20.19 is not on PATH"
+echo "   refused (pip exit $REFUSED): $(grep -o 'cannot build the Python package: Node[^;]*PATH[^)]*)' "$WORK/venv-no-node.log" | head -1)"
 
-echo "-- 2. with Node: pip install ./python bundles the CLI, and the package starts a stub"
-fresh_venv venv-source
-started=$(date +%s)
-timeout "$BUILD_TIMEOUT_S" "$WORK/venv-source/bin/pip" install --quiet "$WORK/src/python"
-echo "   installed in $(( $(date +%s) - started )) s (npm ci and the bundle included)"
-smoke venv-source
+# installs VENV TARGET: `pip install TARGET` in a fresh venv with Node on PATH (timed), then the smoke test.
+installs() {
+  local started
+  fresh_venv "$1"
+  started=$(date +%s)
+  timeout "$BUILD_TIMEOUT_S" "$WORK/$1/bin/pip" install --quiet "$2"
+  echo "   installed in $(( $(date +%s) - started )) s"
+  smoke "$1"
+}
 
-# Known defect (closing note of the 0.5 session): the sdist built here lacks the bundled CLI
-# ("the bundled CLI is newer than its sources", then "lacks the bundled CLI"), so steps 3 and 4 run
-# only with MARKET_STUB_SDIST_STEPS=1 until the hatch hook puts the bundle into the sdist.
-if [ "${MARKET_STUB_SDIST_STEPS:-0}" != "1" ]; then
-  echo "-- 3 and 4 not run: the sdist lacks the bundled CLI (a known defect); MARKET_STUB_SDIST_STEPS=1 runs them"
-  exit 0
-fi
-echo "-- 3. the sdist carries the bundled CLI and installs without Node on PATH"
+echo "-- 2. with Node: pip install ./python bundles the CLI (npm ci and the bundle), and the package starts a stub"
+installs venv-source "$WORK/src/python"
+
+echo "-- 3. the sdist: built without Node from the stamped bundle, installed without Node, refused when incomplete"
 fresh_venv venv-sdist-build
 "$WORK/venv-sdist-build/bin/pip" install --quiet build hatchling
-rm -rf "$WORK/sdist" && timeout "$BUILD_TIMEOUT_S" "$WORK/venv-sdist-build/bin/python" -m build --sdist --no-isolation --outdir "$WORK/sdist" "$WORK/src/python" >/dev/null
+# build_sdist OUT_DIR LOG: python -m build --sdist of the clean copy, with no Node on PATH.
+build_sdist() {
+  rm -rf "$1" && PATH="$NO_NODE_PATH" timeout "$BUILD_TIMEOUT_S" "$WORK/venv-sdist-build/bin/python" -m build --sdist --no-isolation --outdir "$1" "$WORK/src/python" >"$2" 2>&1
+}
+build_sdist "$WORK/sdist" "$WORK/sdist.log" || { echo "the sdist could not be built without Node from the stamped bundle:" >&2; tail -30 "$WORK/sdist.log" >&2; exit 1; }
+echo "   built without Node: $(grep -o 'market-stub: .*' "$WORK/sdist.log" | head -1)"
 SDIST="$(ls "$WORK"/sdist/market_stub-*.tar.gz)"
-tar -tzf "$SDIST" | grep -q '/src/market_stub/_bundled/cli.cjs$' || { echo "$SDIST lacks the bundled CLI" >&2; exit 1; }
-echo "   $(basename "$SDIST"): $(tar -tzf "$SDIST" | wc -l) files, the bundled CLI included"
+# The listing goes to a file: `tar | grep -q` under pipefail fails when grep stops reading early (tar gets SIGPIPE).
+tar -tzf "$SDIST" >"$WORK/sdist.files"
+for name in cli.cjs cli-main.cjs cli-crawl.cjs manifest.json build-stamp.json; do
+  grep -q "/src/market_stub/_bundled/$name\$" "$WORK/sdist.files" || { echo "$SDIST lacks _bundled/$name" >&2; exit 1; }
+done
+echo "   $(basename "$SDIST"): $(wc -l <"$WORK/sdist.files") files, the bundled CLI and its build stamp included"
+
+# One byte more in a source the bundle is built from: the stamp no longer matches, so the same build needs Node.
+printf '\n' >>"$WORK/src/src/cli.ts"
+if build_sdist "$WORK/sdist-stale" "$WORK/sdist-stale.log"; then echo "an sdist was built without Node from a bundle older than its sources" >&2; exit 1; fi
+grep -q "cannot build the Python package: Node.js >= 20.19 is not on PATH" "$WORK/sdist-stale.log" || { echo "the stale build did not name Node.js:" >&2; tail -30 "$WORK/sdist-stale.log" >&2; exit 1; }
+echo "   src/cli.ts changed by one byte: the build without Node is refused, naming Node.js"
+truncate -s -1 "$WORK/src/src/cli.ts"
+
 fresh_venv venv-sdist
 PATH="$NO_NODE_PATH" timeout "$BUILD_TIMEOUT_S" "$WORK/venv-sdist/bin/pip" install --quiet "$SDIST"
 echo "   installed from the sdist with no Node on PATH"
 PATH="$PATH:$NODE_DIR" smoke venv-sdist
 
-if [ "${2:-}" = "--git" ]; then
-  echo "-- 4. pip install git+file://…#subdirectory=python"
-  rm -rf "$WORK/clone" && git clone --quiet --depth 1 "file://$ROOT" "$WORK/clone"
-  fresh_venv venv-git
-  started=$(date +%s)
-  timeout "$BUILD_TIMEOUT_S" "$WORK/venv-git/bin/pip" install --quiet "git+file://$WORK/clone#subdirectory=python"
-  echo "   installed in $(( $(date +%s) - started )) s"
-  smoke venv-git
-fi
+# The sdist with one bundle file removed: refused at build time without Node, saying what is wrong.
+rm -rf "$WORK/sdist-broken" && mkdir -p "$WORK/sdist-broken" && tar -xzf "$SDIST" -C "$WORK/sdist-broken"
+BROKEN="$(ls -d "$WORK"/sdist-broken/market_stub-*)"
+rm "$BROKEN/src/market_stub/_bundled/cli-crawl.cjs"
+refused venv-sdist-broken "$BROKEN" "no usable bundled CLI: src/market_stub/_bundled/ lacks cli-crawl.cjs"
+echo "   an sdist lacking _bundled/cli-crawl.cjs: refused (pip exit $REFUSED), naming the file"
+
+echo "-- 4. pip install git+file://…#subdirectory=python (a clone of the committed tree, with Node)"
+# A whole clone, not --depth 1: pip clones it again with --filter=blob:none, and git (2.39) fetching
+# that way from a shallow repository over file:// loops on "filtering not recognized by server".
+rm -rf "$WORK/clone" && git clone --quiet "file://$ROOT" "$WORK/clone"
+installs venv-git "git+file://$WORK/clone#subdirectory=python"
+echo "-- all four hold"

@@ -7,9 +7,10 @@
 #               requests-client, httpx-client, docs-examples (the files docs/python.md shows,
 #               `<!-- from: … -->`) in both modes; pandas-step and notebook in full mode
 #   source      pip install ./python from a clean copy (git archive HEAD) without Node on PATH
-#               (refused at build time, naming Node.js), with Node (a working package), and from
-#               the sdist without Node (scripts/test-python-source-install.sh); in full mode also
-#               pip install "git+file://…#subdirectory=python"
+#               (refused at build time, naming Node.js), with Node (a working package), the sdist
+#               (built and installed without Node; refused when its bundle is incomplete), and
+#               pip install "git+file://…#subdirectory=python" (scripts/test-python-source-install.sh;
+#               in both modes, about 8 minutes: two npm ci and two bundles; 485 s and 508 s measured)
 #   container   requests-client with --market-stub-url against the Docker image in podman
 #               (full mode; when podman cannot run here it is reported as not run, not counted)
 # Prints `N passed, N failed` last and exits 1 when any step failed (2 when the wheel cannot be built).
@@ -81,10 +82,10 @@ step "consumer requests-client" consumer requests-client
 step "consumer httpx-client" consumer httpx-client
 step "docs/python.md examples (test/python-consumers/docs-examples)" consumer docs-examples
 # pip install from a clean copy of the committed tree (git archive): refused at build time without
-# Node, a working package with it, an sdist that carries the CLI; full mode adds pip's git+URL form.
-# Bounded: each pip run by BUILD_TIMEOUT_S (900 s), the whole step by 1,800 s.
-step "pip install ./python from a clean copy, without and with Node (scripts/test-python-source-install.sh)" \
-  timeout 1800 bash "$ROOT/scripts/test-python-source-install.sh" "$WORK/source-install" $([ "$QUICK" = "0" ] && echo --git)
+# Node, a working package with it, an sdist that carries the CLI and installs without Node, and
+# pip's git+URL form. Bounded: each pip run by BUILD_TIMEOUT_S (900 s), the whole step by 1,800 s.
+step "pip install ./python, the sdist and a git URL from a clean copy, without and with Node (scripts/test-python-source-install.sh)" \
+  timeout 1800 bash "$ROOT/scripts/test-python-source-install.sh" "$WORK/source-install"
 if [ "$QUICK" = "0" ]; then
   step "consumer pandas-step" consumer pandas-step
   step "consumer notebook (nbclient)" bash -c "'$PYTHON' -m venv '$WORK/venv-notebook' && '$WORK/venv-notebook/bin/pip' install --quiet '$WHEEL' -r '$ROOT/test/python-consumers/notebook/requirements.txt' && '$WORK/venv-notebook/bin/python' '$ROOT/test/python-consumers/notebook/run_notebook.py' '$WORK/notebook-out'"

@@ -189,7 +189,9 @@ def _refuse_nul(args: Sequence[str]) -> None:
 def _rules_json(rules: Sequence[RuleInput | Mapping[str, Any]]) -> str:
     """The rules as the JSON text of ``--behaviours``. Raises MarketStubError OPTION_INVALID for more than MAX_RULES or a value JSON cannot carry."""
     if isinstance(rules, (str, bytes, Mapping)) or not isinstance(rules, Iterable):
-        raise MarketStubError("OPTION_INVALID", f"MarketStub.start: rules: expected a list of rules, found {type(rules).__name__}", option="rules")
+        raise MarketStubError(
+            "OPTION_INVALID", f"MarketStub.start: rules: expected a list of rules, found {type(rules).__name__}", option="rules"
+        )
     given = list(rules)
     if len(given) > MAX_RULES:
         raise MarketStubError(
