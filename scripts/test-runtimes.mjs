@@ -10,7 +10,9 @@
 // the bundle), starts it, runs `market-stub check --base-url` against it (must exit 0), and compares
 // status, headers and body bytes of the list, an item, /healthz, /openapi.json, a 404, a 405 and a
 // CORS preflight with `market-stub serve` (node:http) given the same options; then stops it by its
-// pid. Bounded: each runtime has RUNTIME_LIMIT_MS. Last line: "runtimes: N passed, N failed".
+// pid; then sends FUZZ_COUNT odd requests as raw bytes (scripts/raw-request-fuzz.mjs: relative
+// and absolute targets, CONNECT, no Host, userinfo in Host…), the node:http reference first, and
+// fails a runtime that answers any with a 5xx. Bounded: each runtime has RUNTIME_LIMIT_MS. Last line: "runtimes: N passed, N failed".
 // Exit 0 when every runtime passed, 1 otherwise, 2 when the build is missing.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -18,6 +20,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensurePackages } from './node-runtimes.mjs';
+import { fuzzRawRequests } from './raw-request-fuzz.mjs';
 import { bundleServer, compareExchanges, freePort, RUNTIME_PACKAGES, startProcess, waitForReady } from './runtime-exchange.mjs';
 
 const ROOT = path.resolve(fileURLToPath(new URL('..', import.meta.url)));
@@ -28,6 +31,8 @@ const FETCH_ENTRY = path.resolve(process.env.MARKET_STUB_FETCH_ENTRY ?? path.joi
 const OPTIONS = { seed: 7, count: 5, clock: '2026-01-01' };
 /** Start, check, compare and stop one runtime. */
 const RUNTIME_LIMIT_MS = 90_000;
+/** Odd requests sent as raw bytes to each server (scripts/raw-request-fuzz.mjs). */
+const FUZZ_COUNT = 341;
 /** workerd's compatibility date: no later than the pinned workerd's own date. */
 const WORKERD_COMPATIBILITY_DATE = '2026-11-01';
 
@@ -90,10 +95,18 @@ async function testRuntime(name, bin, reference, work) {
     log(`${name}: answering on ${url}; market-stub check…`);
     const checked = await runCheck(url);
     const problems = await compareExchanges(reference, url);
-    return checked === null ? problems : [checked, ...problems];
+    const fuzzed = await fuzzProblems(name, url);
+    return [...(checked === null ? [] : [checked]), ...problems, ...fuzzed];
   } finally {
     await server.stop();
   }
+}
+
+/** The raw-socket fuzz of one server: a problem per 5xx answer (none: it passed), its statuses logged. */
+async function fuzzProblems(name, url) {
+  const { statuses, fivexx, refused } = await fuzzRawRequests(url, { count: FUZZ_COUNT });
+  log(`${name}: ${FUZZ_COUNT} odd requests as raw bytes: ${Object.entries(statuses).map(([s, n]) => `${s} ×${n}`).join(', ')}${refused.length > 0 ? `; ${refused.length} kinds of 5xx from the runtime's own server, not the handler (plain text), e.g. ${refused.slice(0, 3).join('; ')}` : ''}`);
+  return fivexx.map((line) => `answered ${line}`);
 }
 
 /** Resolves to `promise`, or to a problem when it outlives `ms`. */
@@ -122,6 +135,8 @@ async function main(names) {
     const refUrl = `http://127.0.0.1:${port}`;
     const ready = await waitForReady(refUrl, reference, 20_000);
     if (ready !== null) throw new Error(`market-stub serve (the node:http reference): ${ready}`);
+    const referenceFuzz = await fuzzProblems('node:http (reference)', refUrl);
+    if (referenceFuzz.length > 0) failed++;
     for (const name of selected) {
       log(`${name} (${RUNTIME_PACKAGES[name]}): bundling test/runtimes/${SERVER_FILES[name]} with market-stub/fetch, starting it…`);
       const problems = await bounded(testRuntime(name, path.join(bins, name), refUrl, work).catch((error) => [error.stack ?? String(error)]), RUNTIME_LIMIT_MS, name);
