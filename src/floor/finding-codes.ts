@@ -80,6 +80,7 @@ export const FINDING_KINDS = [
   { code: 'unknown-id-probe', severity: 'info', endpoints: SINGLE },
   { code: 'version-link', severity: 'info', endpoints: BOTH },
   { code: 'base-query', severity: 'info', endpoints: ['deployment'] },
+  { code: 'cookies', severity: 'info', endpoints: ['deployment'] },
   { code: 'delisted', severity: 'info', endpoints: SINGLE },
   { code: 'not-recorded', severity: 'info', endpoints: SINGLE },
 ] as const satisfies readonly FindingKind[];

@@ -206,3 +206,11 @@ export const MAX_CLOCK_RATE = 31_536_000;
 export const DEFAULT_MARKET_STUB_IMAGE = 'market-stub:latest';
 /** Default time for the container to answer GET /healthz, ms. */
 export const DEFAULT_STARTUP_TIMEOUT_MS = 60_000;
+
+// Enforced in contract/http-client/run-cookies.ts (docs/networks.md, "Cookies")
+/** Cookies kept at most (RFC 6265 §6.1: a user agent supports at least 50 per domain). */
+export const MAX_RUN_COOKIES = 50;
+/** Bytes of one `Set-Cookie` field kept at most (RFC 6265 §6.1: at least 4096 per cookie). */
+export const MAX_COOKIE_BYTES = 4096;
+/** Distinct cookie values redacted at most: the latest ones (a load balancer may rotate its cookie on every answer). */
+export const MAX_COOKIE_VALUES = 256;

@@ -1,0 +1,89 @@
+import { Cookie, CookieJar } from 'tough-cookie';
+import { MAX_COOKIE_BYTES, MAX_COOKIE_VALUES, MAX_RUN_COOKIES } from '../../floor/limits.js';
+
+/**
+ * The cookies one check, record or delisted re-check run keeps: what a deployment sets with
+ * `Set-Cookie` (a load balancer's stickiness cookie, a session a gateway needs on the next page)
+ * goes back to it on the following requests, as a browser or `curl -b FILE -c FILE` would.
+ *
+ * - Kept and sent only on the origin of the base URL (scheme, host, port): an answer from another
+ *   origin (a redirect or paging link elsewhere) sets nothing, and nothing is sent there. That is
+ *   narrower than RFC 6265 §5.4, whose host-only cookies ignore the port and whose `Domain`
+ *   cookies reach sibling hosts; a cookie goes where the `--header` values go, and nowhere else.
+ * - Within the origin the jar follows RFC 6265 (tough-cookie's CookieJar: `Path` §5.1.4, `Expires`
+ *   and `Max-Age` §5.2.1-2, `Secure` §5.4 step 1 only over https, a `Domain` that does not cover the
+ *   host refused §5.3 step 6, a public suffix refused).
+ * - Bounded: MAX_RUN_COOKIES cookies at most, each `Set-Cookie` field at most MAX_COOKIE_BYTES
+ *   (RFC 6265 §6.1's minimums a user agent supports); past them a cookie is not kept (`dropped`
+ *   names it).
+ * - Every value kept is a secret of the run (`values`, the latest MAX_COOKIE_VALUES): redacted from
+ *   every report, log line and recorded fixture like a `--header` value (floor/redact-secrets.ts).
+ */
+export interface RunCookies {
+  /** The `Cookie` field for a request to `url` (RFC 6265 §5.4), or undefined when none applies or `url` is on another origin. */
+  header(url: URL): string | undefined;
+  /** Keeps the cookies of an answer's `Set-Cookie` fields (§5.2, §5.3) when `url` (the URL that answered) is on the origin. */
+  store(url: URL, fields: string | readonly string[] | undefined): void;
+  /** The cookie values kept during the run, the latest MAX_COOKIE_VALUES distinct ones (also those replaced or expired since), for redaction. */
+  values(): readonly string[];
+  /** Names of the cookies set but not kept (over a limit, or refused by RFC 6265), at most MAX_RUN_COOKIES. */
+  dropped(): readonly string[];
+  /** Names of the cookies kept (never their values). */
+  names(): readonly string[];
+}
+
+/** Creates the cookie jar of a run on `origin` (`https://host:port`, URL.origin). */
+export function createRunCookies(origin: string): RunCookies {
+  // allowSecureOnLocal false: a Secure cookie is kept and sent over https only (RFC 6265 §5.4 step 1), also on 127.0.0.1.
+  const jar = new CookieJar(undefined, { rejectPublicSuffixes: true, allowSecureOnLocal: false });
+  const names = new Set<string>();
+  const values = new Set<string>();
+  const dropped = new Set<string>();
+  const drop = (name: string) => {
+    if (dropped.size < MAX_RUN_COOKIES) dropped.add(name);
+  };
+  const keep = (field: string, url: URL) => {
+    const cookie = field.length <= MAX_COOKIE_BYTES ? Cookie.parse(field) : undefined;
+    if (!cookie) return drop(field.slice(0, Math.max(0, field.indexOf('='))).trim().slice(0, 64));
+    if (!names.has(cookie.key) && names.size >= MAX_RUN_COOKIES) return drop(cookie.key);
+    const kept = jar.setCookieSync(cookie, url.href, { ignoreError: true });
+    if (!kept) return drop(cookie.key);
+    names.add(cookie.key);
+    remember(cookie.value);
+  };
+  // The latest MAX_COOKIE_VALUES distinct values (a load balancer may set a new one on every answer).
+  const remember = (value: string) => {
+    if (value === '' || values.has(value)) return;
+    values.add(value);
+    if (values.size > MAX_COOKIE_VALUES) values.delete(values.values().next().value as string);
+  };
+  return {
+    header(url) {
+      if (url.origin !== origin || names.size === 0) return undefined;
+      const text = jar.getCookieStringSync(url.href);
+      return text === '' ? undefined : text;
+    },
+    store(url, fields) {
+      if (url.origin !== origin || fields === undefined) return;
+      for (const field of typeof fields === 'string' ? [fields] : fields) keep(field, url);
+    },
+    values: () => [...values],
+    dropped: () => [...dropped],
+    names: () => [...names],
+  };
+}
+
+/**
+ * The values of cookies in `Set-Cookie` fields (RFC 6265 §5.2: the value of each field's first
+ * name-value pair) or in a `Cookie` field (§5.4: `a=1; b=2`), empty ones left out: secrets to
+ * redact for `proxy`, which passes cookies between a client and the upstream without keeping them.
+ */
+export function cookieValues(fields: string | readonly string[] | undefined, field: 'set-cookie' | 'cookie'): string[] {
+  if (fields === undefined) return [];
+  const list = typeof fields === 'string' ? [fields] : fields;
+  const pairs = field === 'cookie' ? list.flatMap((text) => text.split(';')) : list;
+  return pairs.flatMap((pair) => {
+    const value = pair.length <= MAX_COOKIE_BYTES ? Cookie.parse(pair.trim())?.value : undefined;
+    return value === undefined || value === '' ? [] : [value];
+  });
+}
