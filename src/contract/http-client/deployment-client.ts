@@ -113,8 +113,10 @@ const BACKOFF_MS = 500;
  */
 export function createDeploymentClient(options: DeploymentClientOptions): DeploymentClient {
   const network = options.network ?? createOutgoingAgent();
+  const cookies = createRunCookies(options.origin);
   let pool: Promise<ClientPool> | undefined;
-  const load = () => (pool ??= import('undici').then((module) => {
+  // The cookie jar is made with the pool: tough-cookie, like undici, loads on first use.
+  const load = () => (pool ??= Promise.all([import('undici'), cookies.load()]).then(([module]) => {
     // undici is CommonJS: its exports are the default export everywhere (Node's ESM loader and the
     // CLI bundle, whose lazy chunk exports only the default); the named ones exist only under Node.
     const undici = (module.default ?? module) as unknown as Undici;
@@ -124,7 +126,7 @@ export function createDeploymentClient(options: DeploymentClientOptions): Deploy
     return { undici, agent, fresh, owned: options.dispatcher ? [] : [agent, fresh] };
   }));
 
-  const ctx: ClientContext = { options, network, load, pacer: createRequestPacer(options.connections, options.signal, options.retryAfterMaxMs), cookies: createRunCookies(options.origin) };
+  const ctx: ClientContext = { options, network, load, pacer: createRequestPacer(options.connections, options.signal, options.retryAfterMaxMs), cookies };
   return {
     get: (requested, headers) => getFollowing(ctx, requested, headers),
     cookies: ctx.cookies,

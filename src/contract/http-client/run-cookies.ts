@@ -1,4 +1,4 @@
-import { Cookie, CookieJar } from 'tough-cookie';
+import type * as ToughCookie from 'tough-cookie';
 import { MAX_COOKIE_BYTES, MAX_COOKIE_VALUES, MAX_RUN_COOKIES } from '../../floor/limits.js';
 
 /**
@@ -20,6 +20,8 @@ import { MAX_COOKIE_BYTES, MAX_COOKIE_VALUES, MAX_RUN_COOKIES } from '../../floo
  *   every report, log line and recorded fixture like a `--header` value (floor/redact-secrets.ts).
  */
 export interface RunCookies {
+  /** Loads tough-cookie (on first use, as undici is: `serve` never loads it) and makes the jar; before it, the jar is empty and keeps nothing. */
+  load(): Promise<void>;
   /** The `Cookie` field for a request to `url` (RFC 6265 §5.4), or undefined when none applies or `url` is on another origin. */
   header(url: URL): string | undefined;
   /** Keeps the cookies of an answer's `Set-Cookie` fields (§5.2, §5.3) when `url` (the URL that answered) is on the origin. */
@@ -32,24 +34,15 @@ export interface RunCookies {
   names(): readonly string[];
 }
 
-/** Creates the cookie jar of a run on `origin` (`https://host:port`, URL.origin). */
+/** Creates the cookie jar of a run on `origin` (`https://host:port`, URL.origin); call `load` before the first request. */
 export function createRunCookies(origin: string): RunCookies {
-  // allowSecureOnLocal false: a Secure cookie is kept and sent over https only (RFC 6265 §5.4 step 1), also on 127.0.0.1.
-  const jar = new CookieJar(undefined, { rejectPublicSuffixes: true, allowSecureOnLocal: false });
+  let tough: typeof ToughCookie | undefined;
+  let jar: ToughCookie.CookieJar | undefined;
   const names = new Set<string>();
   const values = new Set<string>();
   const dropped = new Set<string>();
   const drop = (name: string) => {
     if (dropped.size < MAX_RUN_COOKIES) dropped.add(name);
-  };
-  const keep = (field: string, url: URL) => {
-    const cookie = field.length <= MAX_COOKIE_BYTES ? Cookie.parse(field) : undefined;
-    if (!cookie) return drop(field.slice(0, Math.max(0, field.indexOf('='))).trim().slice(0, 64));
-    if (!names.has(cookie.key) && names.size >= MAX_RUN_COOKIES) return drop(cookie.key);
-    const kept = jar.setCookieSync(cookie, url.href, { ignoreError: true });
-    if (!kept) return drop(cookie.key);
-    names.add(cookie.key);
-    remember(cookie.value);
   };
   // The latest MAX_COOKIE_VALUES distinct values (a load balancer may set a new one on every answer).
   const remember = (value: string) => {
@@ -57,15 +50,28 @@ export function createRunCookies(origin: string): RunCookies {
     values.add(value);
     if (values.size > MAX_COOKIE_VALUES) values.delete(values.values().next().value as string);
   };
+  const keep = (field: string, url: URL, loaded: typeof ToughCookie, into: ToughCookie.CookieJar) => {
+    const cookie = field.length <= MAX_COOKIE_BYTES ? loaded.Cookie.parse(field) : undefined;
+    if (!cookie) return drop(field.slice(0, Math.max(0, field.indexOf('='))).trim().slice(0, 64));
+    if (!names.has(cookie.key) && names.size >= MAX_RUN_COOKIES) return drop(cookie.key);
+    if (!into.setCookieSync(cookie, url.href, { ignoreError: true })) return drop(cookie.key);
+    names.add(cookie.key);
+    remember(cookie.value);
+  };
   return {
+    async load() {
+      tough ??= await import('tough-cookie');
+      // allowSecureOnLocal false: a Secure cookie is kept and sent over https only (RFC 6265 §5.4 step 1), also on 127.0.0.1.
+      jar ??= new tough.CookieJar(undefined, { rejectPublicSuffixes: true, allowSecureOnLocal: false });
+    },
     header(url) {
-      if (url.origin !== origin || names.size === 0) return undefined;
+      if (!jar || url.origin !== origin || names.size === 0) return undefined;
       const text = jar.getCookieStringSync(url.href);
       return text === '' ? undefined : text;
     },
     store(url, fields) {
-      if (url.origin !== origin || fields === undefined) return;
-      for (const field of typeof fields === 'string' ? [fields] : fields) keep(field, url);
+      if (!tough || !jar || url.origin !== origin || fields === undefined) return;
+      for (const field of typeof fields === 'string' ? [fields] : fields) keep(field, url, tough, jar);
     },
     values: () => [...values],
     dropped: () => [...dropped],
@@ -74,16 +80,20 @@ export function createRunCookies(origin: string): RunCookies {
 }
 
 /**
- * The values of cookies in `Set-Cookie` fields (RFC 6265 §5.2: the value of each field's first
- * name-value pair) or in a `Cookie` field (§5.4: `a=1; b=2`), empty ones left out: secrets to
- * redact for `proxy`, which passes cookies between a client and the upstream without keeping them.
+ * The values of cookies in `Set-Cookie` fields (RFC 6265 §5.2 steps 1-4: the first name-value
+ * pair of each field, its value after the first `=`, trimmed) or in a `Cookie` field (§5.4: pairs
+ * split on `;`), empty ones left out; a value in double quotes counts with and without them. The
+ * attributes are not read: these are secrets to redact for `proxy`, which passes cookies between a
+ * client and the upstream without keeping them (the jar above parses with tough-cookie).
  */
 export function cookieValues(fields: string | readonly string[] | undefined, field: 'set-cookie' | 'cookie'): string[] {
   if (fields === undefined) return [];
   const list = typeof fields === 'string' ? [fields] : fields;
-  const pairs = field === 'cookie' ? list.flatMap((text) => text.split(';')) : list;
+  const pairs = field === 'cookie' ? list.flatMap((text) => text.split(';')) : list.map((text) => text.split(';', 1)[0] ?? '');
   return pairs.flatMap((pair) => {
-    const value = pair.length <= MAX_COOKIE_BYTES ? Cookie.parse(pair.trim())?.value : undefined;
-    return value === undefined || value === '' ? [] : [value];
+    const equals = pair.indexOf('=');
+    const value = equals === -1 || pair.length > MAX_COOKIE_BYTES ? '' : pair.slice(equals + 1).trim();
+    const unquoted = /^"(.*)"$/s.exec(value)?.[1];
+    return [value, ...(unquoted === undefined ? [] : [unquoted])].filter((v) => v !== '');
   });
 }
