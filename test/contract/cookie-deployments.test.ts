@@ -99,6 +99,8 @@ describe('cookies the deployment sets are kept for the run', () => {
     const echo = (id: string) => {
       if (id === 'DEV-2') return { status: 500, headers: { 'content-type': 'text/plain' }, body: `node for ${STICKY}=${VALUE} failed` };
       if (id === 'DEV-3') return json({ ...markets[2], title: `Served by ${VALUE}` });
+      // theme=dark is no secret (shorter than 8 characters): a title holding the word is recorded whole.
+      if (id === 'DEV-4') return json({ ...markets[3], title: 'Will the dark horse win?' });
       return undefined;
     };
     await withServer(markets, stickyDeployment(echo), async (server) => {
@@ -116,7 +118,7 @@ describe('cookies the deployment sets are kept for the run', () => {
       expect(record.code).toBe(1);
       expect(`${record.stdout}${record.stderr}${await filesUnder(out)}`).not.toContain(VALUE);
       const written = JSON.parse(await readFile(path.join(out, 'markets.json'), 'utf8')) as RawMarket[];
-      expect(written.map((m) => m['market_id'])).toEqual(['DEV-1', 'DEV-4']);
+      expect(written.map((m) => [m['market_id'], m['title']])).toEqual([['DEV-1', markets[0]?.['title']], ['DEV-4', 'Will the dark horse win?']]);
       expect(findingOf(JSON.parse(record.stdout) as never, 'header-echo').found).toBe('a cookie value the deployment set ([redacted])');
     });
   });

@@ -16,7 +16,7 @@ import { MAX_COOKIE_BYTES, MAX_COOKIE_VALUES, MAX_RUN_COOKIES } from '../../floo
  * - Bounded: MAX_RUN_COOKIES cookies at most, each `Set-Cookie` field at most MAX_COOKIE_BYTES
  *   (RFC 6265 §6.1's minimums a user agent supports); past them a cookie is not kept (`dropped`
  *   names it).
- * - Every value kept is a secret of the run (`values`, the latest MAX_COOKIE_VALUES): redacted from
+ * - Every value kept of MIN_COOKIE_SECRET characters or more is a secret of the run (`values`, the latest MAX_COOKIE_VALUES): redacted from
  *   every report, log line and recorded fixture like a `--header` value (floor/redact-secrets.ts).
  */
 export interface RunCookies {
@@ -26,13 +26,20 @@ export interface RunCookies {
   header(url: URL): string | undefined;
   /** Keeps the cookies of an answer's `Set-Cookie` fields (§5.2, §5.3) when `url` (the URL that answered) is on the origin. */
   store(url: URL, fields: string | readonly string[] | undefined): void;
-  /** The cookie values kept during the run, the latest MAX_COOKIE_VALUES distinct ones (also those replaced or expired since), for redaction. */
+  /** The cookie values kept during the run (MIN_COOKIE_SECRET characters or more), the latest MAX_COOKIE_VALUES distinct ones (also those replaced or expired since), for redaction. */
   values(): readonly string[];
   /** Names of the cookies set but not kept (over a limit, or refused by RFC 6265), at most MAX_RUN_COOKIES. */
   dropped(): readonly string[];
   /** Names of the cookies kept (never their values). */
   names(): readonly string[];
 }
+
+/**
+ * Characters a cookie value needs to count as a secret: a session or stickiness value is a long
+ * token (`AWSALB`, a JWT); a shorter one (`theme=dark`, `consent=true`, `lang=en`) would match
+ * ordinary words of a report if redacted, and says nothing if echoed.
+ */
+const MIN_COOKIE_SECRET = 8;
 
 /** Creates the cookie jar of a run on `origin` (`https://host:port`, URL.origin); call `load` before the first request. */
 export function createRunCookies(origin: string): RunCookies {
@@ -46,7 +53,7 @@ export function createRunCookies(origin: string): RunCookies {
   };
   // The latest MAX_COOKIE_VALUES distinct values (a load balancer may set a new one on every answer).
   const remember = (value: string) => {
-    if (value === '' || values.has(value)) return;
+    if (value.length < MIN_COOKIE_SECRET || values.has(value)) return;
     values.add(value);
     if (values.size > MAX_COOKIE_VALUES) values.delete(values.values().next().value as string);
   };
@@ -82,7 +89,7 @@ export function createRunCookies(origin: string): RunCookies {
 /**
  * The values of cookies in `Set-Cookie` fields (RFC 6265 §5.2 steps 1-4: the first name-value
  * pair of each field, its value after the first `=`, trimmed) or in a `Cookie` field (§5.4: pairs
- * split on `;`), empty ones left out; a value in double quotes counts with and without them. The
+ * split on `;`), those shorter than MIN_COOKIE_SECRET left out; a value in double quotes counts with and without them. The
  * attributes are not read: these are secrets to redact for `proxy`, which passes cookies between a
  * client and the upstream without keeping them (the jar above parses with tough-cookie).
  */
@@ -94,6 +101,6 @@ export function cookieValues(fields: string | readonly string[] | undefined, fie
     const equals = pair.indexOf('=');
     const value = equals === -1 || pair.length > MAX_COOKIE_BYTES ? '' : pair.slice(equals + 1).trim();
     const unquoted = /^"(.*)"$/s.exec(value)?.[1];
-    return [value, ...(unquoted === undefined ? [] : [unquoted])].filter((v) => v !== '');
+    return [value, ...(unquoted === undefined ? [] : [unquoted])].filter((v) => v.length >= MIN_COOKIE_SECRET);
   });
 }
