@@ -12,7 +12,8 @@ import { createRequestPacer, type RequestPacer } from './request-pacer.js';
 import { betterCause, type FailureKind } from './failure-cause.js';
 import { decodedLengthAsContentLength, describeFraming, isFramingRefusal, probeFraming, unaskedTransferCoding } from './message-framing.js';
 import { withBaseQuery, type BaseQuery } from './base-query.js';
-import { createRunCookies, type RunCookies } from './run-cookies.js';
+import { createRunCookies, withCookies, type RunCookies } from './run-cookies.js';
+import { dependencyLoadFailure } from './dependency-load.js';
 
 /**
  * How check and record talk to a deployment: undici's keep-alive pool, redirects followed by hand
@@ -116,7 +117,9 @@ export function createDeploymentClient(options: DeploymentClientOptions): Deploy
   const cookies = createRunCookies(options.origin);
   let pool: Promise<ClientPool> | undefined;
   // The cookie jar is made with the pool: tough-cookie, like undici, loads on first use.
-  const load = () => (pool ??= Promise.all([import('undici'), cookies.load()]).then(([module]) => {
+  const load = () => (pool ??= Promise.all([import('undici'), cookies.load()]).catch((error: unknown) => {
+    throw dependencyLoadFailure(error);
+  }).then(([module]) => {
     // undici is CommonJS: its exports are the default export everywhere (Node's ESM loader and the
     // CLI bundle, whose lazy chunk exports only the default); the named ones exist only under Node.
     const undici = (module.default ?? module) as unknown as Undici;
@@ -336,13 +339,6 @@ function requestHeaders(url: URL, options: DeploymentClientOptions): Record<stri
   const headers: Record<string, string> = { accept: 'application/json', 'accept-encoding': ACCEPT_ENCODING, 'user-agent': options.userAgent };
   if (url.origin === options.origin) for (const [name, value] of options.headers) headers[name.toLowerCase()] = value;
   return headers;
-}
-
-/** `headers` with the run's cookies (run-cookies.ts) after any `Cookie` the caller gave (`--header "Cookie: …"`), as one field (RFC 6265 §5.4). */
-function withCookies(headers: Record<string, string>, cookies: string | undefined): Record<string, string> {
-  if (cookies === undefined) return headers;
-  const given = headers['cookie'];
-  return { ...headers, cookie: given === undefined || given === '' ? cookies : `${given}; ${cookies}` };
 }
 
 function response(

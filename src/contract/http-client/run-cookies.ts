@@ -86,6 +86,13 @@ export function createRunCookies(origin: string): RunCookies {
   };
 }
 
+/** `headers` with the run's cookies (RunCookies.header) after any `Cookie` the caller gave (`--header "Cookie: …"`), as one field (RFC 6265 §5.4). */
+export function withCookies(headers: Record<string, string>, cookies: string | undefined): Record<string, string> {
+  if (cookies === undefined) return headers;
+  const given = headers['cookie'];
+  return { ...headers, cookie: given === undefined || given === '' ? cookies : `${given}; ${cookies}` };
+}
+
 /**
  * The values of cookies in `Set-Cookie` fields (RFC 6265 §5.2 steps 1-4: the first name-value
  * pair of each field, its value after the first `=`, trimmed) or in a `Cookie` field (§5.4: pairs
