@@ -27,6 +27,7 @@ describe('findMarketArray', () => {
     [{ jsonapi: { version: '1.1' }, data: [] }, { envelope: 'json-api', key: 'data' }],
     [{ data: [], errors: [] }, { envelope: 'keyed', key: 'data' }],
     [{ entries: [], errors: [] }, { envelope: 'only-array', key: 'entries' }],
+    [{ data: { markets: [] }, meta: { total: 0 } }, { envelope: 'keyed', key: 'data.markets', basePointer: '/data/markets', otherKeys: ['meta'] }],
   ])('a standard envelope: %j', (body, shape) => {
     expect(findMarketArray(body)).toMatchObject({ kind: 'envelope', ...shape });
   });

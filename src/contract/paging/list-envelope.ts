@@ -89,7 +89,9 @@ export function isGraphqlResponse(body: unknown): boolean {
  * - the first of `markets`, `data`, `results`, `items` holding an array (Kalshi, Polymarket,
  *   Manifold); `data` is JSON:API (§7.1) when its items are resources (`wrapperOf('/data')` says
  *   `/attributes`) or the document has a `jsonapi` or `included` member;
- * - the only array-valued member of the object other than `errors`, whatever its key.
+ * - the only array-valued member of the object other than `errors`, whatever its key;
+ * - a `data` object holding `markets` or one array (`{"data": {"markets": […]}, "meta": {…}}`, a
+ *   REST answer shaped like GraphQL's).
  * Returns undefined when there is none. Arrays may be real or the StreamedArray placeholders of a
  * streamed read. `wrapperOf` tells where the items of the array at a pointer held their market
  * (the checker sees the items; this sees only the top level).
@@ -121,7 +123,8 @@ export function findMarketArray(body: unknown, wrapperOf: (pointer: string) => I
     return at(jsonApi ? 'json-api' : 'keyed', [key]);
   }
   const only = innerArrayKey(record);
-  return only === undefined ? undefined : at('only-array', [only]);
+  if (only !== undefined) return at('only-array', [only]);
+  return nested('keyed', 'data');
 }
 
 /**
