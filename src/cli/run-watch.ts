@@ -4,9 +4,7 @@ import { createServer, type Server } from 'node:http';
 import ms from 'ms';
 import { MAX_WATCH_INTERVAL_MS, MAX_WATCH_STATE_BYTES, MIN_WATCH_INTERVAL_MS } from '../floor/limits.js';
 import { writeFileAtomic } from '../file-system/write-file-atomic.js';
-import { ContractRunError, deploymentIdentity, formatRoundJsonl, formatWatchHtml, formatRoundText, formatSummaryJsonl, formatSummaryText, watchDeployment, WatchSummaryBuilder, type WatchOptions, type WatchRound, type WatchSummary } from '../contract/index.js';
-// Only the CLI's watch writes metrics: prom-client stays out of the library's bundles.
-import { WatchMetrics } from '../contract/watch/watch-metrics.js';
+import { ContractRunError, deploymentIdentity, formatRoundJsonl, formatWatchHtml, formatRoundText, formatSummaryJsonl, formatSummaryText, watchDeployment, WatchMetrics, WatchSummaryBuilder, type WatchOptions, type WatchRound, type WatchSummary } from '../contract/index.js';
 import type { ResolvedOptions } from '../options/resolve-options.js';
 import type { CheckValues } from '../options/tables/crawl-options.js';
 import type { ContractCliIo } from './cli-io.js';
@@ -92,7 +90,7 @@ export async function runWatch(options: ResolvedOptions<CheckValues>, cliIo: Con
     io = redactingIo(cliIo, settings.secrets);
     const identity = deploymentIdentity(settings.crawl.baseUrl);
     const state = await readState(flags.state, options.origins.state ?? '--state', io);
-    const metrics = new WatchMetrics(identity);
+    const metrics = await WatchMetrics.create(identity);
     if (flags.metricsPort !== undefined) server = await serveMetrics(metrics, flags.metricsPort, flags.metricsHost, io);
     const watch: WatchOptions = {
       ...settings.crawl, signal: io.signal, intervalMs: flags.intervalMs,

@@ -66,6 +66,8 @@ export const UNPROVOKED_FINDINGS: readonly UnprovokedFinding[] = Object.freeze([
   { code: 'undecodable-body', severity: 'error', why: 'a body that does not decode from its `Content-Encoding`: the stub sends no content coding' },
   { code: 'cross-origin', severity: 'error', why: 'a redirect or paging link to another origin with `--same-origin-only`: needs a second origin' },
   { code: 'cross-origin', severity: 'warning', why: 'a redirect or paging link to another origin: needs a second origin' },
+  { code: 'partial-failure', severity: 'error', why: 'a `null` item in the market list: the stub\'s list is its catalog, which holds only markets; test/contract/envelope-deployments.test.ts serves one from a GraphQL-shaped deployment' },
+  { code: 'partial-failure', severity: 'warning', why: 'an `errors` array beside the market list (a GraphQL partial answer): the stub serves no errors beside a list; test/contract/envelope-deployments.test.ts serves them' },
   { code: 'list-partial', severity: 'warning', why: 'a total larger than the list seen: the stub announces the totals it serves; test/contract/check-paging.test.ts provokes it' },
   { code: 'header-echo', severity: 'warning', why: 'a market echoing a `--header` value: depends on the headers the checker sends, not on the stub' },
 ]);

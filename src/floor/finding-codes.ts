@@ -29,6 +29,7 @@ export const FINDING_KINDS = [
   { code: 'dot-segment-id', severity: 'error', endpoints: BOTH },
   { code: 'forbidden', severity: 'error', endpoints: LIST },
   { code: 'list-shape', severity: 'error', endpoints: LIST },
+  { code: 'partial-failure', severity: 'error', endpoints: LIST },
   { code: 'http-status', severity: 'error', endpoints: BOTH },
   { code: 'unconditional-not-modified', severity: 'error', endpoints: BOTH },
   { code: 'not-found', severity: 'error', endpoints: SINGLE },
@@ -58,6 +59,7 @@ export const FINDING_KINDS = [
   { code: 'cursor-loop', severity: 'warning', endpoints: LIST },
   { code: 'paging-unfollowed', severity: 'warning', endpoints: LIST },
   { code: 'list-partial', severity: 'warning', endpoints: LIST },
+  { code: 'partial-failure', severity: 'warning', endpoints: LIST },
   { code: 'cross-origin', severity: 'warning', endpoints: BOTH },
   { code: 'bom', severity: 'warning', endpoints: BOTH },
   { code: 'charset', severity: 'warning', endpoints: BOTH },
@@ -78,6 +80,7 @@ export const FINDING_KINDS = [
   { code: 'unknown-id-probe', severity: 'info', endpoints: SINGLE },
   { code: 'version-link', severity: 'info', endpoints: BOTH },
   { code: 'base-query', severity: 'info', endpoints: ['deployment'] },
+  { code: 'cookies', severity: 'info', endpoints: ['deployment'] },
   { code: 'delisted', severity: 'info', endpoints: SINGLE },
   { code: 'not-recorded', severity: 'info', endpoints: SINGLE },
 ] as const satisfies readonly FindingKind[];
@@ -99,7 +102,7 @@ export interface ContractCheck {
 export const CONTRACT_CHECKS: readonly ContractCheck[] = [
   { name: 'answers', endpoints: BOTH, codes: ['http-status', 'unconditional-not-modified', 'not-found', 'request-failed', 'framing', 'retry-exhausted', 'body-too-large', 'slow-answer', 'could-not-run'] },
   { name: 'json-body', endpoints: BOTH, codes: ['not-json', 'json-rule', 'undecodable-body', 'content-type', 'bom', 'charset', 'duplicate-member', 'unsafe-number'] },
-  { name: 'list-shape', endpoints: [LIST_ENDPOINT], codes: ['list-shape'] },
+  { name: 'list-shape', endpoints: [LIST_ENDPOINT], codes: ['list-shape', 'partial-failure'] },
   { name: 'paging', endpoints: [LIST_ENDPOINT], codes: ['cursor-loop', 'paging-unfollowed', 'list-partial'] },
   { name: 'same-origin', endpoints: BOTH, codes: ['cross-origin'] },
   { name: 'schema', endpoints: BOTH, codes: ['required', 'type', 'format', 'forbidden', 'minLength', 'dot-segment-id', 'single-envelope'] },

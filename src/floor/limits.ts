@@ -227,3 +227,10 @@ export const MAX_WATCH_FINDINGS_KEPT = 200;
 /** Shortest and longest --watch interval, ms. */
 export const MIN_WATCH_INTERVAL_MS = 100;
 export const MAX_WATCH_INTERVAL_MS = 86_400_000;
+// Enforced in contract/http-client/run-cookies.ts (docs/networks.md, "Cookies")
+/** Cookies kept at most (RFC 6265 §6.1: a user agent supports at least 50 per domain). */
+export const MAX_RUN_COOKIES = 50;
+/** Bytes of one `Set-Cookie` field kept at most (RFC 6265 §6.1: at least 4096 per cookie). */
+export const MAX_COOKIE_BYTES = 4096;
+/** Distinct cookie values redacted at most: the latest ones (a load balancer may rotate its cookie on every answer). */
+export const MAX_COOKIE_VALUES = 256;

@@ -6,7 +6,7 @@ import { errorReply } from '../runtime/error-reply.js';
 import { redactAnswer } from '../floor/redact-secrets.js';
 import { writeReply } from '../http/write-reply.js';
 import { LIST_ENDPOINT, SINGLE_ENDPOINT, type ContractEndpoint } from '../contract/checks/index.js';
-import { displayUrl, withBaseQuery, type BaseQuery } from '../contract/http-client/index.js';
+import { cookieValues, displayUrl, withBaseQuery, type BaseQuery } from '../contract/http-client/index.js';
 import type { ChosenProxy } from '../contract/http-client/index.js';
 import { createExchangeCheck } from './exchange-checker.js';
 import { credentialValues } from './proxy-secrets.js';
@@ -114,6 +114,8 @@ function passAnswer(ctx: ExchangeContext, exchange: Exchange, answer: UpstreamAn
   const { res, rawUrl, path, method, checked, started } = exchange;
   const { state, options } = ctx;
   const status = answer.statusCode ?? 502;
+  // A cookie the upstream sets is the client's secret from now on (docs/networks.md, "Cookies"): passed on, redacted everywhere else.
+  state.book.add(cookieValues(answer.headers['set-cookie'], 'set-cookie'));
   const headers = withoutHopByHop(answer.rawHeaders);
   if (ctx.closing()) headers.push('Connection', 'close');
   res.writeHead(status, answer.statusMessage, headers);

@@ -1,19 +1,24 @@
 import { createRedactor, type Redactor } from '../floor/redact-secrets.js';
 import { secretQueryValues, type SecretNames } from '../floor/secret-names.js';
+import { cookieValues } from '../contract/http-client/index.js';
 
 /** Request header names whose values are credentials: the usual ones, and any name that says so. */
 const CREDENTIAL_NAME = /^(authorization|proxy-authorization|cookie)$|auth|token|api-?key|secret|session|password|signature|credential/i;
 
 /**
  * The credential values a client sent, each to be redacted everywhere: headers (raw pairs as
- * node:http gives them) whose name says so or is in `names` (the defaults and --redact-header),
+ * node:http gives them) whose name says so or is in `names` (the defaults and --redact-header;
+ * a `Cookie` field's value whole and each cookie's value, RFC 6265 §5.4),
  * and query parameters in `names` (token, api_key, signature… and --redact-query) of `target`.
  */
 export function credentialValues(rawHeaders: readonly string[], target = '', names?: SecretNames): string[] {
   const values: string[] = [];
   for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
     const name = rawHeaders[i] ?? '';
-    if (CREDENTIAL_NAME.test(name) || names?.header(name)) values.push(rawHeaders[i + 1] ?? '');
+    if (!CREDENTIAL_NAME.test(name) && !names?.header(name)) continue;
+    values.push(rawHeaders[i + 1] ?? '');
+    // Each cookie's value on its own too: an upstream may echo one cookie rather than the whole field.
+    if (name.toLowerCase() === 'cookie') values.push(...cookieValues(rawHeaders[i + 1], 'cookie'));
   }
   const q = target.indexOf('?');
   if (names && q !== -1) values.push(...secretQueryValues(target.slice(q + 1), names));

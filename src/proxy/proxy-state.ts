@@ -6,7 +6,7 @@ import { displayBase } from '../contract/http-client/index.js';
 import { createFindingAggregator, type FindingAggregator } from '../contract/checks/index.js';
 import { fixtureText } from '../catalog/fixture-text.js';
 import { findNextPage } from '../contract/paging/index.js';
-import { ListedMarkets, notRecordedObservation } from '../contract/checks/index.js';
+import { ListedMarkets, noteListShape, notRecordedObservation } from '../contract/checks/index.js';
 import { buildDistributions, ResponseTimeRecorder } from '../contract/checks/index.js';
 import type { CheckOutcome } from './exchange-checker.js';
 import { SecretBook } from './proxy-secrets.js';
@@ -89,10 +89,7 @@ export function recordOutcome(state: ProxyState, outcome: CheckOutcome, path: st
     state.listMs += ms;
     state.times.record(LIST_ENDPOINT, ms);
     const page = outcome.page;
-    if (page && state.list.shape === 'unavailable') {
-      state.list.shape = page.shape.kind;
-      if (page.shape.kind === 'envelope') state.list.envelopeKey = page.shape.key;
-    }
+    if (page && state.list.shape === 'unavailable') noteListShape(state.list, page.shape);
     const next = page ? findNextPage(page.body, page.shape, Array.isArray(link) ? link.join(', ') : (link ?? null), new URL(rawUrl, 'http://proxy.invalid')) : undefined;
     if (next && state.list.paging === 'none') state.list.paging = next.via;
     return;

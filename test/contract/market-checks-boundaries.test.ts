@@ -382,7 +382,7 @@ describe('severity, pointer and expectation of each finding', () => {
     expect(shape(list('<html>', { contentType: 'text/html' }).findings[0])).toEqual(['error', 'not-json', '', 'a JSON body holding the market list']);
     expect(shape(list('[]', { contentType: 'text/plain' }).findings[0])).toEqual(['warning', 'content-type', '', 'Content-Type application/json (or a +json type) for a JSON body']);
     expect(list('[]', { contentType: 'text/plain' }).findings[0]?.found).toBe('text/plain');
-    expect(shape(list('{"count":3}').findings[0])).toEqual(['error', 'list-shape', '', 'a JSON array of markets, or an object holding one under markets, data, results or items']);
+    expect(shape(list('{"count":3}').findings[0])).toEqual(['error', 'list-shape', '', 'a JSON array of markets, or an object holding one under markets, data, results or items, or a GraphQL, HAL, JSON:API, Siren or OData envelope of one']);
     expect(shape(list(JSON.stringify([summary(), summary()])).findings[0])).toEqual(['warning', 'duplicate-id', '/*/market_id', 'each market_id listed once']);
     const [noise] = list(JSON.stringify([summary({ yes_price: 0.1 + 0.2, no_price: 0.7 })])).findings;
     expect(shape(noise)).toEqual(['warning', 'float-noise', '/*/yes_price', 'a price without binary float noise (at most 6 decimals in its JSON text)']);

@@ -9,13 +9,15 @@ export const REPORT_VERSION = 1;
 export interface ListSummary {
   /** `array` (bare JSON array), `envelope` (an object holding the array), or `unavailable` (no market array found). */
   shape: 'array' | 'envelope' | 'unavailable';
-  /** The envelope key that held the array (`markets`, `data`, `results`, `items`). */
+  /** The member path that held the array (`markets`, `data`, `results`, `items`; `data.markets` in GraphQL, `_embedded.markets` in HAL, `value` in OData, `entities` in Siren). */
   envelopeKey?: string;
+  /** The wrapper the list was recognised in (docs/contract-check.md, "List envelopes"): `keyed`, `only-array`, `graphql`, `hal`, `json-api`, `siren`, `odata` (added in 0.5; with `envelopeKey`). */
+  envelope?: string;
   /** List pages fetched. */
   pages: number;
   /** What signalled the next page the crawl followed: `none`, `link` (Link rel="next"), an envelope field (`next_cursor`, `meta.next_cursor`, `has_more`, `offset`, `page`…) or a header (`X-Next-Page`, `X-Page`). */
   paging: string;
-  /** The paging dialect (docs/paging.md) that was followed, or that read the only page: `link-header`, `body-next-url`, `body-cursor`, `has-more`, `offset-limit`, `page-number`, `page-headers` (added in 0.3; absent when none did). */
+  /** The paging dialect (docs/paging.md) that was followed, or that read the only page: `link-header`, `body-next-url`, `siren-links`, `body-cursor`, `has-more`, `offset-limit`, `page-number`, `page-headers`, `content-range` (added in 0.3; absent when none did). */
   dialect?: string;
   /** What the dialect was recognised by, e.g. `"offset": 0, "limit": 3, "total": 9` (with `dialect`). */
   pagingEvidence?: string;

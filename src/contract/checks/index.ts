@@ -9,5 +9,6 @@ export { buildContractReport, type ContractReport, type ListSummary, type ProbeS
 export { createFindingAggregator, type FindingAggregator } from './finding-aggregator.js';
 export { checkUtf8, notRecordedObservation } from './json-rule-finding.js';
 export { ListedMarkets } from './listed-markets.js';
+export { listShapeLabel, noteListShape, shapeWords } from './list-shape-words.js';
 export { type CheckContext, checkEncoding, checkSingleBody, checkStatus, createListPageChecker, type ListPage, type ListPageChecker, type ResponseFacts } from './market-checks.js';
 export { buildDistributions, type Histogram, type ReportDistributions, ResponseTimeRecorder, type ResponseTimes } from './report-distributions.js';

@@ -6,7 +6,8 @@ import type { Market } from '../../schema/generated/market-types.js';
 import { LIST_ENDPOINT, SINGLE_ENDPOINT, type ContractEndpoint, type FindingExample, type Severity } from './contract-finding.js';
 import { createFindingAggregator, type FindingAggregator } from './finding-aggregator.js';
 import { readJsonText, type JsonAnomaly, type JsonReadResult } from '../http-client/index.js';
-import { findMarketArray, type ListShape } from '../paging/index.js';
+import { findMarketArray, isGraphqlResponse, marketOfItem, type ItemWrapper, type ListShape } from '../paging/index.js';
+import { ErrorsSeen, errorsBesideList, graphqlWithoutList, nullItem } from './partial-failure.js';
 import { schemaFindingCode, type FindingCode } from '../../floor/finding-codes.js';
 import { ListedMarkets, sameText, type ListedMarket } from './listed-markets.js';
 import type { JsonInputError } from '../../floor/bounded-json.js';
@@ -169,10 +170,10 @@ export function checkSingleBody(facts: ResponseFacts, text: string, requestedId:
 
 /** Receives a list page as it streams (JsonReaderEvents), then judges it at the end. */
 export interface ListPageChecker {
-  onArray(key: string | null): void;
-  onItem(key: string | null, index: number, value: unknown): void;
+  onArray(at: string): void;
+  onItem(at: string, index: number, value: unknown): void;
   onAnomaly(anomaly: JsonAnomaly): void;
-  onRefusedItem(key: string | null, index: number, error: JsonInputError): void;
+  onRefusedItem(at: string, index: number, error: JsonInputError): void;
   /** Judges the page once its body is read: JSON, shape, content type; commits the market array's findings and markets. */
   finish(result: JsonReadResult, laterPage?: boolean, head?: { text: string; bytes: number }): ListPage | undefined;
 }
@@ -188,13 +189,17 @@ interface ItemTarget {
   items: number;
   duplicated: number;
   lastId?: string | undefined;
+  /** Where the first item held its market (list-envelope.ts, itemWrapper): JSON:API attributes, Siren properties. */
+  wrapper?: ItemWrapper;
 }
 
 /**
- * A checker for one `GET /markets` answer with a 2xx status. Items of the market array are
- * checked as they stream (checkListItem): a bare array's straight into `ctx.sink` and `listed`; an
- * envelope's arrays (the market array is known only at the end: `markets` before `data`, …)
- * each into their own findings and listing, and only the winner's are committed.
+ * A checker for one `GET /markets` answer with a 2xx status. Items of every candidate array
+ * (json-body-reader.ts, by pointer) are checked as they stream (checkListItem), each read through
+ * its wrapper (list-envelope.ts, marketOfItem): a bare array's straight into `ctx.sink` and
+ * `listed`; an envelope's arrays (the market array is known only at the end: list-envelope.ts,
+ * findMarketArray) each into their own findings and listing, and only the winner's are committed.
+ * A top-level `errors` array beside the list and `null` items are partial failures (partial-failure.ts).
  *
  * `traversal`: `crawl` counts an id listed on an earlier page (in `listed`) as a duplicate and
  * keeps the first listing; `proxy` sees the list again and again, so only duplicates within one
@@ -204,33 +209,36 @@ export function createListPageChecker(facts: ResponseFacts, ctx: CheckContext, l
   const fast = getMarketValidator({ allErrors: false });
   const full = getMarketValidator({ allErrors: true });
   const literals = new UnsafeLiterals();
-  let direct: ItemTarget | undefined;
   const candidates = new Map<string, ItemTarget>();
+  const errors = new ErrorsSeen();
   const isDuplicate = (target: ItemTarget, id: string) => (traversal === 'crawl' && listed.has(id)) || target.listed.has(id);
   // Anomalies inside a list item arrive before the item is complete: held until its market_id is known, so the finding names the market.
   const pending: JsonAnomaly[] = [];
   const report = (anomaly: JsonAnomaly, marketId?: string) => addAnomaly(anomaly, facts, ctx, LIST_ENDPOINT, marketId);
 
   return {
-    onArray(key) {
+    onArray(at) {
       const fresh = { extra: new Map(), duplicates: createFindingAggregator(), items: 0, duplicated: 0 };
-      if (key === null) direct = { sink: ctx.sink, listed: traversal === 'crawl' ? listed : new ListedMarkets(), basePointer: '', ...fresh };
-      else candidates.set(key, { sink: createFindingAggregator(), listed: new ListedMarkets(), basePointer: `/${pointerToken(key)}`, ...fresh });
+      // A bare array is the list: its findings and markets go straight to the crawl's.
+      candidates.set(at, at === '' ? { sink: ctx.sink, listed: traversal === 'crawl' ? listed : new ListedMarkets(), basePointer: '', ...fresh } : { sink: createFindingAggregator(), listed: new ListedMarkets(), basePointer: at, ...fresh });
     },
-    onItem(key, index, value) {
-      const target = key === null ? direct : candidates.get(key);
+    onItem(at, index, value) {
+      if (at === '/errors') errors.note(value);
+      const target = candidates.get(at);
+      const { market, wrapper } = marketOfItem(at, value);
       if (target) {
-        checkListItem(value, index, target, { ...ctx, sink: target.sink }, facts.request, fast, full, literals, isDuplicate);
-        target.lastId = listedId(value);
+        target.wrapper ??= wrapper;
+        checkListItem(market, index, target, { ...ctx, sink: target.sink }, facts.request, fast, full, literals, isDuplicate, wrapper);
+        target.lastId = listedId(market);
       }
       if (pending.length > 0) {
-        const at = `${key === null ? '' : `/${pointerToken(key)}`}/${index}`;
-        const id = listedId(value);
-        for (const anomaly of pending.splice(0)) report(anomaly, anomaly.pointer === at || anomaly.pointer.startsWith(`${at}/`) ? id : undefined);
+        const item = `${at}/${index}`;
+        const id = listedId(market);
+        for (const anomaly of pending.splice(0)) report(anomaly, anomaly.pointer === item || anomaly.pointer.startsWith(`${item}/`) ? id : undefined);
       }
     },
-    onRefusedItem(key, index, error) {
-      const target = key === null ? direct : candidates.get(key);
+    onRefusedItem(at, index, error) {
+      const target = candidates.get(at);
       if (target) target.sink.add(jsonRuleObservation(error, LIST_ENDPOINT, facts.request, undefined, '', `${target.basePointer}/${index}`));
     },
     onAnomaly(anomaly) {
@@ -250,12 +258,9 @@ export function createListPageChecker(facts: ResponseFacts, ctx: CheckContext, l
         return undefined;
       }
       if (!isJsonMediaType(facts.contentType)) add(ctx, 'warning', 'content-type', LIST_ENDPOINT, '', 'Content-Type application/json (or a +json type) for a JSON body', example(facts, facts.contentType ?? 'no Content-Type'));
-      const shape = findMarketArray(result.value);
-      if (!shape) {
-        add(ctx, 'error', 'list-shape', LIST_ENDPOINT, '', 'a JSON array of markets, or an object holding one under markets, data, results or items', example(facts, describeValue(result.value)));
-        return undefined;
-      }
-      const winner = shape.kind === 'array' ? direct : candidates.get(shape.key);
+      const shape = judgeShape(result.value, candidates, errors, facts, ctx);
+      if (!shape) return undefined;
+      const winner = candidates.get(shape.basePointer);
       const repeats = traversal === 'crawl' && laterPage && winner !== undefined && winner.items > 0 && winner.duplicated === winner.items;
       if (winner) commit(winner, ctx, listed, traversal, facts.request, repeats);
       return { body: result.value, shape, repeats, lastId: winner?.lastId };
@@ -263,8 +268,24 @@ export function createListPageChecker(facts: ResponseFacts, ctx: CheckContext, l
   };
 }
 
-/** A pointer inside an item of a market-array candidate: `/3/…` (bare array) or `/markets/3/…` (envelope). */
-const ITEM_POINTER = /^(\/[^/]+)?\/\d+(\/|$)/;
+/**
+ * Where the market array of a list body is (list-envelope.ts, findMarketArray, told by the
+ * candidates where their items held their market), with its partial-failure warning (`errors`
+ * beside it); undefined, after a `list-shape` error naming what came, when there is none.
+ */
+function judgeShape(body: unknown, candidates: ReadonlyMap<string, ItemTarget>, errors: ErrorsSeen, facts: ResponseFacts, ctx: CheckContext): ListShape | undefined {
+  const shape = findMarketArray(body, (at) => candidates.get(at)?.wrapper ?? '');
+  if (!shape) {
+    const found = isGraphqlResponse(body) ? graphqlWithoutList(body as Record<string, unknown>, errors) : describeValue(body);
+    add(ctx, 'error', 'list-shape', LIST_ENDPOINT, '', 'a JSON array of markets, or an object holding one under markets, data, results or items, or a GraphQL, HAL, JSON:API, Siren or OData envelope of one', example(facts, found));
+    return undefined;
+  }
+  if (shape.kind === 'envelope' && errors.count > 0) ctx.sink.add(errorsBesideList(errors, shape, facts.request));
+  return shape;
+}
+
+/** A pointer inside an item of a market-array candidate: `/3/…` (bare array), `/markets/3/…` or `/data/markets/3/…` (envelopes). */
+const ITEM_POINTER = /^(\/[^/]+){0,2}\/\d+(\/|$)/;
 /** Anomalies held for one item at most; past this they are reported without the market's id (bounded memory for a hostile item). */
 const MAX_PENDING_ANOMALIES = 1000;
 
@@ -273,12 +294,14 @@ function commit(target: ItemTarget, ctx: CheckContext, listed: ListedMarkets, tr
   if (target.sink !== ctx.sink) for (const finding of target.sink.findings()) ctx.sink.merge(finding);
   if (!repeats) for (const finding of target.duplicates.findings()) ctx.sink.merge(finding);
   if (target.listed !== listed) listed.absorb(target.listed, traversal === 'proxy');
-  addUndocumented(ctx, LIST_ENDPOINT, `${target.basePointer}/*`, target.basePointer, target.extra, request);
+  const wrapper = target.wrapper ?? '';
+  addUndocumented(ctx, LIST_ENDPOINT, `${target.basePointer}/*${wrapper}`, target.basePointer, target.extra, request, wrapper);
 }
 
 /**
- * Checks one list item against `$defs/MarketSummary` (errors), `$defs/MarketAssumptions` and the
- * domain rules (warnings), tallies undocumented fields (info) and records the market in
+ * Checks one list item (the market it holds, `wrapper` below it: JSON:API `attributes`, Siren
+ * `properties`) against `$defs/MarketSummary` (errors; a `null` item is a partial failure),
+ * `$defs/MarketAssumptions` and the domain rules (warnings), tallies undocumented fields (info) and records the market in
  * `target.listed`; an id listed before is a duplicate (warning, the first listing is kept).
  *
  * Fast path: a conforming item costs one compiled boolean validation and a few comparisons; only
@@ -286,10 +309,14 @@ function commit(target: ItemTarget, ctx: CheckContext, listed: ListedMarkets, tr
  */
 function checkListItem(
   item: unknown, index: number, target: ItemTarget, ctx: CheckContext, request: string, fast: Validators, full: Validators, literals: UnsafeLiterals,
-  isDuplicate: (target: ItemTarget, id: string) => boolean,
+  isDuplicate: (target: ItemTarget, id: string) => boolean, wrapper: ItemWrapper,
 ): void {
-  const at = `${target.basePointer}/${index}`;
-  const template = `${target.basePointer}/*`;
+  const at = `${target.basePointer}/${index}${wrapper}`;
+  const template = `${target.basePointer}/*${wrapper}`;
+  if (item === null) {
+    ctx.sink.add(nullItem(at, template, request));
+    return;
+  }
   const id = listedId(item);
   const broken = marketRuleBroken(item);
   if (broken) {
@@ -397,13 +424,13 @@ function addSchemaFinding(ctx: CheckContext, f: Finding, endpoint: ContractEndpo
  * tallied in it (Observation.name; the aggregator keeps every name for the JSON report and sums
  * them up in a bounded sentence, name-tally.ts), with at most three examples.
  */
-function addUndocumented(ctx: CheckContext, endpoint: ContractEndpoint, template: string, basePointer: string, extra: Tally, request: string): void {
+function addUndocumented(ctx: CheckContext, endpoint: ContractEndpoint, template: string, basePointer: string, extra: Tally, request: string, wrapper: ItemWrapper = ''): void {
   for (const [name, tally] of extra) {
     const field = `/${pointerToken(name)}`;
     tally.ids.forEach((id, k) => {
       // The first example carries the rest of the count, so one page adds `count` in total.
       const count = k === 0 ? tally.count - (tally.ids.length - 1) : 1;
-      const example = { ...(id === undefined ? {} : { marketId: id }), pointer: tally.first[k] === undefined ? field : `${basePointer}/${tally.first[k]}${field}`, found: `undocumented member ${JSON.stringify(name)}`, request };
+      const example = { ...(id === undefined ? {} : { marketId: id }), pointer: tally.first[k] === undefined ? field : `${basePointer}/${tally.first[k]}${wrapper}${field}`, found: `undocumented member ${JSON.stringify(name)}`, request };
       ctx.sink.add({ severity: 'info', code: 'undocumented-field', endpoint, pointerTemplate: template, expected: 'only documented fields (extra fields are allowed; listed for information)', example, name }, count);
     });
   }

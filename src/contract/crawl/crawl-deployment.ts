@@ -19,6 +19,8 @@ import { buildDistributions } from '../checks/index.js';
 import { redactQueryValues } from '../../floor/secret-names.js';
 import { answerFacts } from './crawl-observer.js';
 import { fnv1a } from '../../floor/text-hash.js';
+import { ContractRunError } from '../http-client/index.js';
+import { noteCookies, runRedactor } from './run-secrets.js';
 
 export { CRAWL_DEFAULTS, CRAWL_LIMITS, marketsUrl, singleUrl, resolveCrawlSettings, type CrawlOptions, type CrawlProgress, type CrawlSettings } from './crawl-settings.js';
 
@@ -69,7 +71,7 @@ export async function crawlDeployment(options: CrawlOptions): Promise<CrawlResul
   const state = createCrawlState(options, settings);
   const baseUrl = displayBase(withoutQuery(settings.base));
   noteBaseQuery(state);
-  const redact = <T>(value: T): T => redactQueryValues(settings.redactor.redactValue(value), settings.baseQuery.names);
+  const redact = <T>(value: T): T => redactQueryValues(runRedactor(state).redactValue(value), settings.baseQuery.names);
   try {
     const list = await crawlList(state);
     options.observer?.listed?.(state.listed, list.complete);
@@ -78,6 +80,7 @@ export async function crawlDeployment(options: CrawlOptions): Promise<CrawlResul
     const singles = await crawlMarkets(state, options);
     const marketsMs = performance.now() - singlesStart;
     const probe = await probeUnknownId(state);
+    noteCookies(state);
     const report = buildContractReport({
       command: options.command ?? 'check',
       baseUrl,
@@ -97,6 +100,8 @@ export async function crawlDeployment(options: CrawlOptions): Promise<CrawlResul
   } catch (error) {
     // Requests still in flight (other single markets) end now: the run's outcome is decided.
     state.halt.abort(error);
+    // The sentence printed on stderr: a cookie value the deployment set is a secret like a --header value.
+    if (error instanceof ContractRunError) error.message = redact(error.message);
     if (error instanceof DeploymentRefusal) {
       const list = { shape: 'unavailable' as const, pages: 0, paging: 'none', complete: false };
       error.report = redact(refusalReport(error, { command: options.command ?? 'check', baseUrl, startedAt, durationMs: performance.now() - start, strict: options.strict ?? false, list, marketsListed: state.listed.size, requests: state.requests + 1 }));
@@ -280,10 +285,12 @@ async function judgeMarketAnswer(state: CrawlState, answer: { id: string; reques
   checkEncoding(facts, body.bom, state.ctx, SINGLE_ENDPOINT, id);
   if (!checkUtf8(body.notUtf8At, state.sink, SINGLE_ENDPOINT, request, id)) return { invalid: invalid(), ms };
   const market = checkSingleBody(facts, body.text, id, listed, state.ctx);
-  if (market && state.settings.redactor.active && state.settings.redactor.contains(JSON.stringify(market))) {
-    // A body that echoes a --header value (a token) must never become a fixture.
-    state.sink.add({ severity: 'warning', code: 'header-echo', endpoint: SINGLE_ENDPOINT, pointerTemplate: '', expected: 'a body that does not contain a --header value (not recorded)', example: { marketId: id, pointer: '', found: 'a --header value ([redacted])', request } });
-    return { invalid: { market_id: id, request, status: response.status, failure: 'not kept: the body contains a --header value' }, ms };
+  const secrets = runRedactor(state);
+  if (market && secrets.active && secrets.contains(JSON.stringify(market))) {
+    // A body that echoes a --header value (a token) or a cookie value the deployment set must never become a fixture.
+    const what = state.settings.redactor.contains(JSON.stringify(market)) ? 'a --header value' : 'a cookie value the deployment set';
+    state.sink.add({ severity: 'warning', code: 'header-echo', endpoint: SINGLE_ENDPOINT, pointerTemplate: '', expected: 'a body that does not contain a --header value or a cookie value (not recorded)', example: { marketId: id, pointer: '', found: `${what} ([redacted])`, request } });
+    return { invalid: { market_id: id, request, status: response.status, failure: `not kept: the body contains ${what}` }, ms };
   }
   const refused = market ? unrecordable(state, market, request, id, response.status) : undefined;
   if (refused) return { invalid: refused, ms };

@@ -8,7 +8,7 @@ import { checkerLimit } from '../reports/index.js';
 import { displayUrl, requestTarget, RequestFailure, type DeploymentResponse } from '../http-client/index.js';
 import { createJsonReader } from '../http-client/index.js';
 import { judgeListTotals, pagingInfo, pagingUnfollowed, readPagePaging } from './crawl-paging.js';
-import { checkEncoding, checkStatus, createListPageChecker, type ListPage } from '../checks/index.js';
+import { checkEncoding, checkStatus, createListPageChecker, noteListShape, shapeWords, type ListPage } from '../checks/index.js';
 import type { NextStep } from '../paging/index.js';
 import { checkUtf8 } from '../checks/index.js';
 import { adoptDeploymentDate } from './deployment-date.js';
@@ -205,12 +205,10 @@ function stopPaging(state: CrawlState, list: ListSummary, code: 'cursor-loop', f
   list.complete = false;
 }
 
+/** The `list-shape` information of the first page: where the market array was found, and in which envelope (list-envelope.ts). */
 function describeShape(state: CrawlState, list: ListSummary, page: ListPage, url: URL): void {
-  list.shape = page.shape.kind;
-  if (page.shape.kind === 'envelope') list.envelopeKey = page.shape.key;
-  const found = page.shape.kind === 'array'
-    ? 'a bare JSON array'
-    : `an envelope: the array under ${JSON.stringify(page.shape.key)}${page.shape.otherKeys.length > 0 ? ` (other keys: ${page.shape.otherKeys.join(', ')})` : ''}`;
+  noteListShape(list, page.shape);
+  const found = shapeWords(page.shape);
   state.info({ code: 'list-shape', endpoint: LIST_ENDPOINT, pointerTemplate: '', example: { pointer: '', found, request: requestTarget(url) }, message: `list shape: ${found}` });
 }
 

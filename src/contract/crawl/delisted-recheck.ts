@@ -3,7 +3,7 @@ import { LIST_ENDPOINT, SINGLE_ENDPOINT } from '../checks/index.js';
 import type { CrawlState } from './crawl-state.js';
 import { requestTarget, RequestFailure } from '../http-client/index.js';
 import { createJsonReader } from '../http-client/index.js';
-import { findMarketArray } from '../paging/index.js';
+import { findMarketArray, marketOfItem } from '../paging/index.js';
 
 /**
  * A market listed, then answering 404 to `GET /markets/{id}`, may have been delisted between the
@@ -67,14 +67,14 @@ async function readPageIds(state: CrawlState, url: URL): Promise<ReadonlySet<str
       await response.discard();
       return undefined;
     }
-    // The ids of every candidate array (the top-level array, or each array member of an envelope).
-    const byKey = new Map<string | null, Set<string>>();
+    // The ids of every candidate array (the top-level array, or each array of an envelope), each item read through its wrapper.
+    const byArray = new Map<string, Set<string>>();
     const reader = createJsonReader('list', {
-      onItem(key, _index, value) {
-        const marketId = (value as { market_id?: unknown } | null)?.market_id;
+      onItem(at, _index, value) {
+        const marketId = (marketOfItem(at, value).market as { market_id?: unknown } | null)?.market_id;
         if (typeof marketId !== 'string' && typeof marketId !== 'number') return;
-        let ids = byKey.get(key);
-        if (!ids) byKey.set(key, (ids = new Set()));
+        let ids = byArray.get(at);
+        if (!ids) byArray.set(at, (ids = new Set()));
         ids.add(String(marketId));
       },
     });
@@ -84,7 +84,7 @@ async function readPageIds(state: CrawlState, url: URL): Promise<ReadonlySet<str
     const read = reader.end();
     const shape = read.ok ? findMarketArray(read.value) : undefined;
     if (!shape) return undefined;
-    return byKey.get(shape.kind === 'array' ? null : shape.key) ?? new Set();
+    return byArray.get(shape.basePointer) ?? new Set();
   } catch (error) {
     if (error instanceof RequestFailure) return undefined;
     throw error;

@@ -12,6 +12,8 @@ import { createRequestPacer, type RequestPacer } from './request-pacer.js';
 import { betterCause, type FailureKind } from './failure-cause.js';
 import { decodedLengthAsContentLength, describeFraming, isFramingRefusal, probeFraming, unaskedTransferCoding } from './message-framing.js';
 import { withBaseQuery, type BaseQuery } from './base-query.js';
+import { createRunCookies, withCookies, type RunCookies } from './run-cookies.js';
+import { dependencyLoadFailure } from './dependency-load.js';
 
 /**
  * How check and record talk to a deployment: undici's keep-alive pool, redirects followed by hand
@@ -92,6 +94,8 @@ export interface DeploymentClient {
   get(url: URL, headers?: Readonly<Record<string, string>>): Promise<DeploymentResponse>;
   /** The lowest concurrency the pace came down to on 429s (the `connections` given when there was none). */
   readonly lowestConcurrency: number;
+  /** The cookies the deployment set, kept for the run and sent back on its origin only (run-cookies.ts). */
+  readonly cookies: RunCookies;
   close(): Promise<void>;
 }
 
@@ -106,12 +110,16 @@ const BACKOFF_MS = 500;
 /**
  * Creates a client. undici is loaded on first use (not at import), so `serve` never loads it.
  * Every request sends `Accept: application/json`, `Accept-Encoding: gzip, br` and the
- * `User-Agent`; the given headers only to `origin`.
+ * `User-Agent`; the given headers, and the cookies the deployment set (run-cookies.ts), only to `origin`.
  */
 export function createDeploymentClient(options: DeploymentClientOptions): DeploymentClient {
   const network = options.network ?? createOutgoingAgent();
+  const cookies = createRunCookies(options.origin);
   let pool: Promise<ClientPool> | undefined;
-  const load = () => (pool ??= import('undici').then((module) => {
+  // The cookie jar is made with the pool: tough-cookie, like undici, loads on first use.
+  const load = () => (pool ??= Promise.all([import('undici'), cookies.load()]).catch((error: unknown) => {
+    throw dependencyLoadFailure(error);
+  }).then(([module]) => {
     // undici is CommonJS: its exports are the default export everywhere (Node's ESM loader and the
     // CLI bundle, whose lazy chunk exports only the default); the named ones exist only under Node.
     const undici = (module.default ?? module) as unknown as Undici;
@@ -121,9 +129,10 @@ export function createDeploymentClient(options: DeploymentClientOptions): Deploy
     return { undici, agent, fresh, owned: options.dispatcher ? [] : [agent, fresh] };
   }));
 
-  const ctx: ClientContext = { options, network, load, pacer: createRequestPacer(options.connections, options.signal, options.retryAfterMaxMs) };
+  const ctx: ClientContext = { options, network, load, pacer: createRequestPacer(options.connections, options.signal, options.retryAfterMaxMs), cookies };
   return {
     get: (requested, headers) => getFollowing(ctx, requested, headers),
+    cookies: ctx.cookies,
     get lowestConcurrency() {
       return ctx.pacer.lowest;
     },
@@ -149,6 +158,7 @@ interface ClientContext {
   network: OutgoingAgent;
   load(): Promise<ClientPool>;
   pacer: RequestPacer;
+  cookies: RunCookies;
 }
 
 /** One GET on the pooled (or, after a dropped connection, a fresh) connection; a failure explained. */
@@ -164,13 +174,14 @@ async function attemptGet(ctx: ClientContext, url: URL, fresh: boolean, extra: R
     clearTimeout(timer);
     options.signal?.removeEventListener('abort', stop);
   };
-  const headers = { ...requestHeaders(url, options), ...extra };
+  const headers = withCookies({ ...requestHeaders(url, options), ...extra }, ctx.cookies.header(url));
   // Sent with the base URL's query; failures and events keep naming `url`, without it.
   const sent = withBaseQuery(url, options.baseQuery);
   // A proxy market-stub cannot speak is refused here, for the requests that would use it only (proxy-choice.ts).
   if (!options.dispatcher) network.proxyFor(url);
   try {
     const answer = await undici.request(sent, { method: 'GET', headers, dispatcher: fresh ? freshAgent : agent, signal: controller.signal });
+    ctx.cookies.store(url, answer.headers['set-cookie']);
     return { answer, controller, release };
   } catch (error) {
     const proxy = options.dispatcher ? undefined : network.proxyFor(url);
@@ -178,6 +189,7 @@ async function attemptGet(ctx: ClientContext, url: URL, fresh: boolean, extra: R
     if (isRefusedInterim(error) && !proxy && !options.dispatcher) {
       try {
         const answer = await getSkippingInterim(sent, headers, network.tls, controller.signal);
+        ctx.cookies.store(url, answer.headers['set-cookie']);
         return { answer, controller, release, interim: true };
       } catch (retryError) {
         cause = retryError;

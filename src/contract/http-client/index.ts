@@ -11,4 +11,5 @@ export { ContractRunError, type ContractRunErrorCode } from './contract-run-erro
 export { createDeploymentClient, type DeploymentClient, type DeploymentResponse, displayBase, displayUrl, type ExchangeEvent, formatBytes, RequestFailure, requestTarget, resolveHttpUrl, retryWait } from './deployment-client.js';
 export { checkHeaderFields } from './header-field.js';
 export { createJsonReader, type JsonAnomaly, type JsonReader, type JsonReadResult, readJsonText, StreamedArray } from './json-body-reader.js';
+export { cookieValues, type RunCookies } from './run-cookies.js';
 export { type ChosenProxy, createOutgoingAgent, networkSecrets, type OutgoingAgent, type OutgoingNetwork, proxyCause } from './outgoing-agent.js';

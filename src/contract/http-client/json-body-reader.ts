@@ -22,15 +22,34 @@ export interface JsonAnomaly {
   detail: string;
 }
 
-/** What a list-mode reader reports as it goes. */
+/**
+ * What a list-mode reader reports as it goes. A candidate array is named by its RFC 6901 pointer:
+ * `''` for the top-level array, `/markets`, `/data/markets`, `/_embedded/markets`.
+ */
 export interface JsonReaderEvents {
-  /** A market-array candidate starts: the top-level array (`key` null) or an array member of the top-level object. */
-  onArray?(key: string | null): void;
+  /** A market-array candidate starts (isCandidateArray). */
+  onArray?(at: string): void;
   /** An item of the candidate array, complete; it is not kept by the reader. */
-  onItem?(key: string | null, index: number, value: unknown): void;
+  onItem?(at: string, index: number, value: unknown): void;
   onAnomaly?(anomaly: JsonAnomaly): void;
   /** An item of the candidate array that breaks a JSON rule (deeper than MAX_JSON_DEPTH): skipped, never built. */
-  onRefusedItem?(key: string | null, index: number, error: JsonInputError): void;
+  onRefusedItem?(at: string, index: number, error: JsonInputError): void;
+}
+
+/** Object levels a market array may sit under: `{"data": {"markets": […]}}` at most (GraphQL, HAL's `_embedded`). */
+const MAX_ENVELOPE_DEPTH = 2;
+/** Array members kept whole in list mode, never streamed: Siren's `links` (read for paging). */
+const KEPT_ARRAYS: ReadonlySet<string> = new Set(['links']);
+
+/**
+ * Whether an array opening under `stack` is a market-array candidate, streamed item by item: the
+ * top-level array, or an array member of an object nested at most MAX_ENVELOPE_DEPTH objects deep
+ * from the top (every container above it an object), unless its name is in KEPT_ARRAYS.
+ */
+function isCandidateArray(stack: readonly Frame[]): boolean {
+  if (stack.length === 0) return true;
+  if (stack.length > MAX_ENVELOPE_DEPTH || !stack.every((frame) => frame.kind === 'object')) return false;
+  return !KEPT_ARRAYS.has((stack[stack.length - 1] as Frame).key as string);
 }
 
 /**
@@ -61,8 +80,8 @@ interface Frame {
   index: number;
   /** Items go to onItem instead of the value (list mode's candidate arrays). */
   streamed: boolean;
-  /** The candidate key of a streamed array (null for the top-level array). */
-  candidate: string | null;
+  /** The pointer of a streamed array (`''` for the top-level array). */
+  candidate: string;
 }
 
 /**
@@ -72,9 +91,9 @@ interface Frame {
  * JSON.parse hides as anomalies.
  *
  * - `value` mode builds the whole value (single-market bodies).
- * - `list` mode streams the items of the top-level array, or of each array member of a
- *   top-level object (the envelope candidates), to `onItem` and never keeps them: memory stays at
- *   one item plus the envelope's other members, whatever the list's size.
+ * - `list` mode streams the items of the top-level array, or of each array member of the objects
+ *   of an envelope (isCandidateArray: the candidates), to `onItem` and never keeps them: memory
+ *   stays at one item plus the envelope's other members, whatever the list's size.
  */
 export function createJsonReader(mode: 'value' | 'list', events: JsonReaderEvents = {}): JsonReader {
   const tokenize = jsonParser({ packValues: true, streamValues: false });
@@ -102,9 +121,8 @@ export function createJsonReader(mode: 'value' | 'list', events: JsonReaderEvent
 
   const open = (kind: 'object' | 'array'): void => {
     if (!guard.open()) return;
-    const parent = stack[stack.length - 1];
-    const streamed = mode === 'list' && kind === 'array' && (parent === undefined || (stack.length === 1 && parent.kind === 'object'));
-    const candidate = streamed && parent ? (parent.key as string) : null;
+    const streamed = mode === 'list' && kind === 'array' && isCandidateArray(stack);
+    const candidate = streamed ? pointer() : '';
     if (streamed) events.onArray?.(candidate);
     stack.push({ kind, value: kind === 'object' ? {} : [], key: undefined, index: 0, streamed, candidate });
   };

@@ -5,29 +5,148 @@ import { readPaging } from './paging-reading.js';
 /** Keys that may hold the market array of an enveloped list, in the order they are tried. */
 export const ENVELOPE_KEYS = ['markets', 'data', 'results', 'items'] as const;
 
-/** Where the market array of a `GET /markets` body was found, and how many items it had. */
-export type ListShape =
-  | { kind: 'array'; count: number; basePointer: '' }
-  | { kind: 'envelope'; key: string; count: number; basePointer: string; otherKeys: string[] };
+/**
+ * The standard wrappers a `GET /markets` body is recognised in (docs/contract-check.md, "List
+ * envelopes"): `keyed` is an object holding the array under one of ENVELOPE_KEYS, `only-array`
+ * an object whose only array member holds it, whatever its key; the others are named for the
+ * format whose shape they have.
+ */
+export type EnvelopeName = 'keyed' | 'only-array' | 'graphql' | 'hal' | 'json-api' | 'siren' | 'odata';
+
+/** Words for an envelope name in findings and reports (`GraphQL`, `HAL`, `JSON:API`, …). */
+export const ENVELOPE_TITLES: Readonly<Record<EnvelopeName, string>> = {
+  'keyed': 'an object',
+  'only-array': 'an object',
+  'graphql': 'GraphQL',
+  'hal': 'HAL',
+  'json-api': 'JSON:API',
+  'siren': 'Siren',
+  'odata': 'OData',
+};
 
 /**
- * Finds the market array in a list body: the body itself when it is an array (the documented
- * examples), else the first of `markets`, `data`, `results`, `items` holding an array (the shapes
- * real exchanges use: Kalshi, Polymarket, Manifold), else the only array-valued field of the object, whatever
- * its key. Returns undefined when there is none (or several candidates and none of the known keys).
- * Arrays may be real arrays or the StreamedArray placeholders of a streamed read.
+ * Where an item of a market array holds its market: the item itself (`''`), a JSON:API
+ * resource's `attributes` (JSON:API 1.1 §7.2.2) or a Siren entity's `properties` (Siren, "Entities").
  */
-export function findMarketArray(body: unknown): ListShape | undefined {
-  const length = (value: unknown) => (Array.isArray(value) ? value.length : value instanceof StreamedArray ? value.streamedItems : undefined);
-  const top = length(body);
-  if (top !== undefined) return { kind: 'array', count: top, basePointer: '' };
-  if (body === null || typeof body !== 'object') return undefined;
-  const record = body as Record<string, unknown>;
-  const envelope = (key: string): ListShape => ({ kind: 'envelope', key, count: length(record[key]) ?? 0, basePointer: `/${pointerToken(key)}`, otherKeys: Object.keys(record).filter((k) => k !== key) });
-  for (const key of ENVELOPE_KEYS) if (length(record[key]) !== undefined) return envelope(key);
-  // Another key is undocumented too: accept it when it is the only array in the object.
-  const arrays = Object.keys(record).filter((k) => length(record[k]) !== undefined);
-  return arrays.length === 1 ? envelope(arrays[0] as string) : undefined;
+export type ItemWrapper = '' | '/attributes' | '/properties';
+
+/** Where the market array of a `GET /markets` body was found, and how many items it had. */
+export type ListShape =
+  | { kind: 'array'; count: number; basePointer: ''; itemPointer: '' }
+  | {
+    kind: 'envelope';
+    envelope: EnvelopeName;
+    /** Member path of the array, dotted (`markets`, `data.markets`, `_embedded.markets`). */
+    key: string;
+    count: number;
+    /** RFC 6901 pointer of the array (`/data/markets`). */
+    basePointer: string;
+    /** Where each item holds its market, below the item. */
+    itemPointer: ItemWrapper;
+    /** The envelope's other top-level members. */
+    otherKeys: string[];
+  };
+
+/** Top-level members of a GraphQL response (GraphQL spec, "Response Format": `data`, `errors`, `extensions`). */
+const GRAPHQL_MEMBERS: ReadonlySet<string> = new Set(['data', 'errors', 'extensions']);
+
+/** Items of an array, real or streamed (the StreamedArray placeholder of a list-mode read); undefined for any other value. */
+function arrayLength(value: unknown): number | undefined {
+  return Array.isArray(value) ? value.length : value instanceof StreamedArray ? value.streamedItems : undefined;
+}
+
+function objectOf(value: unknown): Record<string, unknown> | undefined {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) && !(value instanceof StreamedArray) ? (value as Record<string, unknown>) : undefined;
+}
+
+/** The array member of `record` under `markets`, else its only array member (never `errors`). */
+function innerArrayKey(record: Record<string, unknown>): string | undefined {
+  if (arrayLength(record['markets']) !== undefined) return 'markets';
+  const arrays = Object.keys(record).filter((k) => k !== 'errors' && arrayLength(record[k]) !== undefined);
+  return arrays.length === 1 ? arrays[0] : undefined;
+}
+
+/**
+ * True when the object has the shape of a GraphQL response (GraphQL spec, "Response Format"):
+ * no member but `data`, `errors` and `extensions`; `data` an object or null, or absent with `errors` a list.
+ * Its `errors` list is never the market list.
+ */
+export function isGraphqlResponse(body: unknown): boolean {
+  const record = objectOf(body);
+  if (!record || !Object.keys(record).every((k) => GRAPHQL_MEMBERS.has(k))) return false;
+  if (Object.hasOwn(record, 'data')) return record['data'] === null || objectOf(record['data']) !== undefined;
+  return arrayLength(record['errors']) !== undefined;
+}
+
+/**
+ * Finds the market array in a list body (docs/contract-check.md, "List envelopes"), the first
+ * of these that applies:
+ * - the body itself when it is an array (the documented examples);
+ * - GraphQL (`{"data": {"markets": […]}, "errors": […]}`): the array under `data.markets`, else the
+ *   only array in `data`; `errors` is never read as the list;
+ * - HAL (`_embedded`, draft-kelly-json-hal §4.1.2): `_embedded.markets`, else the only array in `_embedded`;
+ * - OData (`value`, OData JSON Format 4.01 §12) and Siren (`entities`, Siren "Entities");
+ * - the first of `markets`, `data`, `results`, `items` holding an array (Kalshi, Polymarket,
+ *   Manifold); `data` is JSON:API (§7.1) when its items are resources (`wrapperOf('/data')` says
+ *   `/attributes`) or the document has a `jsonapi` or `included` member;
+ * - the only array-valued member of the object other than `errors`, whatever its key;
+ * - a `data` object holding `markets` or one array (`{"data": {"markets": […]}, "meta": {…}}`, a
+ *   REST answer shaped like GraphQL's).
+ * Returns undefined when there is none. Arrays may be real or the StreamedArray placeholders of a
+ * streamed read. `wrapperOf` tells where the items of the array at a pointer held their market
+ * (the checker sees the items; this sees only the top level).
+ */
+export function findMarketArray(body: unknown, wrapperOf: (pointer: string) => ItemWrapper = () => ''): ListShape | undefined {
+  const top = arrayLength(body);
+  if (top !== undefined) return { kind: 'array', count: top, basePointer: '', itemPointer: '' };
+  const record = objectOf(body);
+  if (!record) return undefined;
+  const at = (envelope: EnvelopeName, path: readonly string[]): ListShape => {
+    let value: unknown = record;
+    for (const key of path) value = (value as Record<string, unknown>)[key];
+    const basePointer = path.map((k) => `/${pointerToken(k)}`).join('');
+    return { kind: 'envelope', envelope, key: path.join('.'), count: arrayLength(value) ?? 0, basePointer, itemPointer: wrapperOf(basePointer), otherKeys: Object.keys(record).filter((k) => k !== path[0]) };
+  };
+  const nested = (envelope: EnvelopeName, outer: string): ListShape | undefined => {
+    const inner = objectOf(record[outer]);
+    const key = inner ? innerArrayKey(inner) : undefined;
+    return key === undefined ? undefined : at(envelope, [outer, key]);
+  };
+  if (isGraphqlResponse(record)) return nested('graphql', 'data');
+  const hal = nested('hal', '_embedded');
+  if (hal) return hal;
+  if (arrayLength(record['value']) !== undefined) return at('odata', ['value']);
+  if (arrayLength(record['entities']) !== undefined) return at('siren', ['entities']);
+  for (const key of ENVELOPE_KEYS) {
+    if (arrayLength(record[key]) === undefined) continue;
+    const jsonApi = key === 'data' && (wrapperOf('/data') === '/attributes' || Object.hasOwn(record, 'jsonapi') || Object.hasOwn(record, 'included'));
+    return at(jsonApi ? 'json-api' : 'keyed', [key]);
+  }
+  const only = innerArrayKey(record);
+  if (only !== undefined) return at('only-array', [only]);
+  return nested('keyed', 'data');
+}
+
+/**
+ * Where an item of the market array at `arrayPointer` holds its market: a JSON:API resource
+ * (an object with a string `type` and an object `attributes`, in a top-level `data` array) is read
+ * through its `attributes` (the resource's `id` is not read as the market_id: the contract's
+ * members are the market's, and JSON:API §7.2.2 keeps `id` and `type` out of `attributes`); a
+ * Siren entity (an object with an object `properties`, in a top-level `entities` array) through its
+ * `properties`; any other item is the market itself.
+ */
+export function itemWrapper(arrayPointer: string, item: unknown): ItemWrapper {
+  const record = objectOf(item);
+  if (!record) return '';
+  if (arrayPointer === '/data' && typeof record['type'] === 'string' && objectOf(record['attributes'])) return '/attributes';
+  if (arrayPointer === '/entities' && objectOf(record['properties'])) return '/properties';
+  return '';
+}
+
+/** The market an item of the array at `arrayPointer` holds, and where below the item it is (itemWrapper). */
+export function marketOfItem(arrayPointer: string, item: unknown): { market: unknown; wrapper: ItemWrapper } {
+  const wrapper = itemWrapper(arrayPointer, item);
+  return { market: wrapper === '' ? item : (item as Record<string, unknown>)[wrapper.slice(1)], wrapper };
 }
 
 /** How the next page was signalled. */

@@ -50,7 +50,8 @@ export interface PagingDialect {
   read(page: PageFacts): DialectReading | undefined;
 }
 
-const NEXT_URL_FIELDS = ['next', 'next_url', 'next_page_url', 'nextUrl', 'nextPageUrl', 'next_link', 'nextLink'] as const;
+/** Next-page URL fields; `@odata.nextLink` (OData JSON Format 4.01 §4.5.5) and `odata.nextLink` (its 4.0 minimal-metadata spelling). */
+const NEXT_URL_FIELDS = ['next', 'next_url', 'next_page_url', 'nextUrl', 'nextPageUrl', 'next_link', 'nextLink', '@odata.nextLink', 'odata.nextLink'] as const;
 /** Cursor fields and the query parameter their value goes back in (Google AIP-158 for page tokens). */
 const CURSOR_PARAMS: Readonly<Record<string, string>> = { next_cursor: 'cursor', nextCursor: 'cursor', cursor: 'cursor', next: 'cursor', next_page_token: 'page_token', nextPageToken: 'pageToken' };
 const HAS_MORE_FIELDS = ['has_more', 'hasMore'] as const;
@@ -63,7 +64,7 @@ export const PAGE_SIZE_EVIDENCE = [...LIMIT_FIELDS, ...PAGE_SIZE_FIELDS] as cons
 export const PAGE_SIZE_HEADERS = ['x-per-page'] as const;
 
 /** Body fields and headers that give the list's size in markets; `count` is a total here only when larger than what was seen. */
-export const MARKET_TOTAL_FIELDS = ['total', 'total_count', 'totalCount', 'total_results', 'count'] as const;
+export const MARKET_TOTAL_FIELDS = ['total', 'total_count', 'totalCount', 'total_results', 'count', '@odata.count'] as const;
 export const MARKET_TOTAL_HEADERS = ['x-total-count', 'x-total'] as const;
 /** Body fields and headers that give the list's size in pages. */
 export const PAGE_TOTAL_FIELDS = ['total_pages', 'totalPages', 'page_count', 'last_page'] as const;
@@ -78,7 +79,8 @@ const fieldEvidence = (found: FoundField) => `"${found.path}": ${shown(found.val
 
 /**
  * The dialects, in the order they are tried: the first that gives a next page is followed.
- * Sources: RFC 8288 (Link), JSON:API §7.1 and HAL (`links.next`, `_links.next.href`), Google
+ * Sources: RFC 8288 (Link), JSON:API §7.1 and HAL (`links.next`, `_links.next.href`), Siren
+ * (`links` with `rel: ["next"]`), OData JSON Format 4.01 §4.5.5 (`@odata.nextLink`), Google
  * AIP-158 (`next_page_token`), Stripe's list objects (`has_more`, `starting_after`), GitLab's
  * pagination headers (`X-Next-Page`, `X-Page`, `X-Per-Page`, `X-Total`, `X-Total-Pages`).
  */
@@ -110,6 +112,18 @@ export const PAGING_DIALECTS: readonly PagingDialect[] = [
       }
       const url = resolveHttpUrl(found.value, page.url);
       return url ? { signal: found.path, evidence, next: { url } } : { signal: found.path, evidence, stuck: `${evidence} is not an http(s) URL` };
+    },
+  },
+  // Siren's `links`: an array of link objects, the one whose `rel` list holds "next" (Siren, "Links"), resolved like a Link header's target.
+  {
+    name: 'siren-links',
+    keys: ['links'],
+    read(page) {
+      const target = page.envelope ? sirenNext(page.body) : undefined;
+      if (target === undefined) return undefined;
+      const evidence = `"links": [{"rel": ["next"], "href": ${shown(target)}}]`;
+      const url = resolveHttpUrl(target, page.url);
+      return url ? { signal: 'links', evidence, next: { url } } : { signal: 'links', evidence, stuck: `${evidence} is not an http(s) URL reference` };
     },
   },
   // An opaque cursor in the envelope or one of its paging objects, sent back as the query parameter CURSOR_PARAMS names (a URL value is followed as one).
@@ -206,6 +220,21 @@ export const PAGING_DIALECTS: readonly PagingDialect[] = [
     read: readContentRange,
   },
 ];
+
+/** Links of a Siren `links` array looked at, at most (a hostile envelope costs no more). */
+const MAX_SIREN_LINKS = 64;
+
+/** The `href` of the first link of a top-level Siren `links` array whose `rel` holds `next`; undefined when there is none. */
+function sirenNext(body: unknown): string | undefined {
+  const links = (body as Record<string, unknown> | null)?.['links'];
+  if (!Array.isArray(links)) return undefined;
+  for (const link of links.slice(0, MAX_SIREN_LINKS) as unknown[]) {
+    const record = link !== null && typeof link === 'object' ? (link as Record<string, unknown>) : undefined;
+    const rel = record?.['rel'];
+    if (Array.isArray(rel) && rel.includes('next') && typeof record?.['href'] === 'string') return record['href'];
+  }
+  return undefined;
+}
 
 /** The page after a page of `size` markets read without a count (or a total: `missing` says which the evidence names): the next one while pages come back full, else the last. */
 function whileFull(signal: string, evidence: string, page: PageFacts, size: number | undefined, next: () => URL, missing: 'count' | 'total' = 'count'): DialectReading {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { ContractReport } from '../checks/index.js';
+import { listShapeLabel, type ContractReport } from '../checks/index.js';
 import { htmlText as text } from './report-display.js';
 import { verdictLine, verdictWord } from './format-text-report.js';
 import { chartsSection } from './html-report-charts.js';
@@ -59,7 +59,7 @@ function summarySection(report: ContractReport): string {
     ['Deployment', report.baseUrl],
     ['Started', report.startedAt],
     ['Duration', `${report.durationMs} ms${report.timing ? ` (list ${report.timing.listMs} ms, markets ${report.timing.marketsMs} ms)` : ''}`],
-    ['List', `${report.list.shape}${report.list.envelopeKey ? ` "${report.list.envelopeKey}"` : ''}, ${report.list.pages} page(s), paging ${report.list.paging}${report.list.complete ? '' : ', not seen whole'}`],
+    ['List', `${listShapeLabel(report.list)}, ${report.list.pages} page(s), paging ${report.list.paging}${report.list.complete ? '' : ', not seen whole'}`],
     ['Redirected to', report.list.redirectedTo],
     ['Unknown id probe', report.probe ? `${report.probe.request}: ${report.probe.status ?? report.probe.failure ?? ''} ${report.probe.body ?? ''}`.trim() : undefined],
   ];

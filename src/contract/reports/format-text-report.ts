@@ -1,4 +1,4 @@
-import { SEVERITY_ORDER, type ContractFinding, type Severity } from '../checks/index.js';
+import { listShapeLabel, SEVERITY_ORDER, type ContractFinding, type Severity } from '../checks/index.js';
 import type { ContractReport } from '../checks/index.js';
 import { quoted } from './report-display.js';
 import { plural } from './report-groups.js';
@@ -90,7 +90,7 @@ function findingLines(finding: ContractFinding, paint: Paint): string[] {
 function describeList(report: ContractReport): string {
   const { list, summary } = report;
   if (report.command === 'proxy') return `${plural(summary.requests, 'response')} seen`;
-  const shape = list.shape === 'array' ? 'bare array' : list.shape === 'envelope' ? `envelope "${list.envelopeKey ?? ''}"` : 'no market list';
+  const shape = listShapeLabel(list);
   const dialect = list.dialect === undefined ? '' : ` (${list.dialect})`;
   return `${shape}, ${plural(list.pages, 'page')}${dialect}, ${plural(summary.marketsListed, 'market')} listed, ${summary.marketsChecked} requested one by one`;
 }

@@ -8,3 +8,4 @@ export { formatRoundJsonl, formatRoundText, formatSummaryJsonl, formatSummaryTex
 export { loadWatchState, saveWatchState, WATCH_STATE_FORMAT, WATCH_STATE_VERSION } from './watch-state.js';
 export { type TimelineRound, type WatchSummary, WatchSummaryBuilder } from './watch-summary.js';
 export { formatWatchHtml, WATCH_HTML_CSP } from './format-watch-html.js';
+export { WatchMetrics } from './watch-metrics.js';

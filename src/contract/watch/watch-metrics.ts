@@ -1,4 +1,5 @@
-import { Counter, Gauge, Registry, Summary, type OpenMetricsContentType, type PrometheusContentType } from 'prom-client';
+import type { Counter, Gauge, OpenMetricsContentType, PrometheusContentType, Registry, Summary } from 'prom-client';
+import type * as PromClient from 'prom-client';
 import type { WatchRound } from './watch-deployment.js';
 
 /** The exposition formats: `openmetrics` (OpenMetrics 1.0 text, ending in `# EOF`) and `prometheus` (the text format 0.0.4 that node_exporter's textfile collector and promtool read). */
@@ -24,7 +25,8 @@ interface Series {
  * rule) and without it for OpenMetrics, where the client adds it to the samples (OpenMetrics 1.0,
  * "Counter").
  */
-function seriesIn(registry: Registry<OpenMetricsContentType> | Registry<PrometheusContentType>, total: string): Series {
+function seriesIn(client: typeof PromClient, registry: Registry<OpenMetricsContentType> | Registry<PrometheusContentType>, total: string): Series {
+  const { Counter, Gauge, Summary } = client;
   const registers = [registry as Registry];
   const gauge = (name: string, help: string, labelNames: Label[]) => new Gauge<Label>({ name, help, labelNames, registers });
   const counter = (name: string, help: string, labelNames: Label[]) => new Counter<Label>({ name: `${name}${total}`, help, labelNames, registers });
@@ -50,14 +52,24 @@ function seriesIn(registry: Registry<OpenMetricsContentType> | Registry<Promethe
  * scrapers); docs/contract-check.md ("Watching a deployment") lists the series.
  */
 export class WatchMetrics {
-  private readonly registries = { openmetrics: new Registry<OpenMetricsContentType>(), prometheus: new Registry<PrometheusContentType>() };
+  private readonly registries: { openmetrics: Registry<OpenMetricsContentType>; prometheus: Registry<PrometheusContentType> };
   private readonly series: Series[];
   /** Codes the last round showed, so a code that stops is set back to 0 rather than left at its last value. */
   private shown = new Set<string>();
 
-  constructor(private readonly deployment: string) {
+  /**
+   * The metrics of a watch of `deployment`. prom-client is loaded here, on first use: a library
+   * user who never writes metrics never imports it.
+   */
+  static async create(deployment: string): Promise<WatchMetrics> {
+    return new WatchMetrics(deployment, await import('prom-client'));
+  }
+
+  private constructor(private readonly deployment: string, client: typeof PromClient) {
+    const { Registry } = client;
+    this.registries = { openmetrics: new Registry<OpenMetricsContentType>(), prometheus: new Registry<PrometheusContentType>() };
     this.registries.openmetrics.setContentType(Registry.OPENMETRICS_CONTENT_TYPE);
-    this.series = [seriesIn(this.registries.openmetrics, ''), seriesIn(this.registries.prometheus, '_total')];
+    this.series = [seriesIn(client, this.registries.openmetrics, ''), seriesIn(client, this.registries.prometheus, '_total')];
     for (const s of this.series) for (const outcome of ['checked', 'could-not-run']) s.rounds.inc({ deployment, outcome }, 0);
   }
 
