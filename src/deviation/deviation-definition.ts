@@ -45,7 +45,7 @@ export interface ReplyEdit {
   readonly contentType?: string;
   /** Put the UTF-8 byte-order mark EF BB BF before the body. */
   readonly bom?: boolean;
-  /** Replace the body: `html` an HTML page, `truncated` its first half, `nested` the list one level deeper (`{"data":{"markets":[…]}}`). */
+  /** Replace the body: `html` an HTML page, `truncated` its first half, `nested` the list one level deeper (`{"payload":{"markets":[…]}}`). */
   readonly body?: 'html' | 'truncated' | 'nested';
   /** Answer this much later, ms. */
   readonly delayMs?: number;

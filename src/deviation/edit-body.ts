@@ -53,9 +53,9 @@ export function* editChunks(chunks: Iterable<Uint8Array>, edit: ReplyEdit): Gene
   if (edit.body === 'nested') yield nestSuffix(first);
 }
 
-/** A bare array `[…]` goes into `{"data":{"markets":[…]}}`, an object `{…}` into `{"data":{…}}`. */
+/** A bare array `[…]` goes into `{"payload":{"markets":[…]}}`, an object `{…}` into `{"payload":{…}}` (no standard names `payload`: check finds no list). */
 function nestPrefix(firstByte: number | undefined): Uint8Array {
-  return utf8(firstByte === 0x5b ? '{"data":{"markets":' : '{"data":');
+  return utf8(firstByte === 0x5b ? '{"payload":{"markets":' : '{"payload":');
 }
 
 function nestSuffix(firstByte: number | undefined): Uint8Array {

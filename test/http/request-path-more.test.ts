@@ -76,7 +76,7 @@ describe('handle: what it leaves to the admin API, and what the journal sees', (
   it('a Prefer list deviation joins those in force in catalogue order (the envelope change before the BOM)', async () => {
     const { app } = stub({ deviations: [{ name: 'list-bom' }] });
     const res = await binary(request(app).get('/markets').set('Prefer', 'deviation=list-envelope-change'));
-    expect((res.body as Buffer).subarray(0, 23).toString('latin1')).toBe('\u00ef\u00bb\u00bf{"data":{"markets":[');
+    expect((res.body as Buffer).subarray(0, 26).toString('latin1')).toBe('\u00ef\u00bb\u00bf{"payload":{"markets":[');
   });
 });
 

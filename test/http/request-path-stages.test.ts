@@ -218,7 +218,7 @@ describe('render: deviated replies', () => {
     expect(looped.headers).toMatchObject({ 'content-type': 'application/json; charset=iso-8859-1', link: '</markets?limit=2>; rel="next"' });
     expect(Buffer.from(looped.body).toString()).toBe('[1]');
     const edited = deviatedListReply(rendered(), [deviation('list-envelope-change'), deviation('list-bom')], profile, '/markets');
-    expect(Buffer.from(edited.body).toString('latin1')).toBe('\u00ef\u00bb\u00bf{"data":{"markets":[1]}}');
+    expect(Buffer.from(edited.body).toString('latin1')).toBe('\u00ef\u00bb\u00bf{"payload":{"markets":[1]}}');
     const streamed = deviatedListReply({ ...rendered(), chunks: [Buffer.from('[1'), Buffer.from(']')] }, [deviation('list-bom')], profile, '/markets');
     expect(Buffer.concat([...(streamed.chunks ?? [])]).toString('latin1')).toBe('\u00ef\u00bb\u00bf[1]');
   });
