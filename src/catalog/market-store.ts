@@ -3,6 +3,8 @@ import type { Market } from '../schema/generated/market-types.js';
 import { MarketStubError } from '../floor/market-stub-error.js';
 import { MAX_ADDED_MARKETS, MAX_EDITABLE, MAX_MARKET_DEPTH } from '../floor/limits.js';
 import { walkedCents, walkKey } from './price-walk.js';
+import { livedMarket, marketLife, type LifecycleMode } from './market-lifecycle.js';
+import { createLifecycleIndex, type LifecycleIndex, type ListedPositions } from './lifecycle-index.js';
 import { fnv1a } from '../floor/text-hash.js';
 import { catalogueIndex } from '../deviation/deviation-catalogue.js';
 import type { ListDeviation, MarketDeviation } from '../deviation/deviation-definition.js';
@@ -80,6 +82,8 @@ export interface MarketStoreOptions {
   deviations?: DeviationPlan;
   /** The price walk (without it no price moves). */
   walk?: PriceWalk;
+  /** The lifecycle of generated markets (market-lifecycle.ts, docs/lifecycle.md). @default 'off' */
+  lifecycle?: LifecycleMode;
 }
 
 /** How prices walk with the stub clock (catalog/price-walk.ts). */
@@ -102,7 +106,7 @@ export interface PriceWalk {
  * (by market_id, so the same markets whatever edits and request order).
  */
 export function createMarketStore(startCatalog: MarketCatalog, options: MarketStoreOptions): MarketStore {
-  return new OverlayStore(startCatalog, options.seed, options.deviations ?? NO_DEVIATIONS, options.walk ?? { origin: 0, stepMs: 60_000, mode: 'off' });
+  return new OverlayStore(startCatalog, options.seed, options.deviations ?? NO_DEVIATIONS, options.walk ?? { origin: 0, stepMs: 60_000, mode: 'off' }, options.lifecycle ?? 'off');
 }
 
 /**
@@ -132,8 +136,10 @@ class OverlayStore implements MarketStore {
   /** Id a deviation serves a market under → its market_id. */
   private aliases: Map<string, string> | undefined;
   private preferred = new Map<MarketDeviation, MarketCatalog>();
+  /** Which start-up positions the list shows at an instant (built on the first lifecycle list read). */
+  private lifeIndex: LifecycleIndex | undefined;
 
-  constructor(startCatalog: MarketCatalog, private readonly seed: number, private readonly startPlan: DeviationPlan, private readonly walk: PriceWalk) {
+  constructor(startCatalog: MarketCatalog, private readonly seed: number, private readonly startPlan: DeviationPlan, private readonly walk: PriceWalk, private readonly lifecycle: LifecycleMode) {
     this.start = startCatalog;
     this.base = startCatalog;
     this.view = startCatalog;
@@ -178,7 +184,8 @@ class OverlayStore implements MarketStore {
 
   at(t: number): MarketCatalog {
     const step = this.stepAt(t);
-    if (step === 0) return this.view;
+    const living = this.lifecycleOn();
+    if (step === 0 && !living) return this.view;
     const kept = this.stepView;
     if (kept?.step === step && kept.of === this.view) return kept.catalog;
     const built = new Map<string, CatalogEntry | undefined>();
@@ -189,14 +196,18 @@ class OverlayStore implements MarketStore {
       built.set(id, made);
       return made;
     };
-    const catalog = overlayView(this.base, { size: this.size(), idAt: (i) => this.idAt(i), entry, aliased: (id) => this.aliased(id) });
+    const listed = living ? this.listedPositions(step) : undefined;
+    const idAt = listed === undefined ? (i: number) => this.idAt(i) : (i: number) => {
+      const position = listed.positionAt(i);
+      return position === undefined ? undefined : this.idAt(position);
+    };
+    const catalog = overlayView(this.base, { size: listed?.size ?? this.size(), idAt, entry, aliased: (id) => this.aliased(id) });
     this.stepView = { step, of: this.view, catalog };
     return catalog;
   }
 
   walked(market: Market, t: number): Market {
-    const step = this.stepAt(t);
-    return step === 0 || !this.walks(market) ? market : walkedMarket(market, this.seed, step);
+    return this.marketAtStep(market, this.stepAt(t)) ?? market;
   }
 
   deviations(): DeviationPlan {
@@ -350,9 +361,63 @@ class OverlayStore implements MarketStore {
     if (served === undefined || market === undefined) return served;
     const ds = this.deviationsOf(id);
     const follows = ds.some((d) => d.followsTick);
-    const moved = this.walks(market) ? walkedMarket(market, this.seed, step) : market;
+    const moved = this.marketAtStep(market, step);
+    if (moved === undefined) return undefined;
     if (moved === market && !follows) return served;
     return ds.length === 0 ? toCatalogEntry(moved) : this.render(moved, ds, step);
+  }
+
+  /**
+   * A stored market as served at a step of the clock: its lifecycle stage at the step's start
+   * instant when the lifecycle governs it (prices walked before close, held while closed, 1 / 0
+   * from resolution), else its prices walked when it walks. Undefined: not yet open (generic set).
+   */
+  private marketAtStep(market: Market, step: number): Market | undefined {
+    const pricedAt = (s: number): Market => (s === 0 || !this.walks(market) ? market : walkedMarket(market, this.seed, s));
+    const life = this.lifecycle !== 'off' && this.governs(market.market_id) ? marketLife(this.seed, market, this.lifecycle) : undefined;
+    if (life === undefined || this.lifecycle === 'off') return pricedAt(step);
+    return livedMarket(market, life, this.walk.origin + step * this.walk.stepMs, this.lifecycle, (instant) => pricedAt(this.stepAt(instant)));
+  }
+
+  /** Whether the lifecycle is on and the start-up catalog is a generated one still served (no reload or replace). */
+  private lifecycleOn(): boolean {
+    return this.lifecycle !== 'off' && this.base === this.start && this.start.source === 'generated';
+  }
+
+  /** Whether the lifecycle moves this market: a generated market of the start-up catalog that no admin call wrote. */
+  private governs(id: string): boolean {
+    return this.lifecycleOn() && !this.changed.has(id) && this.base.entry(id) !== undefined;
+  }
+
+  /**
+   * The positions the list shows at a step under the lifecycle: from the index over the start-up
+   * positions (no pass over the catalog) then the markets added at run time; after a market was
+   * written over or removed, one pass over the catalog per step (each market O(1)).
+   */
+  private listedPositions(step: number): ListedPositions {
+    const t = this.walk.origin + step * this.walk.stepMs;
+    if (this.changed.size === 0 && this.order === undefined) {
+      const base = this.base;
+      this.lifeIndex ??= createLifecycleIndex(base.size, (p) => {
+        const market = base.entryAt(p)?.market;
+        return market === undefined || this.lifecycle === 'off' ? undefined : marketLife(this.seed, market, this.lifecycle);
+      });
+      const inBase = this.lifeIndex.listedAt(t);
+      const extra = this.added.length;
+      return {
+        size: inBase.size + extra,
+        positionAt: (rank) => (rank < inBase.size ? inBase.positionAt(rank) : rank < inBase.size + extra ? base.size + rank - inBase.size : undefined),
+      };
+    }
+    const positions: number[] = [];
+    for (let p = 0; p < this.size(); p++) {
+      const id = this.idAt(p);
+      const market = id === undefined ? undefined : this.market(id);
+      if (market === undefined) continue;
+      const life = this.lifecycle !== 'off' && this.governs(market.market_id) ? marketLife(this.seed, market, this.lifecycle) : undefined;
+      if (life === undefined || (life.open <= t && t < life.retire)) positions.push(p);
+    }
+    return { size: positions.length, positionAt: (rank) => positions[rank] };
   }
 
   /** The deviations of one market: its own, and the shared ones the seed selects it for. */

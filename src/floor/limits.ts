@@ -32,6 +32,14 @@ export const MAX_HORIZON_DAYS = 730;
 /** Most problems a message lists one per line; the rest are counted in a closing line. */
 export const MAX_LISTED_PROBLEMS = 100;
 
+// Enforced in runtime/stub-runtime.ts
+/**
+ * Largest generated catalog a lifecycle (`--lifecycle generic|kalshi`) runs on: the list's index
+ * (catalog/lifecycle-index.ts) keeps four instants per market (32 bytes), built on the first list
+ * read, and each new step of the clock counts size/1,024 blocks. Above it the start is refused.
+ */
+export const MAX_LIFECYCLE_MARKETS = 1_000_000;
+
 // Enforced in catalog/store-limits.ts
 /**
  * Largest catalog whose order can be rebuilt at run time: removing a market visits the whole
