@@ -21,7 +21,7 @@ export const LIFECYCLE_MODES: readonly LifecycleMode[] = ['off', 'generic', 'kal
 
 /** The instants of one market's life, epoch ms, in order: open < close < resolve ≤ finalize < retire. */
 export interface MarketLife {
-  /** Trading opens (the market is listed from here): 7 to 365 days (whole hours) before close. */
+  /** Trading opens (the market is listed from here): 7 to 730 days (whole hours) before close. */
   open: number;
   /** Trading closes: on the resolution date, at a seeded whole hour 00:00–23:00Z (so an active market's resolution_date is never past). */
   close: number;
@@ -43,9 +43,9 @@ export const RESOLVE_DELAY_MS = HOUR_MS;
 export const SETTLEMENT_DELAY_MS = DAY_MS;
 /** After its last stage (resolved, or finalized) a market stays listed this long. */
 export const RETENTION_MS = 7 * DAY_MS;
-/** A market trades 7 days to 365 days (exclusive), in whole hours, before its close. */
+/** A market trades 7 days to 730 days (exclusive), in whole hours, before its close: about half a generated catalog is open at the clock's start, the rest opens over the next two years. */
 const MIN_LIFETIME_HOURS = 7 * 24;
-const LIFETIME_SPAN_HOURS = 358 * 24;
+const LIFETIME_SPAN_HOURS = 723 * 24;
 /** mixSeed streams of the lifecycle (generate-markets.ts uses 1–5, the price walk 37). */
 const STREAM = { close: 41, lifetime: 42, outcome: 43 } as const;
 

@@ -31,12 +31,14 @@ export interface MarketStore {
   marketAt(index: number): Market | undefined;
   /**
    * The catalog as served at stub instant `t` (epoch ms): `current()` with each walking market's
-   * prices at t's step of the walk (`walked`). At step 0 (a frozen clock, or before the first step)
-   * it is `current()` itself; a view is kept per step, so a poller's requests between two steps
-   * share its entries and list bytes.
+   * prices at t's step of the walk (`walked`) and, under a lifecycle (market-lifecycle.ts), each
+   * generated market at its stage at the step's start, the list holding only the markets open and
+   * not past their retention. At step 0 without a lifecycle (a frozen clock, or before the first
+   * step) it is `current()` itself; a view is kept per step, so a poller's requests between two
+   * steps share its entries and list bytes.
    */
   at(t: number): MarketCatalog;
-  /** A stored market as it is at stub instant `t`: its prices walked when it walks (the market itself otherwise). */
+  /** A stored market as it is at stub instant `t`: at its lifecycle stage when one moves it, its prices walked when it walks (the market itself otherwise). */
   walked(market: Market, t: number): Market;
   /** The step of the price walk at stub instant `t`: whole price steps since the clock's start. */
   stepAt(t: number): number;
