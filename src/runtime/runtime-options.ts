@@ -9,7 +9,6 @@ import type { ServeFlag } from '../floor/option-spec.js';
 import { profileProblems } from './response-profile.js';
 import { CATALOG_FIELDS } from '../catalog/catalog-options.js';
 import type { MarketCatalog } from '../catalog/market-catalog.js';
-import type { LifecycleMode } from '../catalog/market-lifecycle.js';
 import type { StubLogger } from '../floor/stub-logger.js';
 import type { Behaviour, BehaviourRuleInput } from '../behaviour/behaviour.js';
 import type { DeviationSetting } from '../deviation/deviation-settings.js';
@@ -73,10 +72,10 @@ export interface RuntimeOptions {
    * default: every status stays as generated), `generic` (active → closed → resolved) or `kalshi`
    * (initialized → active → closed → determined → finalized). Each generated market opens, closes on
    * its resolution date and resolves to prices 1 / 0 as the clock passes its seeded instants; markets
-   * not yet open are not listed, resolved ones leave the list after RETENTION_MS. Fixture and
+   * not yet open are not listed, resolved ones leave the list 7 days after their last stage. Fixture and
    * admin-written markets keep their status. @default 'off'
    */
-  lifecycle?: LifecycleMode;
+  lifecycle?: 'off' | 'generic' | 'kalshi';
   /** Serve the admin API under /__stub. @default true */
   admin?: boolean;
   /** When set, admin requests need `Authorization: Bearer <token>`. */
