@@ -16,9 +16,6 @@ import { parseInstant } from '../floor/instant.js';
  */
 export type LifecycleMode = 'off' | 'generic' | 'kalshi';
 
-/** The lifecycle sets, in the order the option lists them. */
-export const LIFECYCLE_MODES: readonly LifecycleMode[] = ['off', 'generic', 'kalshi'];
-
 /** The instants of one market's life, epoch ms, in order: open < close < resolve ≤ finalize < retire. */
 export interface MarketLife {
   /** Trading opens (the market is listed from here): 7 to 730 days (whole hours) before close. */

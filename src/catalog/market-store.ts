@@ -3,7 +3,7 @@ import type { Market } from '../schema/generated/market-types.js';
 import { MarketStubError } from '../floor/market-stub-error.js';
 import { MAX_ADDED_MARKETS, MAX_EDITABLE, MAX_MARKET_DEPTH } from '../floor/limits.js';
 import { walkedCents, walkKey } from './price-walk.js';
-import { livedMarket, marketLife, type LifecycleMode } from './market-lifecycle.js';
+import { listedAt, livedMarket, marketLife, type LifecycleMode } from './market-lifecycle.js';
 import { createLifecycleIndex, type LifecycleIndex, type ListedPositions } from './lifecycle-index.js';
 import { fnv1a } from '../floor/text-hash.js';
 import { catalogueIndex } from '../deviation/deviation-catalogue.js';
@@ -417,7 +417,7 @@ class OverlayStore implements MarketStore {
       const market = id === undefined ? undefined : this.market(id);
       if (market === undefined) continue;
       const life = this.lifecycle !== 'off' && this.governs(market.market_id) ? marketLife(this.seed, market, this.lifecycle) : undefined;
-      if (life === undefined || (life.open <= t && t < life.retire)) positions.push(p);
+      if (life === undefined || listedAt(life, t)) positions.push(p);
     }
     return { size: positions.length, positionAt: (rank) => positions[rank] };
   }
