@@ -4,6 +4,7 @@
 // library (startMarketStub, setClock), HTTP, the checker (crawlDeployment) and the CLI.
 import { afterEach, describe, expect, it } from 'vitest';
 import { crawlDeployment, startMarketStub, type Market, type MarketStub, type MarketStubOptions } from '../../src/index.js';
+import { watchDeployment } from '../../src/contract/index.js';
 import { runCliProcess } from '../support/cli-process.js';
 
 const open: MarketStub[] = [];
@@ -276,5 +277,22 @@ describe('check against a lifecycle stub', () => {
         { code: 'const', severity: 'warning', endpoint: 'GET /markets/{market_id}', pointer: '/status', count: notActive.length },
       ]);
     }
+  }, 60_000);
+});
+
+describe('a watch of a lifecycle stub', () => {
+  it('over rounds three stub days apart, sees no status go back, no price move after resolution, no market flap: only the Date far from this machine\'s clock', async () => {
+    const s = await stub({ lifecycle: 'kalshi', count: 200, clock: new Date().toISOString().slice(0, 10) });
+    const seen: string[] = [];
+    let notActive = 0;
+    for await (const round of watchDeployment({ baseUrl: s.url, all: true, intervalMs: 100, rounds: 14 })) {
+      expect(round.failure, `round ${round.round} ran`).toBeUndefined();
+      seen.push(...round.findings.map((f) => `${f.severity} ${f.code}`));
+      notActive += (await list(s)).filter((m) => m.status !== 'active').length;
+      await s.setClock({ advance: 'P3D' });
+    }
+    // The rounds saw markets close, resolve and leave the list (the lifecycle moved under the watch).
+    expect(notActive).toBeGreaterThan(0);
+    expect([...new Set(seen)]).toEqual(['warning clock-skew']);
   }, 60_000);
 });
