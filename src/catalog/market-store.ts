@@ -198,12 +198,14 @@ class OverlayStore implements MarketStore {
       built.set(id, made);
       return made;
     };
-    const listed = living ? this.listedPositions(step) : undefined;
-    const idAt = listed === undefined ? (i: number) => this.idAt(i) : (i: number) => {
-      const position = listed.positionAt(i);
+    // The list's positions at the step are counted on the first list read, not for an item's.
+    let listed: ListedPositions | undefined;
+    const positions = (): ListedPositions => (listed ??= this.listedPositions(step));
+    const idAt = !living ? (i: number) => this.idAt(i) : (i: number) => {
+      const position = positions().positionAt(i);
       return position === undefined ? undefined : this.idAt(position);
     };
-    const catalog = overlayView(this.base, { size: listed?.size ?? this.size(), idAt, entry, aliased: (id) => this.aliased(id) });
+    const catalog = overlayView(this.base, { size: living ? () => positions().size : this.size(), idAt, entry, aliased: (id) => this.aliased(id) });
     this.stepView = { step, of: this.view, catalog };
     return catalog;
   }
@@ -388,7 +390,8 @@ class OverlayStore implements MarketStore {
 
   /** Whether the lifecycle moves this market: a generated market of the start-up catalog that no admin call wrote. */
   private governs(id: string): boolean {
-    return this.lifecycleOn() && !this.changed.has(id) && this.base.entry(id) !== undefined;
+    // With nothing added at run time, every market not written over is the start-up catalog's (no lookup).
+    return this.lifecycleOn() && !this.changed.has(id) && (this.added.length === 0 || this.base.entry(id) !== undefined);
   }
 
   /**
@@ -401,7 +404,7 @@ class OverlayStore implements MarketStore {
     if (this.changed.size === 0 && this.order === undefined) {
       const base = this.base;
       this.lifeIndex ??= createLifecycleIndex(base.size, (p) => {
-        const market = base.entryAt(p)?.market;
+        const market = base.marketAt ? base.marketAt(p) : base.entryAt(p)?.market;
         return market === undefined || this.lifecycle === 'off' ? undefined : marketLife(this.seed, market, this.lifecycle);
       });
       const inBase = this.lifeIndex.listedAt(t);
