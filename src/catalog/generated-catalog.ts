@@ -60,6 +60,7 @@ export function createGeneratedCatalog(count: number, options: GenerateOptions):
     description: `generated: ${count} markets (seed ${options.seed}, clock ${options.clock})`,
     entryAt,
     marketIdAt: (index) => (Number.isInteger(index) && index >= 0 && index < count ? (entries[index]?.market ?? marketAt(index, options)).market_id : undefined),
+    marketAt: (index) => (Number.isInteger(index) && index >= 0 && index < count ? (entries[index]?.market ?? marketAt(index, options)) : undefined),
     entry(marketId) {
       const index = indexFromGeneratedId(marketId);
       if (index === undefined) return undefined;

@@ -28,6 +28,8 @@ export interface MarketCatalog {
   entryAt(index: number): CatalogEntry | undefined;
   /** The market_id at a position without building its entry, where that is cheaper (a generated catalog). */
   marketIdAt?(index: number): string | undefined;
+  /** The market at a position without building its entry (no serialisation), where that is cheaper (a generated catalog). */
+  marketAt?(index: number): Market | undefined;
   entry(marketId: string): CatalogEntry | undefined;
   /** The bare JSON array of all summaries, built once on first use. @throws RangeError for catalogs too large to hold (those have listChunks). */
   listBody(): Uint8Array;

@@ -1,8 +1,10 @@
 import jsonMergePatch from 'json-merge-patch';
 import type { Market } from '../schema/generated/market-types.js';
 import { MarketStubError } from '../floor/market-stub-error.js';
-import { MAX_ADDED_MARKETS, MAX_EDITABLE, MAX_MARKET_DEPTH } from '../floor/limits.js';
-import { walkedCents, walkKey } from './price-walk.js';
+import { MAX_ADDED_MARKETS, MAX_MARKET_DEPTH } from '../floor/limits.js';
+import { walkedMarket } from './price-walk.js';
+import { listedAt, livedMarket, marketLife, type LifecycleMode } from './market-lifecycle.js';
+import { createLifecycleIndex, type LifecycleIndex, type ListedPositions } from './lifecycle-index.js';
 import { fnv1a } from '../floor/text-hash.js';
 import { catalogueIndex } from '../deviation/deviation-catalogue.js';
 import type { ListDeviation, MarketDeviation } from '../deviation/deviation-definition.js';
@@ -12,7 +14,7 @@ import { checkJsonInput } from './json-input.js';
 import { createMemoryCatalog, toCatalogEntry, type CatalogEntry, type MarketCatalog } from './market-catalog.js';
 import { deviationReach, type DeviationReach } from './deviation-reach.js';
 import { aliasIndex, deviatedEntry, merged, overlayView, preferredOverlay } from './overlay-view.js';
-import { PREFERRED_VIEWS, SHARED_CACHE } from './store-limits.js';
+import { PREFERRED_VIEWS, requireEditable, SHARED_CACHE } from './store-limits.js';
 
 
 /** A catalog that changes at runtime; every change swaps in a new catalog view at once. */
@@ -29,12 +31,14 @@ export interface MarketStore {
   marketAt(index: number): Market | undefined;
   /**
    * The catalog as served at stub instant `t` (epoch ms): `current()` with each walking market's
-   * prices at t's step of the walk (`walked`). At step 0 (a frozen clock, or before the first step)
-   * it is `current()` itself; a view is kept per step, so a poller's requests between two steps
-   * share its entries and list bytes.
+   * prices at t's step of the walk (`walked`) and, under a lifecycle (market-lifecycle.ts), each
+   * generated market at its stage at the step's start, the list holding only the markets open and
+   * not past their retention. At step 0 without a lifecycle (a frozen clock, or before the first
+   * step) it is `current()` itself; a view is kept per step, so a poller's requests between two
+   * steps share its entries and list bytes.
    */
   at(t: number): MarketCatalog;
-  /** A stored market as it is at stub instant `t`: its prices walked when it walks (the market itself otherwise). */
+  /** A stored market as it is at stub instant `t`: at its lifecycle stage when one moves it, its prices walked when it walks (the market itself otherwise). */
   walked(market: Market, t: number): Market;
   /** The step of the price walk at stub instant `t`: whole price steps since the clock's start. */
   stepAt(t: number): number;
@@ -90,6 +94,8 @@ export interface MarketStoreOptions {
   deviations?: DeviationPlan;
   /** The price walk (without it no price moves). */
   walk?: PriceWalk;
+  /** The lifecycle of generated markets (market-lifecycle.ts, docs/lifecycle.md). @default 'off' */
+  lifecycle?: LifecycleMode;
   /** The stub clock's reading, epoch ms: the instant of each catalog change (Last-Modified). @default () => 0 */
   now?: () => number;
 }
@@ -120,7 +126,7 @@ export interface PriceWalk {
  * (by market_id, so the same markets whatever edits and request order).
  */
 export function createMarketStore(startCatalog: MarketCatalog, options: MarketStoreOptions): MarketStore {
-  return new OverlayStore(startCatalog, options.seed, options.deviations ?? NO_DEVIATIONS, options.walk ?? { origin: 0, stepMs: 60_000, mode: 'off' }, options.now ?? (() => 0));
+  return new OverlayStore(startCatalog, options.seed, options.deviations ?? NO_DEVIATIONS, options.walk ?? { origin: 0, stepMs: 60_000, mode: 'off' }, options.now ?? (() => 0), options.lifecycle ?? 'off');
 }
 
 /**
@@ -154,8 +160,10 @@ class OverlayStore implements MarketStore {
   /** Id a deviation serves a market under → its market_id. */
   private aliases: Map<string, string> | undefined;
   private preferred = new Map<MarketDeviation, MarketCatalog>();
+  /** Which start-up positions the list shows at an instant (built on the first lifecycle list read). */
+  private lifeIndex: LifecycleIndex | undefined;
 
-  constructor(startCatalog: MarketCatalog, private readonly seed: number, private readonly startPlan: DeviationPlan, private readonly walk: PriceWalk, private readonly now: () => number) {
+  constructor(startCatalog: MarketCatalog, private readonly seed: number, private readonly startPlan: DeviationPlan, private readonly walk: PriceWalk, private readonly now: () => number, private readonly lifecycle: LifecycleMode) {
     this.start = startCatalog;
     this.base = startCatalog;
     this.view = startCatalog;
@@ -200,7 +208,8 @@ class OverlayStore implements MarketStore {
 
   at(t: number): MarketCatalog {
     const step = this.stepAt(t);
-    if (step === 0) return this.view;
+    const living = this.lifecycleOn();
+    if (step === 0 && !living) return this.view;
     const kept = this.stepView;
     if (kept?.step === step && kept.of === this.view) return kept.catalog;
     const built = new Map<string, CatalogEntry | undefined>();
@@ -211,7 +220,14 @@ class OverlayStore implements MarketStore {
       built.set(id, made);
       return made;
     };
-    const catalog = overlayView(this.base, { size: this.size(), idAt: (i) => this.idAt(i), entry, aliased: (id) => this.aliased(id) });
+    // The list's positions at the step are counted on the first list read, not for an item's.
+    let listed: ListedPositions | undefined;
+    const positions = (): ListedPositions => (listed ??= this.listedPositions(step));
+    const idAt = !living ? (i: number) => this.idAt(i) : (i: number) => {
+      const position = positions().positionAt(i);
+      return position === undefined ? undefined : this.idAt(position);
+    };
+    const catalog = overlayView(this.base, { size: living ? () => positions().size : this.size(), idAt, entry, aliased: (id) => this.aliased(id) });
     this.stepView = { step, of: this.view, catalog };
     return catalog;
   }
@@ -226,8 +242,7 @@ class OverlayStore implements MarketStore {
   }
 
   walked(market: Market, t: number): Market {
-    const step = this.stepAt(t);
-    return step === 0 || !this.walks(market) ? market : walkedMarket(market, this.seed, step);
+    return this.marketAtStep(market, this.stepAt(t)) ?? market;
   }
 
   deviations(): DeviationPlan {
@@ -383,9 +398,64 @@ class OverlayStore implements MarketStore {
     if (served === undefined || market === undefined) return served;
     const ds = this.deviationsOf(id);
     const follows = ds.some((d) => d.followsTick);
-    const moved = this.walks(market) ? walkedMarket(market, this.seed, step) : market;
+    const moved = this.marketAtStep(market, step);
+    if (moved === undefined) return undefined;
     if (moved === market && !follows) return served;
     return ds.length === 0 ? toCatalogEntry(moved) : this.render(moved, ds, step);
+  }
+
+  /**
+   * A stored market as served at a step of the clock: its lifecycle stage at the step's start
+   * instant when the lifecycle governs it (prices walked before close, held while closed, 1 / 0
+   * from resolution), else its prices walked when it walks. Undefined: not yet open (generic set).
+   */
+  private marketAtStep(market: Market, step: number): Market | undefined {
+    const pricedAt = (s: number): Market => (s === 0 || !this.walks(market) ? market : walkedMarket(market, this.seed, s));
+    const life = this.lifecycle !== 'off' && this.governs(market.market_id) ? marketLife(this.seed, market, this.lifecycle) : undefined;
+    if (life === undefined || this.lifecycle === 'off') return pricedAt(step);
+    return livedMarket(market, life, this.walk.origin + step * this.walk.stepMs, this.lifecycle, (instant) => pricedAt(this.stepAt(instant)));
+  }
+
+  /** Whether the lifecycle is on and the start-up catalog is a generated one still served (no reload or replace). */
+  private lifecycleOn(): boolean {
+    return this.lifecycle !== 'off' && this.base === this.start && this.start.source === 'generated';
+  }
+
+  /** Whether the lifecycle moves this market: a generated market of the start-up catalog that no admin call wrote. */
+  private governs(id: string): boolean {
+    // With nothing added at run time, every market not written over is the start-up catalog's (no lookup).
+    return this.lifecycleOn() && !this.changed.has(id) && (this.added.length === 0 || this.base.entry(id) !== undefined);
+  }
+
+  /**
+   * The positions the list shows at a step under the lifecycle: from the index over the start-up
+   * positions (no pass over the catalog) then the markets added at run time; after a market was
+   * written over or removed, one pass over the catalog per step (each market O(1)).
+   */
+  private listedPositions(step: number): ListedPositions {
+    const t = this.walk.origin + step * this.walk.stepMs;
+    if (this.changed.size === 0 && this.order === undefined) {
+      const base = this.base;
+      this.lifeIndex ??= createLifecycleIndex(base.size, (p) => {
+        const market = base.marketAt ? base.marketAt(p) : base.entryAt(p)?.market;
+        return market === undefined || this.lifecycle === 'off' ? undefined : marketLife(this.seed, market, this.lifecycle);
+      });
+      const inBase = this.lifeIndex.listedAt(t);
+      const extra = this.added.length;
+      return {
+        size: inBase.size + extra,
+        positionAt: (rank) => (rank < inBase.size ? inBase.positionAt(rank) : rank < inBase.size + extra ? base.size + rank - inBase.size : undefined),
+      };
+    }
+    const positions: number[] = [];
+    for (let p = 0; p < this.size(); p++) {
+      const id = this.idAt(p);
+      const market = id === undefined ? undefined : this.market(id);
+      if (market === undefined) continue;
+      const life = this.lifecycle !== 'off' && this.governs(market.market_id) ? marketLife(this.seed, market, this.lifecycle) : undefined;
+      if (life === undefined || listedAt(life, t)) positions.push(p);
+    }
+    return { size: positions.length, positionAt: (rank) => positions[rank] };
   }
 
   /** The deviations of one market: its own, and the shared ones the seed selects it for. */
@@ -505,23 +575,4 @@ class OverlayStore implements MarketStore {
     this.order = ids;
     return ids;
   }
-}
-
-function requireEditable(size: number, where: string, what: string): void {
-  if (size > MAX_EDITABLE) {
-    throw new MarketStubError({ code: 'LIMIT_EXCEEDED', where, option: 'catalog', expected: `a catalog of at most ${MAX_EDITABLE} markets for ${what}`, found: size });
-  }
-}
-
-/**
- * A market with its prices at step `step` of its walk (catalog/price-walk.ts), keyed by the seed and
- * its market_id: yes_price walks in cents from its start (its value rounded to the 0.01 tick), and
- * no_price is its complement. Integer cents divided once: the JSON text never carries float noise.
- * @returns the market itself when the walk is back at its start price.
- */
-function walkedMarket(market: Market, seed: number, step: number): Market {
-  const start = Math.min(99, Math.max(1, Math.round(market.yes_price * 100)));
-  const yes = walkedCents(start, walkKey(seed, fnv1a(market.market_id)), step);
-  if (yes === start && market.yes_price === start / 100 && market.no_price === (100 - start) / 100) return market;
-  return { ...market, yes_price: yes / 100, no_price: (100 - yes) / 100 };
 }

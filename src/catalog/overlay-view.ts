@@ -51,7 +51,8 @@ export function aliasIndex(
 }
 
 export interface OverlayParts {
-  size: number;
+  /** How many markets the view lists, or a function that counts them on first use (a lifecycle view's list at an instant). */
+  size: number | (() => number);
   idAt(index: number): string | undefined;
   /** The served entry of a market (hidden ones included: the list shows them). */
   entry(id: string): CatalogEntry | undefined;
@@ -61,14 +62,16 @@ export interface OverlayParts {
 
 /** A view of the overlay: positions through `idAt`, entries through the store's served entries. */
 export function overlayView(base: MarketCatalog, parts: OverlayParts): MarketCatalog {
-  const { size } = parts;
+  let counted = typeof parts.size === 'number' ? parts.size : undefined;
+  const sizeOf = (): number => (counted ??= (parts.size as () => number)());
   let list: Uint8Array | undefined;
   const entryAt = (index: number): CatalogEntry | undefined => {
-    if (!Number.isInteger(index) || index < 0 || index >= size) return undefined;
+    if (!Number.isInteger(index) || index < 0 || index >= sizeOf()) return undefined;
     const id = parts.idAt(index);
     return id === undefined ? undefined : parts.entry(id);
   };
   function* listChunks(): Generator<Uint8Array> {
+    const size = sizeOf();
     yield utf8('[');
     for (let from = 0; from < size; from += 500) {
       const items: string[] = [];
@@ -79,7 +82,9 @@ export function overlayView(base: MarketCatalog, parts: OverlayParts): MarketCat
   }
   return {
     source: base.source,
-    size,
+    get size() {
+      return sizeOf();
+    },
     description: base.description,
     entryAt,
     entry: (id) => {
@@ -91,7 +96,7 @@ export function overlayView(base: MarketCatalog, parts: OverlayParts): MarketCat
       return entry?.deviated?.hidden ? undefined : entry;
     },
     listBody() {
-      if (base.listChunks) throw new RangeError(`a list of ${size} markets is streamed (listChunks), not held in memory`);
+      if (base.listChunks) throw new RangeError(`a list of ${sizeOf()} markets is streamed (listChunks), not held in memory`);
       list ??= concatBytes([...listChunks()]);
       return list;
     },

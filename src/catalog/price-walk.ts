@@ -1,3 +1,5 @@
+import type { Market } from '../schema/generated/market-types.js';
+import { fnv1a } from '../floor/text-hash.js';
 import { fmix32, mixSeed } from '../floor/seed-mix.js';
 
 /**
@@ -92,4 +94,17 @@ function fold(offset: number): number {
 
 function clamp(n: number, lo: number, hi: number): number {
   return n < lo ? lo : n > hi ? hi : n;
+}
+
+/**
+ * A market with its prices at step `step` of its walk (catalog/price-walk.ts), keyed by the seed and
+ * its market_id: yes_price walks in cents from its start (its value rounded to the 0.01 tick), and
+ * no_price is its complement. Integer cents divided once: the JSON text never carries float noise.
+ * @returns the market itself when the walk is back at its start price.
+ */
+export function walkedMarket(market: Market, seed: number, step: number): Market {
+  const start = Math.min(99, Math.max(1, Math.round(market.yes_price * 100)));
+  const yes = walkedCents(start, walkKey(seed, fnv1a(market.market_id)), step);
+  if (yes === start && market.yes_price === start / 100 && market.no_price === (100 - start) / 100) return market;
+  return { ...market, yes_price: yes / 100, no_price: (100 - yes) / 100 };
 }

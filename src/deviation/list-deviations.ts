@@ -53,7 +53,7 @@ export const LIST_DEVIATIONS: readonly ListDeviation[] = [
   },
   {
     name: 'list-envelope-change', class: 'contract', scope: 'list', endpoints: ['list'],
-    describe: 'the list moves one level deeper, `{"payload":{"markets":[…]}}` (an envelope `{…}` becomes `{"payload":{…}}`, a wrapper no standard names): no market array where a client or `check` looks (a plain `{"markets":[…]}` envelope is the `--envelope` profile, information only; GraphQL's `{"data":{"markets":[…]}}` is recognised)',
+    describe: 'the list moves one level deeper, `{"payload":{"markets":[…]}}` (an envelope `{…}` becomes `{"payload":{…}}`, a wrapper no standard names): no market array where a client or `check` looks (a plain `{"markets":[…]}` envelope is the `--envelope` profile, information only; GraphQL\'s `{"data":{"markets":[…]}}` is recognised)',
     findings: [onList('error', 'list-shape')],
     record: 'dropped',
     reply: { body: 'nested' },

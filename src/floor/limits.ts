@@ -32,6 +32,16 @@ export const MAX_HORIZON_DAYS = 730;
 /** Most problems a message lists one per line; the rest are counted in a closing line. */
 export const MAX_LISTED_PROBLEMS = 100;
 
+// Enforced in runtime/stub-runtime.ts
+/**
+ * Largest generated catalog a lifecycle (`--lifecycle generic|kalshi`) runs on: the catalogs whose
+ * markets are kept once made (MEMO_LIMIT, catalog/generated-catalog.ts). The list's index
+ * (catalog/lifecycle-index.ts) keeps four instants per market (32 bytes), built on the first list
+ * read from the markets made, and each new step of the clock counts size/1,024 blocks. Above it
+ * the start is refused.
+ */
+export const MAX_LIFECYCLE_MARKETS = 250_000;
+
 // Enforced in catalog/store-limits.ts
 /**
  * Largest catalog whose order can be rebuilt at run time: removing a market visits the whole

@@ -67,6 +67,15 @@ export interface RuntimeOptions {
    * moves). A market whose status is not "active", or that serves `stale-prices`, never walks.
    */
   priceWalk?: 'generated' | 'all' | 'off';
+  /**
+   * The lifecycle of generated markets (docs/lifecycle.md, catalog/market-lifecycle.ts): `off` (the
+   * default: every status stays as generated), `generic` (active → closed → resolved) or `kalshi`
+   * (initialized → active → closed → determined → finalized). Each generated market opens, closes on
+   * its resolution date and resolves to prices 1 / 0 as the clock passes its seeded instants; markets
+   * not yet open are not listed, resolved ones leave the list 7 days after their last stage. Fixture and
+   * admin-written markets keep their status. @default 'off'
+   */
+  lifecycle?: 'off' | 'generic' | 'kalshi';
   /** Serve the admin API under /__stub. @default true */
   admin?: boolean;
   /** When set, admin requests need `Authorization: Bearer <token>`. */
@@ -107,6 +116,7 @@ export const RUNTIME_FIELDS = {
   clockRate: { type: 'number', min: 0, max: MAX_CLOCK_RATE },
   priceStep: STEP,
   priceWalk: choice('generated', 'all', 'off'),
+  lifecycle: choice('off', 'generic', 'kalshi'),
   admin: BOOLEAN,
   adminToken: { type: 'token' },
   allowedHosts: checkAllowedHosts,
@@ -128,6 +138,7 @@ export const RUNTIME_SERVE_FLAGS = {
   clockRate: { flag: 'clock-rate', env: ['MARKET_STUB_CLOCK_RATE'], default: 0, describe: 'Stub seconds per real second: 0 frozen, 1 real time, 3600 an hour a second (POST /__stub/clock moves it too)', group: 'Data:' },
   priceStep: { flag: 'price-step', env: ['MARKET_STUB_PRICE_STEP'], default: 'PT1M', describe: 'Stub time per step of the price walk (at most one cent a step); an ISO 8601 duration, PT1S to P366D', group: 'Data:' },
   priceWalk: { flag: 'price-walk', env: ['MARKET_STUB_PRICE_WALK'], default: 'generated', describe: 'Whose prices walk with the clock: generated markets no admin call wrote, all (fixtures and admin-written too), or off', group: 'Data:' },
+  lifecycle: { flag: 'lifecycle', env: ['MARKET_STUB_LIFECYCLE'], default: 'off', describe: 'Generated markets open, close and resolve as the clock passes seeded instants: generic (active, closed, resolved), kalshi (initialized, active, closed, determined, finalized), or off (docs/lifecycle.md)', group: 'Data:' },
   cors: { flag: 'cors', env: ['MARKET_STUB_CORS'], kind: /* @__PURE__ */ choice('on', 'off'), default: 'on', describe: 'Access-Control-Allow-Origin: * and preflight answers', group: 'Server:' },
   explain: { flag: 'explain', env: ['MARKET_STUB_EXPLAIN'], kind: /* @__PURE__ */ choice('on', 'off'), default: 'off', describe: 'Every answer carries Market-Stub-Explain: the deviations, behaviours and rules that shaped it, the profile and the stub instant (docs/explain.md); off: only requests with Prefer: explain', group: 'Runtime control:' },
   admin: { flag: 'admin', env: ['MARKET_STUB_ADMIN'], kind: /* @__PURE__ */ choice('on', 'off'), default: 'on', describe: 'The admin API under /__stub', group: 'Runtime control:' },

@@ -1,4 +1,4 @@
-import { DEFAULT_JOURNAL_BYTES, DEFAULT_PRICE_STEP } from '../floor/limits.js';
+import { DEFAULT_JOURNAL_BYTES, DEFAULT_PRICE_STEP, MAX_LIFECYCLE_MARKETS } from '../floor/limits.js';
 import type { StubLogger } from '../floor/stub-logger.js';
 import { createMarketStore, type MarketStore, type PriceWalk } from '../catalog/market-store.js';
 import { createStubClock, type StubClock } from '../catalog/stub-clock.js';
@@ -102,7 +102,11 @@ export function createStubRuntime(options: RuntimeOptions, where = 'createStubRu
 /** Stage: the store over the catalog, with the start-up deviations planned and their market ids checked. */
 function createStore(options: RuntimeOptions, seed: number, walk: PriceWalk, where: string, now: () => number): MarketStore {
   const plan = planDeviations(options.deviations ?? [], where);
-  const store = createMarketStore(options.catalog, { seed, deviations: plan, walk, now });
+  const lifecycle = options.lifecycle ?? 'off';
+  if (lifecycle !== 'off' && options.catalog.source === 'generated' && options.catalog.size > MAX_LIFECYCLE_MARKETS) {
+    throw new MarketStubError({ code: 'LIMIT_EXCEEDED', where, option: 'lifecycle', expected: `a generated catalog of at most ${MAX_LIFECYCLE_MARKETS} markets for a lifecycle (lower --count, or --lifecycle off)`, found: options.catalog.size });
+  }
+  const store = createMarketStore(options.catalog, { seed, deviations: plan, walk, now, lifecycle });
   for (const id of plan.targeted.keys()) {
     if (!store.has(id)) throw new MarketStubError({ code: 'MARKET_NOT_FOUND', where, option: 'deviations', marketId: id, message: `${where}: deviations: no market with market_id ${JSON.stringify(id)} (marketIds name markets of the catalog)` });
   }

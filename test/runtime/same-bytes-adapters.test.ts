@@ -2,7 +2,8 @@
 // behind http.createServer), MSW (createMarketStubHandlers, answered with msw's getResponse) and the
 // Fetch handler (createFetchHandler) give the same status, the same headers (the stub clock's Date
 // included) and the same body bytes, for the market routes, health, /openapi.json, 404, 405, a CORS
-// preflight and the admin API's reads; a fast-check property over seeds, profiles and paths.
+// preflight and the admin API's reads; a fast-check property over seeds, profiles and paths; a
+// lifecycle stub (docs/lifecycle.md) at instants where its markets open, close and resolve.
 import { request as httpRequest, createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
@@ -110,14 +111,16 @@ interface Extra {
   errorLog?: (line: string) => void;
   clockRate?: number;
   priceStep?: string;
+  lifecycle?: 'off' | 'generic' | 'kalshi';
+  count?: number;
 }
 
 async function fourAdapters(seed: number, profile: Partial<ResponseProfile>, extra: Extra = {}) {
-  const { markets, ...more } = extra;
+  const { markets, count = 7, ...more } = extra;
   const runtimeOptions = { seed, clock: CLOCK, profile, allowedHosts: [HOST], errorLog: () => {}, ...more };
-  const options = { ...runtimeOptions, count: 7, ...(markets ? { markets } : {}) };
+  const options = { ...runtimeOptions, count, ...(markets ? { markets } : {}) };
   const http = await startMarketStub(options);
-  const express = await listen(createApp({ ...runtimeOptions, catalog: await buildCatalog({ seed, count: 7, clock: CLOCK, ...(markets ? { markets } : {}) }) }) as Parameters<typeof createServer>[1]);
+  const express = await listen(createApp({ ...runtimeOptions, catalog: await buildCatalog({ seed, count, clock: CLOCK, ...(markets ? { markets } : {}) }) }) as Parameters<typeof createServer>[1]);
   const { handlers } = createMarketStubHandlers({ ...options, admin: true, baseUrl: `http://${HOST}` });
   const fetchHandler = createFetchHandler(options);
   // Markets given in code are the test's own (and reading the catalog would render them ahead of the test).
@@ -174,6 +177,28 @@ describe('node:http, Express, MSW and the Fetch handler give the same bytes', ()
         expect((await frozen.answer({ method: 'GET', path: '/markets' }))[0]?.body).not.toBe(start?.body);
       } finally {
         await frozen.close();
+      }
+    } finally {
+      await adapters.close();
+    }
+  }, 60_000);
+
+  it('with a lifecycle, at instants where markets open, close, resolve and leave the list: the same list pages and items (not-yet-open, closed, finalized)', async () => {
+    const adapters = await fourAdapters(11, { paging: 'offset', pageSize: 4 }, { lifecycle: 'kalshi', count: 60 });
+    const days = ['Wed, 06 May 2026', 'Mon, 24 Aug 2026', 'Sun, 20 Jun 2027'];
+    try {
+      for (const [k, advance] of ['PT0S', 'P110D', 'P300D'].entries()) {
+        for (const answer of await adapters.answer({ method: 'POST', path: '/__stub/clock', body: JSON.stringify({ advance }) })) expect(answer.status).toBe(200);
+        const markets = JSON.parse(Buffer.from((await adapters.answer({ method: 'GET', path: '/__stub/markets' }))[0]?.body ?? '', 'base64').toString()) as { market_id: string; status: string }[];
+        const sample = [...new Map(markets.map((m) => [m.status, m.market_id])).values()];
+        const steps = [{ method: 'GET', path: '/markets' }, { method: 'GET', path: '/markets?offset=4' }, { method: 'GET', path: '/markets?offset=12&limit=3' }, ...sample.map((id) => ({ method: 'GET', path: `/markets/${id}` }))];
+        for (const step of steps) {
+          const [http, express, msw, fetched] = (await adapters.answer(step)).map((seen) => withoutDate(seen, days[k]));
+          expect(express, `Express: ${step.path} after ${advance}`).toEqual(http);
+          expect(msw, `MSW: ${step.path} after ${advance}`).toEqual(http);
+          expect(fetched, `Fetch: ${step.path} after ${advance}`).toEqual(http);
+        }
+        if (k > 0) expect(new Set(markets.map((m) => m.status)).size, advance).toBeGreaterThan(2);
       }
     } finally {
       await adapters.close();
