@@ -15,7 +15,7 @@ describe('resolveServeConfig', () => {
       behaviour: {}, rules: [], deviations: [],
     });
     expect(launchOptionsOf(config)).toEqual({
-      port: 4010, host: '127.0.0.1', watch: false, seed: 1, count: 100, clock: '2026-11-21', clockRate: 0, priceStep: 'PT1M', priceWalk: 'generated', explain: false,
+      port: 4010, host: '127.0.0.1', watch: false, seed: 1, count: 100, clock: '2026-11-21', clockRate: 0, priceStep: 'PT1M', priceWalk: 'generated', lifecycle: 'off', explain: false,
       profile: composed.profile, behaviour: {}, rules: [], deviations: [], admin: true, journalSize: 1000, cors: true,
       journalBytes: 33_554_432, journalHeaders: 'redacted', shutdownGraceMs: 5000,
     });

@@ -13,9 +13,9 @@ describe('editBody and editChunks', () => {
     for (const body of [list, envelope]) expect(chunked(body, 7).toString('latin1')).toBe(Buffer.from(editBody(body, edit)).toString('latin1'));
   });
 
-  it('nests a bare list under data.markets and an envelope under data, so no market array is at the top', () => {
-    expect(JSON.parse(Buffer.from(editBody(list, { body: 'nested' })).toString())).toEqual({ data: { markets: [{ market_id: 'A' }, { market_id: 'B' }] } });
-    expect(JSON.parse(Buffer.from(editBody(envelope, { body: 'nested' })).toString())).toEqual({ data: { markets: [{ market_id: 'A' }], next_cursor: null } });
+  it('nests a bare list under payload.markets and an envelope under payload (a wrapper no standard names), so no market array is at the top', () => {
+    expect(JSON.parse(Buffer.from(editBody(list, { body: 'nested' })).toString())).toEqual({ payload: { markets: [{ market_id: 'A' }, { market_id: 'B' }] } });
+    expect(JSON.parse(Buffer.from(editBody(envelope, { body: 'nested' })).toString())).toEqual({ payload: { markets: [{ market_id: 'A' }], next_cursor: null } });
   });
 
   it('cuts a body in half (a one-byte body keeps its byte) and a stream within its first MiB', () => {

@@ -50,7 +50,7 @@ describe('launchOptionsOf', () => {
   it('maps the serve config onto the library options, leaving out what has nothing to say', () => {
     const config = resolveServeConfig({}, {}, NOW);
     expect(launchOptionsOf(config)).toEqual({
-      port: 4010, host: '127.0.0.1', seed: 1, count: 100, clock: '2026-11-21', clockRate: 0, priceStep: 'PT1M', priceWalk: 'generated', explain: false, watch: false,
+      port: 4010, host: '127.0.0.1', seed: 1, count: 100, clock: '2026-11-21', clockRate: 0, priceStep: 'PT1M', priceWalk: 'generated', lifecycle: 'off', explain: false, watch: false,
       profile: config.profile, behaviour: {}, rules: [], deviations: [],
       journalSize: 1000, journalBytes: 33_554_432, journalHeaders: 'redacted',
       shutdownGraceMs: 5000, cors: true, admin: true,

@@ -16,7 +16,6 @@ from ._types import (
     Behaviour,
     ClockReading,
     DeviationSetting,
-    DeviationSetting,
     Explanation,
     Finding,
     JournalEntry,

@@ -79,6 +79,8 @@ class ClockReading(TypedDict):
     instant: str
     rate: float
     start: str
+
+
 class _RuleUseBase(TypedDict):
     id: str
 
