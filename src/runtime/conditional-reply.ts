@@ -4,6 +4,7 @@ import { utf8 } from '../floor/bytes.js';
 import { bytesDigest } from '../floor/text-hash.js';
 import type { LastModified } from '../catalog/market-store.js';
 import type { Reply } from './reply.js';
+import { httpDate } from './http-date.js';
 
 /**
  * `Cache-Control` of a market answer that carries validators (RFC 9111 §5.2.2.4): any cache may
@@ -59,24 +60,13 @@ export function conditional(requestHeaders: Readonly<Record<string, string | str
     return reply;
   }
   reply.headers['etag'] = reply.tag ?? entityTag(reply.body, reply.shared === true);
-  if (lastModified !== undefined && Number.isFinite(lastModified.ms)) reply.headers['last-modified'] = httpDateOf(lastModified.ms);
+  if (lastModified !== undefined && Number.isFinite(lastModified.ms)) reply.headers['last-modified'] = lastModifiedText(lastModified.ms);
   reply.headers['cache-control'] = REVALIDATE;
   return reply.notModified || stillCurrent(requestHeaders, reply.headers, lastModified?.trusted ?? false) ? notModified(reply) : reply;
 }
 
-// The last Last-Modified text: one toUTCString per change of second, not per request.
-let lastSecond = Number.NaN;
-let lastText = '';
-
-/** An instant as an HTTP-date (RFC 9110 §5.6.7, IMF-fixdate: whole seconds, GMT). */
-function httpDateOf(ms: number): string {
-  const second = Math.floor(ms / 1000);
-  if (second !== lastSecond) {
-    lastSecond = second;
-    lastText = new Date(second * 1000).toUTCString();
-  }
-  return lastText;
-}
+/** Last-Modified's text: one IMF-fixdate a second (http-date.ts, as the `Date` header). */
+const lastModifiedText = httpDate();
 
 /**
  * Whether a GET's validators say the client's copy is current (RFC 9110 §13.2.2, steps 3 and 4):

@@ -3,6 +3,7 @@ import type { ConsoleAssetSource } from './admin/console-routes.js';
 import { addCors, answerRequest, NO_LABELS, splitTarget, type SplitTarget, type StubAnswer, type StubRequest } from './answer-request.js';
 import { NO_STORE } from './conditional-reply.js';
 import { errorReply, internalError, methodNotAllowed, routeNotFound } from './error-reply.js';
+import { httpDate } from './http-date.js';
 import { EXPLAIN_HEADER, explainHeader, explanationOf, preferredExplain } from './explain.js';
 import { createOpenApiResponder } from './openapi-served.js';
 import { jsonReply, type Reply } from './reply.js';
@@ -128,23 +129,4 @@ function dated(answer: StubAnswer, t: number, dateOf: (t: number) => string, sec
   answer.instantMs = t;
   if (secrets?.active && answer.reply.status >= 400) answer.reply = redactAnswer(answer.reply, secrets);
   return answer;
-}
-
-/**
- * The `Date` header's value of a stub instant (RFC 9110 §6.6.1, an IMF-fixdate: whole seconds,
- * GMT). A deployment's Date is its own idea of now, and `market-stub check` judges "past" against
- * it, so a stub whose clock says 2026-01-01 is checked as of that day, whatever day the check runs.
- * The last second's text is kept: one `toUTCString` a second, not one a request.
- */
-export function httpDate(): (t: number) => string {
-  let second = Number.NaN;
-  let header = '';
-  return (t) => {
-    const current = Math.floor(t / 1000);
-    if (current !== second) {
-      second = current;
-      header = new Date(current * 1000).toUTCString();
-    }
-    return header;
-  };
 }
