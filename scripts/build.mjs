@@ -121,9 +121,10 @@ function assertNoImportMeta(file) {
 /**
  * Dependencies the CLI loads from node_modules when a line needs them instead of bundling them:
  * each is reached only through a dynamic import() (which CommonJS output keeps), and each is a
- * runtime dependency of the package anyway: code that every start would otherwise compile.
+ * runtime dependency of the package anyway: code that every start would otherwise compile. The optional
+ * peers too (@opentelemetry/api: loaded only when a tracer provider is registered, http/request-spans.ts).
  */
-const LAZY_CLI_DEPENDENCIES = ['undici', 'chokidar', 'tough-cookie'];
+const LAZY_CLI_DEPENDENCIES = ['undici', 'chokidar', 'tough-cookie', ...PEER_DEPENDENCIES];
 
 /** What both CLI files share: CommonJS, import.meta.url as the file URL of the output file (CJS_MODULE_URL). */
 function cliOptions(externalDeps) {

@@ -13,6 +13,9 @@ import { createRequestHandler, listen } from './http/server.js';
 import { listenFailed } from './http/listen-failed.js';
 import { reachWarnings } from './catalog/deviation-reach.js';
 import { isIP } from 'node:net';
+import { loadRequestSpans } from './http/request-spans.js';
+import { secretNames } from './floor/secret-names.js';
+import { packageVersion } from './floor/package-info.js';
 
 export type { MarketStubOptions } from './stub-options.js';
 
@@ -62,6 +65,7 @@ export async function launchStub(options: MarketStubOptions = {}, where = 'start
   // A stub bound to a host name answers the admin API under that name too.
   const allowedHosts = isIP(host) === 0 ? [...(runtimeOptions.allowedHosts ?? []), host] : runtimeOptions.allowedHosts;
   const runtime = createStubRuntime({ ...runtimeOptions, ...(allowedHosts ? { allowedHosts } : {}), ...(clock === undefined ? {} : { clock }), catalog, seed }, where);
+  runtime.observeExchanges(await loadRequestSpans(secretNames(options.redactHeaders, options.redactQuery), packageVersion(), runtime.warn));
   const running = await listen(createRequestHandler(runtime), {
     port: port ?? 0,
     host,

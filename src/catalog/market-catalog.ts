@@ -51,9 +51,29 @@ export function toSummary(market: Market): MarketSummary {
   };
 }
 
-/** Pre-serialises one market. */
+/** One market's entry, its two texts serialised on first read and kept (EntryBuiltOnUse). */
 export function toCatalogEntry(market: Market): CatalogEntry {
-  return { market, body: utf8(JSON.stringify(market)), summaryJson: JSON.stringify(toSummary(market)) };
+  return new EntryBuiltOnUse(market);
+}
+
+/**
+ * An entry whose two texts are serialised on first read and kept: a list reads only `summaryJson`,
+ * a single-market answer only `body`, so a market walked to a new step of the clock
+ * (MarketStore.at) costs the one its route needs (bench/time-cost.ts measures the list).
+ */
+class EntryBuiltOnUse implements CatalogEntry {
+  #body: Uint8Array | undefined;
+  #summaryJson: string | undefined;
+
+  constructor(readonly market: Market) {}
+
+  get body(): Uint8Array {
+    return (this.#body ??= utf8(JSON.stringify(this.market)));
+  }
+
+  get summaryJson(): string {
+    return (this.#summaryJson ??= JSON.stringify(toSummary(this.market)));
+  }
 }
 
 /**

@@ -6,7 +6,7 @@ import { errorReply } from '../runtime/error-reply.js';
 import { redactAnswer } from '../floor/redact-secrets.js';
 import { writeReply } from '../http/write-reply.js';
 import { LIST_ENDPOINT, SINGLE_ENDPOINT, type ContractEndpoint } from '../contract/checks/index.js';
-import { cookieValues, displayUrl, withBaseQuery, type BaseQuery } from '../contract/http-client/index.js';
+import { cookieValues, describeFraming, displayUrl, isFramingRefusal, probeFraming, unaskedTransferCoding, withBaseQuery, type BaseQuery, type ClientTls } from '../contract/http-client/index.js';
 import type { ChosenProxy } from '../contract/http-client/index.js';
 import { createExchangeCheck } from './exchange-checker.js';
 import { credentialValues } from './proxy-secrets.js';
@@ -35,6 +35,8 @@ export interface ExchangeContext {
   via: ForwardProxy | undefined;
   send: typeof httpRequest;
   agent: HttpAgent;
+  /** The TLS material of direct calls (client certificate, CA), for re-reading a refused answer's framing. */
+  tls: ClientTls;
   /** Whether close() was called (answers then carry `Connection: close`). */
   closing(): boolean;
 }
@@ -49,8 +51,11 @@ interface Exchange {
   checked: boolean;
   started: number;
   sink: ReturnType<typeof exchangeSink>;
-  /** Records the upstream's failure once (a timeout and the abort after it are one failure). */
-  failed(reason: string): void;
+  /** Records the upstream's failure once (a timeout and the abort after it are one failure); `framing` for an answer framed wrongly. */
+  failed(reason: string, code?: 'request-failed' | 'framing'): void;
+  /** The upstream URL and the header lines sent to it (name and value alternating). */
+  target: URL;
+  sent: string[];
 }
 
 /**
@@ -68,14 +73,15 @@ export function forwardExchange(ctx: ExchangeContext, req: IncomingMessage, res:
   ctx.state.book.add(credentials);
   const sink = exchangeSink(ctx.state, credentials);
   let failedOnce = false;
-  const failed = (reason: string) => {
+  const failed = (reason: string, code: 'request-failed' | 'framing' = 'request-failed') => {
     if (failedOnce) return;
     failedOnce = true;
-    upstreamFailed(ctx.state, sink, method, rawUrl, endpoint, reason);
+    upstreamFailed(ctx.state, sink, method, rawUrl, endpoint, reason, code);
   };
-  const exchange: Exchange = { req, res, rawUrl, path, method, checked: method === 'GET' && isMarketsPath(path), started, sink, failed };
   const target = withBaseQuery(new URL(`${ctx.basePath}${path}${q === -1 ? '' : rawUrl.slice(q)}`, ctx.upstream.origin), ctx.baseQuery);
-  const outgoing = openUpstreamCall(ctx, req, method, target);
+  const sent = forwardHeaders(req.rawHeaders, target.host);
+  const exchange: Exchange = { req, res, rawUrl, path, method, checked: method === 'GET' && isMarketsPath(path), started, sink, failed, target, sent };
+  const outgoing = openUpstreamCall(ctx, method, target, sent);
   res.once('close', () => {
     if (!res.writableFinished) outgoing.destroy();
   });
@@ -85,8 +91,7 @@ export function forwardExchange(ctx: ExchangeContext, req: IncomingMessage, res:
 }
 
 /** The call to the upstream (direct, or through the forward proxy), with the time limit armed. */
-function openUpstreamCall(ctx: ExchangeContext, req: IncomingMessage, method: string, target: URL): UpstreamCall {
-  const headers = forwardHeaders(req.rawHeaders, target.host);
+function openUpstreamCall(ctx: ExchangeContext, method: string, target: URL, headers: string[]): UpstreamCall {
   const { via, timeoutMs } = ctx;
   const outgoing = via ? proxiedCall(new ProxiedUpstreamRequest(via.undici, via.dispatcher, target, method, headers, via.proxy)) : directCall(ctx.send(target, { method, headers, agent: ctx.agent }));
   outgoing.setTimeout(timeoutMs, () => outgoing.destroy(Object.assign(new Error(`no answer within ${timeoutMs} ms (--timeout-ms)`), { code: 'ETIMEDOUT' })));
@@ -95,6 +100,10 @@ function openUpstreamCall(ctx: ExchangeContext, req: IncomingMessage, method: st
 
 /** No answer from the upstream: a 504 (time limit) or 502 to the client, or a cut when the answer had begun. */
 function answerUpstreamError(ctx: ExchangeContext, exchange: Exchange, error: NodeJS.ErrnoException): void {
+  if (isFramingRefusal(error)) {
+    void nameFraming(ctx, exchange, error).then((reason) => answerBadFraming(ctx, exchange, reason));
+    return;
+  }
   const { res } = exchange;
   const timedOut = error.code === 'ETIMEDOUT';
   const reason = timedOut ? error.message : `${error.message}${error.code && !error.message.includes(error.code) ? ` (${error.code})` : ''}`;
@@ -104,9 +113,44 @@ function answerUpstreamError(ctx: ExchangeContext, exchange: Exchange, error: No
     return;
   }
   const reply = errorReply('default', timedOut ? 504 : 502, timedOut ? 'upstream_timeout' : 'upstream_unreachable', `market-stub proxy: ${displayUrl(ctx.upstream)} gave no answer (${reason}).`);
+  sendRedacted(ctx, exchange, reply);
+}
+
+/**
+ * Why node:http refused an upstream answer's framing, as `check` names it (message-framing.ts): its
+ * header section read again on a socket of its own when the call is direct, else the parser's words.
+ */
+async function nameFraming(ctx: ExchangeContext, exchange: Exchange, error: NodeJS.ErrnoException): Promise<string> {
+  const fields = ctx.via || exchange.method !== 'GET' ? undefined : await probeFraming(exchange.target, headerRecord(exchange.sent), ctx.tls, Math.min(ctx.timeoutMs, 5_000));
+  const named = fields ? describeFraming(fields) : undefined;
+  return named ?? `the answer's framing is invalid (RFC 9112 §6.3): ${error.message}${error.code ? ` (${error.code})` : ''}`;
+}
+
+/** Header lines (name and value alternating) as one record, a repeated name's values joined with `, ` (RFC 9110 §5.3). */
+function headerRecord(lines: readonly string[]): Record<string, string> {
+  const record: Record<string, string> = {};
+  for (let i = 0; i + 1 < lines.length; i += 2) {
+    const name = (lines[i] as string).toLowerCase();
+    record[name] = record[name] === undefined ? (lines[i + 1] as string) : `${record[name]}, ${lines[i + 1] as string}`;
+  }
+  return record;
+}
+
+/** An upstream answer framed wrongly: a `framing` finding, and a 502 naming it to the client (or a cut, when the answer had begun). */
+function answerBadFraming(ctx: ExchangeContext, exchange: Exchange, reason: string): void {
+  exchange.failed(reason, 'framing');
+  if (exchange.res.headersSent || exchange.res.destroyed) {
+    exchange.res.destroy();
+    return;
+  }
+  sendRedacted(ctx, exchange, errorReply('default', 502, 'upstream_bad_framing', `market-stub proxy: ${displayUrl(ctx.upstream)} answered with a message no client can read safely: ${reason}.`));
+}
+
+/** A reply of the proxy's own to the client, after the one rule for secrets (redactAnswer). */
+function sendRedacted(ctx: ExchangeContext, exchange: Exchange, reply: ReturnType<typeof errorReply>): void {
   if (ctx.closing()) reply.headers['connection'] = 'close';
   // The one rule for secrets in answers (redactAnswer): the upstream URL's key and the client's credentials never reach the client.
-  writeReply(res, redactAnswer(redactAnswer(reply, ctx.state.book.redactor()), exchange.sink.redactor));
+  writeReply(exchange.res, redactAnswer(redactAnswer(reply, ctx.state.book.redactor()), exchange.sink.redactor));
 }
 
 /** The upstream's answer passed back unchanged (backpressure kept), checked while it streams when it is a market route. */
@@ -114,6 +158,9 @@ function passAnswer(ctx: ExchangeContext, exchange: Exchange, answer: UpstreamAn
   const { res, rawUrl, path, method, checked, started } = exchange;
   const { state, options } = ctx;
   const status = answer.statusCode ?? 502;
+  // A transfer coding nobody asked for (the proxy forwards no TE) is passed on as it came, and named.
+  const unasked = unaskedTransferCoding(answer.headers['transfer-encoding']);
+  if (unasked !== undefined) exchange.failed(unasked, 'framing');
   // A cookie the upstream sets is the client's secret from now on (docs/networks.md, "Cookies"): passed on, redacted everywhere else.
   state.book.add(cookieValues(answer.headers['set-cookie'], 'set-cookie'));
   const headers = withoutHopByHop(answer.rawHeaders);

@@ -110,8 +110,9 @@ export function recordOutcome(state: ProxyState, outcome: CheckOutcome, path: st
 }
 
 /** An upstream without an answer: the client got 502/504; an error finding counts every one. */
-export function upstreamFailed(state: ProxyState, exchange: ReturnType<typeof exchangeSink>, method: string, rawUrl: string, endpoint: ContractEndpoint, reason: string): void {
-  exchange.sink.add({ severity: 'error', code: 'request-failed', endpoint, pointerTemplate: '', expected: 'an answer from the upstream', example: { pointer: '', found: `${method}: ${reason}`, request: rawUrl } });
+export function upstreamFailed(state: ProxyState, exchange: ReturnType<typeof exchangeSink>, method: string, rawUrl: string, endpoint: ContractEndpoint, reason: string, code: 'request-failed' | 'framing' = 'request-failed'): void {
+  const expected = code === 'framing' ? 'an answer framed as RFC 9112 §6 says' : 'an answer from the upstream';
+  exchange.sink.add({ severity: 'error', code, endpoint, pointerTemplate: '', expected, example: { pointer: '', found: `${method}: ${reason}`, request: rawUrl } });
   state.options.onUpstreamError?.({ method, path: exchange.redactor.redact(rawUrl), reason });
 }
 

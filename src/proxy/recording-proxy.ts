@@ -59,7 +59,7 @@ export async function startRecordingProxy(options: RecordingProxyOptions): Promi
   let closing = false;
   const ctx = {
     options, state, upstream, baseQuery, basePath: upstream.pathname.replace(/\/+$/, ''), names: secretNames(options.redactHeaders, options.redactQuery),
-    timeoutMs, maxBodyBytes, via, send: upstream.protocol === 'https:' ? httpsRequest : httpRequest, agent, closing: () => closing,
+    timeoutMs, maxBodyBytes, via, send: upstream.protocol === 'https:' ? httpsRequest : httpRequest, agent, tls: network.tls, closing: () => closing,
   };
   const port = options.port ?? 0;
   const host = options.host ?? '127.0.0.1';

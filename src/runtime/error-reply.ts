@@ -8,8 +8,8 @@ export type ErrorCode =
   | 'market_not_found' | 'route_not_found' | 'method_not_allowed' | 'bad_request' | 'internal_error'
   | 'unauthorized' | 'rate_limited' | 'invalid_markets' | 'conflict' | 'injected_fault'
   | 'request_timeout' | 'content_too_large' | 'headers_too_large' | 'expectation_failed' | 'shutting_down'
-  /** The recording proxy's upstream gave no answer (502) or none in time (504). */
-  | 'upstream_unreachable' | 'upstream_timeout';
+  /** The recording proxy's upstream gave no answer (502), none in time (504), or one framed so no client can read it safely (502). */
+  | 'upstream_unreachable' | 'upstream_timeout' | 'upstream_bad_framing';
 
 const TITLES: Record<number, string> = {
   400: 'Bad Request', 401: 'Unauthorized', 404: 'Not Found', 405: 'Method Not Allowed', 408: 'Request Timeout', 409: 'Conflict',

@@ -65,9 +65,22 @@ export function explanationOf(decided: Decided, profile: ResponseProfile, t: num
     behaviour,
     rules: decided.rules === undefined ? [] : decided.rules.map((r) => ({ ...r })),
     profile: { envelope: profile.envelope, paging: profile.paging, errors: profile.errors },
-    instant: formatInstant(t),
+    instant: instantText(t),
   };
 }
+
+/** The last instant formatted, by whole second: the answers of one second share their text. */
+let lastInstant = { second: Number.NaN, text: '' };
+
+/** formatInstant(t), once per second of stub time. */
+function instantText(t: number): string {
+  const second = Math.floor(t / 1000);
+  if (lastInstant.second !== second) lastInstant = { second, text: formatInstant(t) };
+  return lastInstant.text;
+}
+
+/** The field value of the last plain explanation (no deviation, behaviour or rule), by its profile and instant. */
+let lastPlain = { key: '', header: '' };
 
 /**
  * The `Market-Stub-Explain` field value: an RFC 8941 §3.2 Dictionary, members always in this order:
@@ -79,6 +92,16 @@ export function explanationOf(decided: Decided, profile: ResponseProfile, t: num
  * Strings are printable ASCII (§3.3.3): a label with another character has it as `\uXXXX`.
  */
 export function explainHeader(explanation: Explanation): string {
+  const { deviations, behaviour, rules, profile, instant } = explanation;
+  // Most explained answers are plain ones at the same second: serialised once, not per answer.
+  if (deviations.length !== 0 || behaviour.length !== 0 || rules.length !== 0) return serializeExplanation(explanation);
+  const key = `${profile.envelope}\n${profile.paging}\n${profile.errors}\n${instant}`;
+  if (lastPlain.key !== key) lastPlain = { key, header: serializeExplanation(explanation) };
+  return lastPlain.header;
+}
+
+/** Stage: the Dictionary of explainHeader serialised (structured-headers). */
+function serializeExplanation(explanation: Explanation): string {
   const dictionary: Dictionary = new Map<string, Item | InnerList>([
     ['deviation', strings(explanation.deviations)],
     ['behaviour', strings(explanation.behaviour)],

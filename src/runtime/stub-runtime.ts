@@ -41,6 +41,11 @@ export interface StubRuntime {
    * non-admin request, when the status is known; `status` null for a reset or a network error).
    */
   recordExchange(exchange: Exchange): void;
+  /**
+   * Hands every exchange, once journaled, to `observer` too (one at a time: a later call replaces
+   * it; undefined removes it). The in-process stub's OpenTelemetry spans (http/request-spans.ts).
+   */
+  observeExchanges(observer: ((exchange: Exchange) => void) | undefined): void;
 }
 
 /** The reserved admin prefix; requests under it are never journaled. */
@@ -86,6 +91,8 @@ export function createStubRuntime(options: RuntimeOptions, where = 'createStubRu
   const journal = createRequestJournal({ capacity: options.journalSize ?? 1000, maxBytes: options.journalBytes ?? DEFAULT_JOURNAL_BYTES, headers: options.journalHeaders ?? 'redacted', redactHeaders: options.redactHeaders ?? [], redactQuery: options.redactQuery ?? [] });
   const logger = options.logger;
   const { reportError, warn } = errorChannels(options.errorLog ?? ((line: string) => console.error(line)), logger);
+  const record = exchangeRecorder(journal, logger, secretNames(options.redactHeaders, options.redactQuery));
+  let observer: ((exchange: Exchange) => void) | undefined;
   return {
     store, behaviours, journal, logger, reportError, warn,
     profile: resolveProfile(options.profile),
@@ -95,7 +102,13 @@ export function createStubRuntime(options: RuntimeOptions, where = 'createStubRu
     allowedHosts: Object.freeze([...(options.allowedHosts ?? [])]),
     admin: options.admin ?? true,
     adminToken: options.adminToken,
-    recordExchange: exchangeRecorder(journal, logger, secretNames(options.redactHeaders, options.redactQuery)),
+    recordExchange: (x) => {
+      record(x);
+      observer?.(x);
+    },
+    observeExchanges: (next) => {
+      observer = next;
+    },
   };
 }
 

@@ -235,14 +235,14 @@ describe('node:http, Express, MSW and the Fetch handler give the same bytes', ()
   }, 30_000);
 });
 
-/** A valid market whose `notes` throws when read once `armed` is set: a catalog that fails while answering. */
+/** A valid market whose `title` (read by the list and the item alike) throws when read once `armed` is set: a catalog that fails while answering. */
 function explodingMarket(id: string, armed: () => boolean): object {
-  const market = { market_id: id, title: 'Will the catalog hold?', status: 'active', yes_price: 0.4, no_price: 0.6, resolution_date: '2027-01-01' };
-  return Object.defineProperty(market, 'notes', {
+  const market = { market_id: id, status: 'active', yes_price: 0.4, no_price: 0.6, resolution_date: '2027-01-01' };
+  return Object.defineProperty(market, 'title', {
     enumerable: true,
     get() {
       if (armed()) throw new Error('catalog exploded at /home/secret/stub.ts:42');
-      return 'fine';
+      return 'Will the catalog hold?';
     },
   });
 }

@@ -10,6 +10,8 @@ export { contentDecoders, decodeFailureReason, unsupportedCodingReason } from '.
 export { ContractRunError, type ContractRunErrorCode } from './contract-run-error.js';
 export { createDeploymentClient, type DeploymentClient, type DeploymentResponse, displayBase, displayUrl, type ExchangeEvent, formatBytes, RequestFailure, requestTarget, resolveHttpUrl, retryWait } from './deployment-client.js';
 export { checkHeaderFields } from './header-field.js';
+export { describeFraming, isFramingRefusal, probeFraming, unaskedTransferCoding } from './message-framing.js';
+export { type ClientTls } from './tls-failure.js';
 export { createJsonReader, type JsonAnomaly, type JsonReader, type JsonReadResult, readJsonText, StreamedArray } from './json-body-reader.js';
 export { cookieValues, type RunCookies } from './run-cookies.js';
 export { type ChosenProxy, createOutgoingAgent, networkSecrets, type OutgoingAgent, type OutgoingNetwork, proxyCause } from './outgoing-agent.js';

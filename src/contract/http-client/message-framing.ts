@@ -16,10 +16,14 @@ import type { ClientTls } from './tls-failure.js';
  *   never come.
  */
 
-/** Undici's refusal of a message's framing (its parser's words), or undefined for any other error. */
+/**
+ * Whether an error is an HTTP client's refusal of a message's framing: undici's (check, record) or
+ * node:http's llhttp `HPE_*` parse errors (the recording proxy's direct calls), each in its parser's words.
+ */
 export function isFramingRefusal(error: unknown): boolean {
   const e = error as { code?: string; message?: string; name?: string } | undefined;
-  return e?.code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH' || (e?.name === 'HTTPParserError' && /Content-Length|Transfer-Encoding|chunk/i.test(e.message ?? ''));
+  const parser = e?.name === 'HTTPParserError' || (typeof e?.code === 'string' && e.code.startsWith('HPE_'));
+  return e?.code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH' || (parser && /Content-Length|Transfer-Encoding|chunk/i.test(e?.message ?? ''));
 }
 
 /** The framing fields of an answer as they were sent, each line kept (a repeated field twice). */
