@@ -8,7 +8,7 @@ subclasses: Python 3.10 has no ``NotRequired`` and the package depends on the st
 
 from __future__ import annotations
 
-from typing import Literal, TypedDict
+from typing import Literal, TypedDict, get_args
 
 
 class Market(TypedDict):
@@ -77,7 +77,7 @@ class DeviationSetting(_DeviationBase, total=False):
 #: active, closed, determined, finalized). The TypeScript ``LifecycleMode``.
 Lifecycle = Literal["off", "generic", "kalshi"]
 #: The values of Lifecycle, in the CLI's order (``--lifecycle off|generic|kalshi``).
-LIFECYCLES: tuple[Lifecycle, ...] = ("off", "generic", "kalshi")
+LIFECYCLES: tuple[Lifecycle, ...] = get_args(Lifecycle)
 
 
 class ClockReading(TypedDict):
