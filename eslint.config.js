@@ -67,6 +67,11 @@ export default tseslint.config(
     },
   },
   {
+    // examples/: scripts the docs show whole (<!-- from: -->), run with plain Node.
+    files: ['examples/**/*.mjs'],
+    languageOptions: { globals: { AbortSignal: 'readonly' } },
+  },
+  {
     // The MSW consumer projects' pages and component tests run in a browser or jsdom.
     files: ['test/consumers/msw-*/**/*.{js,mjs}'],
     languageOptions: { globals: { window: 'readonly', document: 'readonly', Request: 'readonly', Response: 'readonly' } },

@@ -79,7 +79,8 @@ export function createBehaviourControls(act: Act): { render(state: BehaviourStat
     armed = undefined;
     reset.textContent = 'Reset';
     reset.classList.remove('armed');
-    void act('reset (start-up markets, deviations, tick, behaviours)', () => adminCall('POST', '/reset'));
+    // A JSON body, even empty: the admin API refuses a POST without Content-Type: application/json (admin-api.ts, checkForm).
+    void act('reset (start-up markets, deviations, tick, behaviours, clock)', () => adminCall('POST', '/reset', {}));
   });
   return {
     render(state) {

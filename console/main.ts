@@ -3,6 +3,8 @@ import { AdminCallError } from './admin-answer.js';
 import { adminCall, downloadHar, storeToken, storedToken } from './admin-client.js';
 import { createBehaviourControls } from './behaviour-controls.js';
 import { createCatalogView } from './catalog-view.js';
+import { createClockControls } from './clock-controls.js';
+import type { ClockReading } from './clock-model.js';
 import type { BehaviourState, DeviationState, JournalPage, MarketRow } from './console-types.js';
 import { createDeviationControls } from './deviation-controls.js';
 import { byId, replace } from './dom.js';
@@ -38,17 +40,20 @@ const selectedMarket = (): MarketRow | undefined => markets.find((m) => m.market
 const catalog = createCatalogView((market) => deviationControls.render(deviations, market));
 const deviationControls = createDeviationControls(act);
 const behaviourControls = createBehaviourControls(act);
+const clockControls = createClockControls(act);
 const journal = createJournalView();
 
 /** What the panes were last drawn from, to redraw only on a change. */
 let drawn = '';
 
 /**
- * Reads catalog, deviations and behaviours again and redraws them (`onlyIfChanged`: only when
- * something differs from what is drawn, so a refresh in the background leaves the page alone).
+ * Reads catalog, deviations, behaviours and the clock again and redraws them (`onlyIfChanged`: the
+ * panes only when something differs from what is drawn, so a refresh in the background leaves the
+ * page alone; the clock always, as it is read).
  */
 async function reload(onlyIfChanged = false): Promise<void> {
-  const [m, d, b] = await Promise.all([adminCall('GET', '/markets'), adminCall('GET', '/deviations'), adminCall('GET', '/behaviours')]);
+  const [m, d, b, c] = await Promise.all([adminCall('GET', '/markets'), adminCall('GET', '/deviations'), adminCall('GET', '/behaviours'), adminCall('GET', '/clock')]);
+  clockControls.render(c as ClockReading);
   const signature = JSON.stringify([m, d, b]);
   if (onlyIfChanged && signature === drawn) return;
   drawn = signature;
@@ -104,20 +109,27 @@ async function pollJournal(): Promise<void> {
   setTimeout(() => void pollJournal(), document.hidden ? HIDDEN_POLL_MS : POLL_MS);
 }
 
+/** Reads the clock alone (the panes are not read again: a control has the focus, or the catalog is too large). */
+async function readClock(): Promise<void> {
+  clockControls.render((await adminCall('GET', '/clock')) as ClockReading);
+}
+
 /** Catalog refresh period in the background, ms, and the largest catalog refreshed so (a bigger one waits for r). */
 const REFRESH_MS = 3000;
 const MAX_REFRESHED_MARKETS = 2000;
 
 /**
  * Follows changes other clients make over the admin API (a test suite ticking, patching markets,
- * spending rules' `times`): every REFRESH_MS while the tab is visible, unless a control or
- * catalog row has the focus (a redraw would take it away).
+ * moving the clock, spending rules' `times`): every REFRESH_MS while the tab is visible, unless a
+ * control or catalog row has the focus (a redraw would take it away) or the catalog is larger than
+ * MAX_REFRESHED_MARKETS; the clock alone is read then.
  */
 function refreshInBackground(): void {
   setTimeout(() => {
     const focused = document.activeElement;
     const busy = focused !== null && focused !== document.body && !byId('journal', HTMLElement).contains(focused);
-    const run = !locked && !document.hidden && !busy && markets.length <= MAX_REFRESHED_MARKETS ? reload(true) : Promise.resolve();
+    const visible = !locked && !document.hidden;
+    const run = visible && !busy && markets.length <= MAX_REFRESHED_MARKETS ? reload(true) : visible ? readClock() : Promise.resolve();
     void run.catch((error: unknown) => say('error', failed(error))).finally(refreshInBackground);
   }, REFRESH_MS);
 }

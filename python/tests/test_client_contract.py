@@ -149,7 +149,7 @@ def test_tick_counts_and_moves_prices(client: MarketStubClient, start_catalog: l
 
 def test_clock_reads_moves_forward_and_refuses_bad_changes(client: MarketStubClient) -> None:
     start = f"{CONTRACT_CLOCK}T00:00:00Z"
-    assert client.clock() == {"instant": start, "rate": 0, "start": start}
+    assert client.clock() == {"instant": start, "rate": 0, "start": start, "lifecycle": "off"}
     assert client.set_clock(advance="PT6H")["instant"] == f"{CONTRACT_CLOCK}T06:00:00Z"
     with urllib.request.urlopen(f"{client.url}/markets", timeout=10) as response:
         assert response.headers["date"] == "Thu, 01 Jan 2026 06:00:00 GMT"

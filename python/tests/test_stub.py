@@ -6,17 +6,19 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
 import textwrap
 import time
+import typing
 from pathlib import Path
 
 import pytest
 from conftest import alive, get, wait_gone
 
-from market_stub import MarketStub, MarketStubError, find_node
+from market_stub import Lifecycle, MarketStub, MarketStubError, find_node
 
 #: How long a stub may take to stop after its Python parent is gone, seconds (the launcher checks every 0.25 s).
 STOP_WITHIN = 3.0
@@ -74,6 +76,43 @@ def test_fixtures_are_served_and_a_relative_path_is_read_from_the_working_direct
     monkeypatch.chdir(tmp_path)
     with MarketStub.start(fixtures="markets.json") as stub:
         assert stub.markets() == [market]
+
+
+def test_lifecycle_reaches_serve_and_the_clock_reports_it() -> None:
+    # docs/lifecycle.md's example market (seed 7, 50 markets): active at the start, determined the day
+    # after its resolution date (kalshi); one that opens later is initialized and not listed.
+    with MarketStub.start(seed=7, count=50, clock="2026-01-01", lifecycle="kalshi") as stub:
+        assert stub.clock()["lifecycle"] == "kalshi"
+        status, body = get(f"{stub.url}/markets/LMIK-72SEP56-5")
+        assert (status, json.loads(body)["status"]) == (200, "initialized")
+        status, body = get(f"{stub.url}/markets")
+        assert "LMIK-72SEP56-5" not in {m["market_id"] for m in json.loads(body)}
+        assert stub.set_clock(to="2026-07-22")["lifecycle"] == "kalshi"
+        status, body = get(f"{stub.url}/markets/HVVQ-42JAN23-1")
+        assert json.loads(body)["status"] == "determined"
+    with MarketStub.start(seed=7, count=50, clock="2026-01-01", lifecycle="generic") as generic:
+        status, _ = get(f"{generic.url}/markets/LMIK-72SEP56-5")
+        assert status == 404  # generic: a market that has not opened does not exist yet
+    with (
+        MarketStub.start(seed=7, count=50, clock="2026-01-01", lifecycle="off") as off,
+        MarketStub.start(seed=7, count=50, clock="2026-01-01") as default,
+    ):
+        assert off.clock()["lifecycle"] == default.clock()["lifecycle"] == "off"
+        assert get(f"{off.url}/markets")[1] == get(f"{default.url}/markets")[1]
+        assert {m["status"] for m in off.markets()} == {"active"}
+
+
+def test_the_lifecycle_values_are_the_clis() -> None:
+    # The mirror stays in step with the serve option: every value the type allows starts a stub, and the
+    # CLI's refusal of another value lists exactly these (src/runtime/runtime-options.ts, `lifecycle`).
+    assert typing.get_args(Lifecycle) == ("off", "generic", "kalshi")
+    with pytest.raises(MarketStubError) as info:
+        MarketStub.start(count=1, lifecycle="weekly")  # type: ignore[arg-type]
+    assert info.value.code == "OPTION_INVALID"
+    assert "--lifecycle" in info.value.message
+    assert "weekly" in info.value.message
+    named = re.findall(r"\b(off|generic|kalshi)\b", info.value.message.split("expected", 1)[1].split("found", 1)[0])
+    assert tuple(named) == typing.get_args(Lifecycle)
 
 
 def test_bad_options_are_refused_in_the_cli_words_and_leave_nothing_running() -> None:

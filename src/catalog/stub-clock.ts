@@ -1,6 +1,7 @@
 import { MAX_CLOCK_RATE, MAX_INSTANT_MS } from '../floor/limits.js';
 import { addDuration, DURATION_EXPECTED, formatInstant, INSTANT_EXPECTED, parseDuration, parseInstant } from '../floor/instant.js';
 import { optionError } from '../floor/market-stub-error.js';
+import type { LifecycleMode } from './market-lifecycle.js';
 
 /**
  * The stub clock: the one owner of stub time (docs/architecture.md, "The stub clock"). It holds an
@@ -13,7 +14,7 @@ export interface StubClock {
   readonly start: number;
   /** The stub instant now, epoch ms (integer; at most MAX_INSTANT_MS however long it runs). */
   now(): number;
-  /** What `GET /__stub/clock` answers: the instant now, the rate and the start. */
+  /** What `GET /__stub/clock` answers: the instant now, the rate, the start and the lifecycle that follows the clock. */
   read(): ClockReading;
   /**
    * Sets the clock: `to` an instant, then `advance` by an ISO 8601 duration, then `rate`; each
@@ -39,6 +40,11 @@ export interface ClockReading {
   rate: number;
   /** The instant the clock started at, RFC 3339 UTC: `reset` goes back to it, and price walks start from it. */
   start: string;
+  /**
+   * The lifecycle generated markets follow on this clock (the `lifecycle` option, docs/lifecycle.md):
+   * `off` (the default: every market keeps its status), `generic` or `kalshi`. Set at start; no control changes it.
+   */
+  lifecycle: LifecycleMode;
 }
 
 /** What `POST /__stub/clock` and `setClock` take: any of the three, alone or together. */
@@ -58,8 +64,9 @@ const CHANGE_KEYS = ['to', 'advance', 'rate'] as const;
 /**
  * Creates a clock at `start` (epoch ms, within MIN_INSTANT_MS…MAX_INSTANT_MS) running at `rate`.
  * `wall` is the real clock (Date.now unless a test gives another): read only while the rate is not 0.
+ * `lifecycle` is only reported in the reading (the store moves the markets: catalog/market-store.ts).
  */
-export function createStubClock(start: number, rate = 0, wall: () => number = Date.now): StubClock {
+export function createStubClock(start: number, rate = 0, wall: () => number = Date.now, lifecycle: LifecycleMode = 'off'): StubClock {
   let anchorStub = start;
   let anchorWall = wall();
   let current = rate;
@@ -72,7 +79,7 @@ export function createStubClock(start: number, rate = 0, wall: () => number = Da
     anchorWall = wall();
     current = nextRate;
   };
-  const read = (): ClockReading => ({ instant: formatInstant(now()), rate: current, start: formatInstant(start) });
+  const read = (): ClockReading => ({ instant: formatInstant(now()), rate: current, start: formatInstant(start), lifecycle });
   return {
     start,
     now,

@@ -51,7 +51,7 @@ export interface MarketStubClient {
   setDeviations(settings: readonly DeviationSetting[]): Promise<void>;
   /** Moves prices `n` ticks (default 1). @returns the tick count since start or reset. */
   tick(n?: number): Promise<number>;
-  /** The stub clock: `{ instant, rate, start }` (RFC 3339 instants; rate in stub seconds per real second). */
+  /** The stub clock: `{ instant, rate, start, lifecycle }` (RFC 3339 instants; rate in stub seconds per real second; the `lifecycle` option markets follow on it). */
   clock(): Promise<ClockReading>;
   /**
    * Moves the stub clock: `{ to: '2026-01-02T00:00:00Z' }`, `{ advance: 'PT6H' }` (ISO 8601),
@@ -246,7 +246,7 @@ const TABLE = {
     },
   },
   clock: {
-    method: 'GET', path: '/clock', doc: 'the stub clock: {"instant","rate","start"} (RFC 3339; rate in stub seconds per real second)',
+    method: 'GET', path: '/clock', doc: 'the stub clock: {"instant","rate","start","lifecycle"} (RFC 3339; rate in stub seconds per real second; lifecycle off, generic or kalshi)',
     serve: ({ controls, where }) => ({ status: 200, body: controls.clock(where) }),
     library: { send: () => ({ method: 'GET', path: '/clock' }), read: (where, answer) => clockOf(where, answer) },
   },
@@ -409,11 +409,13 @@ function filterQuery(where: string, filter: unknown): URLSearchParams {
   return query;
 }
 
-/** A clock reading out of an answer: `instant` and `start` strings, `rate` a number. */
+const LIFECYCLES: readonly unknown[] = ['off', 'generic', 'kalshi'] satisfies ClockReading['lifecycle'][];
+
+/** A clock reading out of an answer: `instant` and `start` strings, `rate` a number, `lifecycle` off, generic or kalshi. */
 function clockOf(where: string, answer: ControlAnswer): ClockReading {
   const body = answerOf(where, answer, isObject) as Record<string, unknown>;
-  if (typeof body['instant'] !== 'string' || typeof body['start'] !== 'string' || typeof body['rate'] !== 'number') throw notAdminApi(where, 'a clock answer without instant, rate and start');
-  return { instant: body['instant'], rate: body['rate'], start: body['start'] };
+  if (typeof body['instant'] !== 'string' || typeof body['start'] !== 'string' || typeof body['rate'] !== 'number' || !LIFECYCLES.includes(body['lifecycle'])) throw notAdminApi(where, 'a clock answer without instant, rate, start and lifecycle');
+  return { instant: body['instant'], rate: body['rate'], start: body['start'], lifecycle: body['lifecycle'] as ClockReading['lifecycle'] };
 }
 const isObject = (value: unknown) => value !== null && typeof value === 'object' && !Array.isArray(value);
 /** A catalog's shape: an array of objects (each a market); a nested array (`[[[…]]]`) is not one. */

@@ -1,52 +1,18 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
+import { npmStart as startNpm, stopNpm, type NpmStarted } from '../support/npm-start.js';
 
 // `npm start` as a newcomer runs it: npm → sh -c → node scripts/start.mjs, a real process tree.
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-
-interface Started {
-  npm: ChildProcess;
-  url: string;
-  output: () => string;
-  exited: Promise<number | null>;
-}
-
-const started: Started[] = [];
+const started: NpmStarted[] = [];
 
 afterEach(async () => {
-  for (const s of started.splice(0)) {
-    // npm runs in a process group of its own: a server a failed run left behind is in it too.
-    try {
-      if (process.platform !== 'win32' && s.npm.pid !== undefined) process.kill(-s.npm.pid, 'SIGKILL');
-    } catch {
-      // the group is gone already
-    }
-    await s.exited;
-  }
+  for (const s of started.splice(0)) await stopNpm(s);
 });
 
-/** `npm start -- --port 0`; resolves once the stub prints its ready line (a build, if any, comes first). */
-function npmStart(): Promise<Started> {
-  return new Promise((resolve, reject) => {
-    const npm = spawn(NPM, ['start', '--silent', '--', '--port', '0'], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'], detached: process.platform !== 'win32' });
-    let text = '';
-    const exited = new Promise<number | null>((r) => npm.once('exit', (code) => r(code)));
-    const timer = setTimeout(() => reject(new Error(`npm start was not ready within 60 s:\n${text}`)), 60_000);
-    const read = (d: Buffer) => {
-      text += d.toString();
-      const m = /listening on (http:\/\/[^\s"]+)/.exec(text);
-      if (!m?.[1]) return;
-      clearTimeout(timer);
-      const s = { npm, url: m[1], output: () => text, exited };
-      started.push(s);
-      resolve(s);
-    };
-    npm.stdout.on('data', read);
-    npm.stderr.on('data', read);
-    void exited.then((code) => reject(new Error(`npm start exited with ${code} before it was ready:\n${text}`)));
-  });
+/** `npm start -- --port 0`, stopped after the test. */
+async function npmStart(): Promise<NpmStarted> {
+  const s = await startNpm();
+  started.push(s);
+  return s;
 }
 
 /** True while something answers GET {url}/markets. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { deviationsOf, marketMatches, priceBins, unbalanced } from '../../console/catalog-model.js';
+import { clockChange, clockView } from '../../console/clock-model.js';
 import type { DeviationState, JournalEntry, JournalPage, MarketRow } from '../../console/console-types.js';
 import { entryMatches, MAX_HELD_ENTRIES, missedBy, newEntries, nextRead } from '../../console/journal-feed.js';
 
@@ -86,5 +87,49 @@ describe('the catalog pane', () => {
     expect(counts.reduce((a, b) => a + b, 0)).toBe(5);
     // E (a string price) and G (0.3 + 0.8); F's 1.5 + -0.5 sums to 1.
     expect(unbalanced(markets)).toBe(2);
+  });
+});
+
+describe('the clock pane (GET /__stub/clock)', () => {
+  const reading = (rate: number, lifecycle: 'off' | 'generic' | 'kalshi' = 'off') => ({ instant: '2026-01-01T06:00:00Z', rate, start: '2026-01-01T00:00:00Z', lifecycle });
+
+  it('shows a frozen clock as read, whatever the wall time since', () => {
+    expect(clockView(reading(0), 1000, 61_000)).toEqual({ instant: '2026-01-01T06:00:00Z', pace: 'frozen (rate 0)', lifecycle: undefined });
+  });
+
+  it('runs a running clock on by the real time since it was read, times the rate', () => {
+    expect(clockView(reading(60), 1000, 3500).instant).toBe('2026-01-01T06:02:30Z');
+    expect(clockView(reading(1), 0, 1500).instant).toBe('2026-01-01T06:00:01Z');
+    expect(clockView({ ...reading(0), instant: '2026-01-01T06:00:00.750Z' }, 0, 0).instant).toBe('2026-01-01T06:00:00Z');
+    expect(clockView(reading(3600), 0, 0)).toMatchObject({ instant: '2026-01-01T06:00:00Z', pace: 'rate 3600: 1 h of stub time a second' });
+    expect(clockView(reading(1), 0, 0).pace).toBe('real time (rate 1)');
+    expect(clockView(reading(90), 0, 0).pace).toBe('rate 90: 1.5 min of stub time a second');
+    expect(clockView(reading(0.5), 0, 0).pace).toBe('rate 0.5: 0.5 s of stub time a second');
+  });
+
+  it('never shows the clock going back (a wall clock set back) nor past 9999-12-31', () => {
+    expect(clockView(reading(60), 5000, 1000).instant).toBe('2026-01-01T06:00:00Z');
+    expect(clockView({ ...reading(31_536_000), instant: '9999-12-31T00:00:00Z' }, 0, 10_000).instant).toBe('9999-12-31T23:59:59Z');
+  });
+
+  it('says the lifecycle only when one is on', () => {
+    expect(clockView(reading(0, 'kalshi'), 0, 0).lifecycle).toBe('lifecycle kalshi: markets open, close and resolve on this clock');
+    expect(clockView(reading(0, 'generic'), 0, 0).lifecycle).toContain('lifecycle generic');
+    expect(clockView(reading(0, 'off'), 0, 0).lifecycle).toBeUndefined();
+  });
+
+  it('asks POST /__stub/clock for an advance or a rate, and leaves the rules of each to the stub', () => {
+    expect(clockChange(' PT6H ', '')).toEqual({ advance: 'PT6H' });
+    expect(clockChange('', '60')).toEqual({ rate: 60 });
+    expect(clockChange('P1D', '0')).toEqual({ advance: 'P1D', rate: 0 });
+    // The stub refuses these, naming the field (docs/admin-api.md): the page shows its words.
+    expect(clockChange('-PT1H', '')).toEqual({ advance: '-PT1H' });
+    expect(clockChange('', '-1')).toEqual({ rate: -1 });
+  });
+
+  it('refuses an empty change and a rate that is no number, naming the field', () => {
+    expect(() => clockChange(' ', '')).toThrow(/give a duration to advance by/);
+    expect(() => clockChange('', 'fast')).toThrow(/^rate: expected .*found "fast"/);
+    expect(() => clockChange('', 'Infinity')).toThrow(/^rate: /);
   });
 });

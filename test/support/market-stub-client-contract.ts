@@ -162,8 +162,8 @@ export function describeMarketStubClient(name: string, start: () => Promise<Clie
     });
 
     it('clock() and setClock() read and move the stub clock (frozen at the start by default); Date follows it; bad changes reject as in process, changing nothing', async () => {
-      expect(await client().clock()).toEqual({ instant: '2026-01-01T00:00:00Z', rate: 0, start: '2026-01-01T00:00:00Z' });
-      expect(await client().setClock({ advance: 'PT6H' })).toEqual({ instant: '2026-01-01T06:00:00Z', rate: 0, start: '2026-01-01T00:00:00Z' });
+      expect(await client().clock()).toEqual({ instant: '2026-01-01T00:00:00Z', rate: 0, start: '2026-01-01T00:00:00Z', lifecycle: 'off' });
+      expect(await client().setClock({ advance: 'PT6H' })).toEqual({ instant: '2026-01-01T06:00:00Z', rate: 0, start: '2026-01-01T00:00:00Z', lifecycle: 'off' });
       expect((await fetch(`${client().url}/markets`)).headers.get('date')).toBe('Thu, 01 Jan 2026 06:00:00 GMT');
       expect((await client().setClock({ to: '2026-01-02T00:00:00+01:00', advance: 'P1M' })).instant).toBe('2026-02-01T23:00:00Z');
       await ref().setClock({ to: '2026-02-01T23:00:00Z' });
@@ -177,7 +177,7 @@ export function describeMarketStubClient(name: string, start: () => Promise<Clie
       await new Promise((resolve) => setTimeout(resolve, 30));
       expect(Date.parse((await client().clock()).instant)).toBeGreaterThanOrEqual(Date.parse(running.instant) + 60_000);
       await client().reset();
-      expect(await client().clock()).toEqual({ instant: '2026-01-01T00:00:00Z', rate: 0, start: '2026-01-01T00:00:00Z' });
+      expect(await client().clock()).toEqual({ instant: '2026-01-01T00:00:00Z', rate: 0, start: '2026-01-01T00:00:00Z', lifecycle: 'off' });
     });
 
     it('setBehaviour() applies to every market request; a bad field rejects naming it', async () => {

@@ -20,7 +20,7 @@ import urllib.parse
 from typing import Any, Literal, cast
 
 from ._errors import MarketStubError, error_from_admin_body, unauthorized
-from ._types import Behaviour, ClockReading, DeviationSetting, JournalEntry, Market, Rule, RuleInput
+from ._types import LIFECYCLES, Behaviour, ClockReading, DeviationSetting, JournalEntry, Market, Rule, RuleInput
 
 #: Default longest wait for one call (connect, answer and body), seconds.
 DEFAULT_TIMEOUT = 10.0
@@ -446,7 +446,7 @@ class MarketStubClient:
         return cast(int, self._field(where, body, "tick", int))
 
     def clock(self) -> ClockReading:
-        """The stub clock: ``instant`` and ``start`` (RFC 3339, UTC) and ``rate`` (stub seconds per real second)."""
+        """The stub clock: ``instant`` and ``start`` (RFC 3339, UTC), ``rate`` (stub seconds per real second) and ``lifecycle``."""
         where = "stub.clock"
         return self._clock_of(where, self._send(where, "GET", "/clock"))
 
@@ -467,6 +467,12 @@ class MarketStubClient:
         self._field(where, body, "instant", str)
         self._field(where, body, "start", str)
         self._field(where, body, "rate", (int, float))
+        if self._field(where, body, "lifecycle", str) not in LIFECYCLES:
+            raise MarketStubError(
+                "STUB_UNREACHABLE",
+                f"{where}: the stub sent an unknown lifecycle; is this the admin API of a market-stub of the same version?",
+                where=where,
+            )
         return cast(ClockReading, body)
 
     def reset(self) -> None:

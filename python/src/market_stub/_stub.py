@@ -32,7 +32,7 @@ from typing import IO, Any
 from ._client import DEFAULT_TIMEOUT, MarketStubClient
 from ._errors import MarketStubError
 from ._node import bundled_file, find_node
-from ._types import Behaviour, DeviationSetting, Profile, RuleInput
+from ._types import Behaviour, DeviationSetting, Lifecycle, Profile, RuleInput
 
 #: Default longest wait for the ready record, seconds.
 DEFAULT_START_TIMEOUT = 30.0
@@ -324,6 +324,7 @@ class MarketStub(MarketStubClient):
         seed: int | None = None,
         count: int | None = None,
         clock: str | datetime.date | None = None,
+        lifecycle: Lifecycle | None = None,
         fixtures: str | os.PathLike[str] | None = None,
         watch: bool = False,
         deviations: Sequence[str | DeviationSetting] | None = None,
@@ -347,6 +348,8 @@ class MarketStub(MarketStubClient):
 
         Options are ``startMarketStub``'s in snake_case: a generated catalog (``seed``, ``count``,
         ``clock`` YYYY-MM-DD) or ``fixtures`` (a JSON file or folder; ``watch`` reloads it);
+        ``lifecycle`` (``"off"``, ``"generic"`` or ``"kalshi"``: generated markets open, close and resolve
+        as the stub clock moves, docs/lifecycle.md; ``--lifecycle``);
         ``deviations`` (names, or ``{"name", "rate"}``), ``profile`` and ``behaviour`` (dicts, keys in
         snake_case or camelCase), ``rules`` (behaviour rules), the journal's options, ``admin_token``
         (passed in the environment, never on the command line). ``port`` 0 picks a free port.
@@ -361,6 +364,7 @@ class MarketStub(MarketStubClient):
             ("seed", seed),
             ("count", count),
             ("clock", clock),
+            ("lifecycle", lifecycle),
             ("journal-size", journal_size),
             ("journal-bytes", journal_bytes),
         ):

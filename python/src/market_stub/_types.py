@@ -8,7 +8,7 @@ subclasses: Python 3.10 has no ``NotRequired`` and the package depends on the st
 
 from __future__ import annotations
 
-from typing import Literal, TypedDict
+from typing import Literal, TypedDict, get_args
 
 
 class Market(TypedDict):
@@ -72,13 +72,22 @@ class DeviationSetting(_DeviationBase, total=False):
     marketIds: list[str]
 
 
+#: The stub's ``lifecycle`` option (``--lifecycle``, docs/lifecycle.md): ``"off"`` (the default: every
+#: market keeps its status), ``"generic"`` (active, closed, resolved) or ``"kalshi"`` (initialized,
+#: active, closed, determined, finalized). The TypeScript ``LifecycleMode``.
+Lifecycle = Literal["off", "generic", "kalshi"]
+#: The values of Lifecycle, in the CLI's order (``--lifecycle off|generic|kalshi``).
+LIFECYCLES: tuple[Lifecycle, ...] = get_args(Lifecycle)
+
+
 class ClockReading(TypedDict):
-    """The stub clock (``GET /__stub/clock``): ``instant`` now and ``start`` (RFC 3339, UTC), and
-    ``rate`` in stub seconds per real second (0: frozen)."""
+    """The stub clock (``GET /__stub/clock``): ``instant`` now and ``start`` (RFC 3339, UTC),
+    ``rate`` in stub seconds per real second (0: frozen), and the ``lifecycle`` markets follow on it."""
 
     instant: str
     rate: float
     start: str
+    lifecycle: Lifecycle
 
 
 class _RuleUseBase(TypedDict):
