@@ -6,8 +6,8 @@ import { spawn } from 'node:child_process';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import Ajv from 'ajv';
-import addFormats from 'ajv-formats';
+import { Ajv } from 'ajv';
+import ajvFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMarketStub, type MarketStub } from '../../src/index.js';
 import { CONTROLS } from '../../src/runtime/control-table.js';
@@ -52,7 +52,7 @@ describe('market-stub mcp for a stub it starts', () => {
     seen.push(tools);
     expect(tools.map((t) => t.name)).toEqual([...CONTROLS.map((row) => row.name), 'openapi', 'check']);
     const ajv = new Ajv({ strict: false, allErrors: true });
-    addFormats(ajv);
+    ajvFormats.default(ajv);
     for (const tool of tools) {
       expect(tool.inputSchema.type, tool.name).toBe('object');
       const row = CONTROLS.find((r) => r.name === tool.name);
