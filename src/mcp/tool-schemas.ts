@@ -96,14 +96,32 @@ export function controlInputSchema(row: ControlRow): SchemaNode {
   return Object.keys(definitions).length > 0 ? { ...schema, $defs: definitions } : schema;
 }
 
-/** The `$defs` a schema's text refers to: the market schema's (Market and what it uses), the config file's Behaviour and Rule. */
+/**
+ * The `$defs` a schema's text refers to, and those they refer to in turn: of the market schema's
+ * (`Market` and the definitions it uses) and the config file's (`Behaviour`, `Rule`). Boolean
+ * subschemas become their object forms (`false` → `{"not":{}}`), which every client's JSON Schema
+ * support reads (the MCP Inspector's --strict portability check asks for them).
+ */
 function definitionsFor(text: string): Record<string, unknown> {
+  const config = JSON.parse(JSON.stringify(buildConfigSchema()['definitions']).replaceAll('#/definitions/', '#/$defs/')) as Record<string, unknown>;
+  const available: Record<string, unknown> = { ...loadMarketSchema().$defs, ...config };
   const definitions: Record<string, unknown> = {};
-  if (text.includes('#/$defs/Market')) Object.assign(definitions, loadMarketSchema().$defs);
-  if (text.includes('#/$defs/Behaviour') || text.includes('#/$defs/Rule')) {
-    const config = buildConfigSchema()['definitions'] as { Rule: SchemaNode; Behaviour: SchemaNode };
-    // The config schema refers to its definitions as #/definitions/…; here they sit under $defs.
-    Object.assign(definitions, JSON.parse(JSON.stringify(config).replaceAll('#/definitions/', '#/$defs/')) as Record<string, unknown>);
+  const pending = [...refsIn(text)];
+  for (let name = pending.pop(); name !== undefined; name = pending.pop()) {
+    if (Object.hasOwn(definitions, name) || !Object.hasOwn(available, name)) continue;
+    definitions[name] = objectForms(available[name]);
+    pending.push(...refsIn(JSON.stringify(available[name])));
   }
   return definitions;
+}
+
+const refsIn = (text: string): string[] => [...text.matchAll(/"#\/\$defs\/([A-Za-z]+)"/g)].map((m) => m[1]!);
+
+/** A schema with its boolean subschemas under `properties` in object form (`true` → `{}`, `false` → `{"not":{}}`). */
+function objectForms(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(objectForms);
+  if (schema === null || typeof schema !== 'object') return schema;
+  return Object.fromEntries(Object.entries(schema).map(([key, value]) => [key, key === 'properties' && value !== null && typeof value === 'object'
+    ? Object.fromEntries(Object.entries(value as object).map(([name, sub]) => [name, sub === false ? { not: {} } : sub === true ? {} : objectForms(sub)]))
+    : objectForms(value)]));
 }
