@@ -43,8 +43,13 @@ const OWN_TOOLS: readonly ToolListing[] = [
   },
 ];
 
+/** Every tool `tools/list` lists, in its order: the control table's (control-tools.ts), then `openapi` and `check`. */
+export function toolListings(): ToolListing[] {
+  return [...controlTools().map(({ row: _row, ...tool }) => tool), ...OWN_TOOLS];
+}
+
 /** The resources: what an assistant reads as context, each the same answer as a tool or admin route. */
-const RESOURCES = [
+export const RESOURCES = [
   { uri: 'market-stub://deviations', name: 'deviations', title: 'Deviation catalogue', description: 'Every deviation the stub can serve (name, class, endpoints, description, the findings check reports), those in force and how many markets each reaches: GET /__stub/deviations.', mimeType: 'application/json' },
   { uri: 'market-stub://requests', name: 'requests', title: 'Journal (newest 100)', description: 'The newest 100 journal entries, oldest first, with the journal\'s counters: GET /__stub/requests?limit=100. The requests tool takes every filter.', mimeType: 'application/json' },
   { uri: 'market-stub://openapi.json', name: 'openapi', title: 'OpenAPI document', description: 'The OpenAPI 3.1 document the stub serves at /openapi.json.', mimeType: 'application/json' },
@@ -73,7 +78,7 @@ export async function createMcpServer(target: McpTarget): Promise<{ server: Serv
     return work;
   };
   const tools = controlTools();
-  const listed: ToolListing[] = [...tools.map(({ row: _row, ...tool }) => tool), ...OWN_TOOLS];
+  const listed = toolListings();
   server.setRequestHandler(types.ListToolsRequestSchema, () => ({ tools: listed as never }));
   server.setRequestHandler(types.CallToolRequestSchema, (request) => tracked((async () => {
     const { name } = request.params;
