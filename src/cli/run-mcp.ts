@@ -64,7 +64,12 @@ export async function runMcp(options: ResolvedOptions<McpValues>, io: CliIo, std
 /** The stub at --url, or one started with serve's options (its admin API on: the tools are its routes). */
 async function drivenStub(options: ResolvedOptions<McpValues>, io: CliIo): Promise<Driven | number> {
   const { url, adminToken } = options.values;
-  if (url !== undefined) return { url, adminToken, close: async () => {} };
+  if (url !== undefined) {
+    // With --url the stub runs already: the options of a stub to start say nothing to it.
+    const unread = Object.entries(options.origins).filter(([key, origin]) => origin !== undefined && origin !== 'default' && key !== 'url' && key !== 'adminToken').map(([, origin]) => origin);
+    if (unread.length > 0) io.stderr(`market-stub mcp: ${unread.join(', ')} not read: with --url the stub runs already (its own options hold).\n`);
+    return { url, adminToken, close: async () => {} };
+  }
   if (options.values.admin === 'off') {
     io.stderr(`market-stub mcp: ${options.origins.admin ?? '--admin'} is off, but the MCP tools are the stub's admin API; leave it on (the default), or pass --url for a stub that runs already.\n`);
     return EXIT.couldNotRun;

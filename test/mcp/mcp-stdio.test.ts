@@ -171,10 +171,13 @@ describe('market-stub mcp --url for a stub that runs already', () => {
     expect(refused.structuredContent).toMatchObject({ error: 'unauthorized' });
     expect(textOf(refused)).toContain('--admin-token');
     await none.client.close();
-    const wrong = await connect(['--url', stub.url], { MARKET_STUB_ADMIN_TOKEN: `${TOKEN}-wrong` });
+    const wrong = await connect(['--url', stub.url, '--seed', '9'], { MARKET_STUB_ADMIN_TOKEN: `${TOKEN}-wrong` });
     const wrongly = (await wrong.client.callTool({ name: 'reset', arguments: {} })) as CallToolResult;
     expect(wrongly.structuredContent).toMatchObject({ error: 'unauthorized' });
     expect(JSON.stringify(wrongly)).not.toContain(TOKEN);
+    // A stub option beside --url is named as not read (the running stub's own options hold).
+    expect(wrong.stderr()).toContain('--seed not read');
+    expect(wrong.stderr()).not.toContain(TOKEN);
     await wrong.client.close();
   });
 });
