@@ -40,9 +40,7 @@ export async function runMcp(options: ResolvedOptions<McpValues>, io: CliIo, std
     io.stderr(`market-stub mcp: --url: ${error.expected ?? error.message}. Run '${CLI_HINT} mcp --help' for the options.\n`);
     return EXIT.couldNotRun;
   }
-  const [{ server, settled }, { StdioServerTransport }, { JSONRPCMessageSchema }] = await Promise.all([
-    createMcpServer(target), import('@modelcontextprotocol/sdk/server/stdio.js'), import('@modelcontextprotocol/sdk/types.js'),
-  ]);
+  const [{ server, settled }, { StdioServerTransport, JSONRPCMessageSchema }] = await Promise.all([createMcpServer(target), import('../mcp/sdk.js')]);
   const input = createMcpInput((value) => JSONRPCMessageSchema.safeParse(value).success, (line) => stdout.write(`${JSON.stringify(line)}\n`));
   const ended = new Promise<void>((resolve) => {
     input.once('end', resolve);

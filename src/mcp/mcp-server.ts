@@ -64,7 +64,8 @@ export const RESOURCES = [
  * MCP 2025-06-18 server/tools "Error Handling"). Nothing the server sends shows `target.secrets`.
  */
 export async function createMcpServer(target: McpTarget): Promise<{ server: Server; settled(): Promise<void> }> {
-  const [{ Server: McpServer }, types] = await Promise.all([import('@modelcontextprotocol/sdk/server/index.js'), import('@modelcontextprotocol/sdk/types.js')]);
+  const types = await import('./sdk.js');
+  const McpServer = types.Server;
   const server = new McpServer(
     { name: 'market-stub', version: packageVersion() },
     { capabilities: { tools: {}, resources: {} }, instructions: 'market-stub: a stub of the Prediction Market Data Service (GET /markets, GET /markets/{market_id}). The tools are its admin API (docs/admin-api.md): markets, deviations from the contract, behaviours, the stub clock and the journal of requests it answered.' },
