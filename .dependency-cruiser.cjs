@@ -15,7 +15,7 @@ const DOMAIN = '^src/(catalog|deviation|behaviour|journal)/';
 const RUNTIME = '^src/runtime/';
 const ADAPTERS = '^src/(http|msw|fetch|file-system)/';
 const ASSEMBLY = '^src/(stub|stub-options)\\.ts$';
-const EDGES = '^src/(contract|proxy|client|options|config-file|cli)/|^src/(config|serve-environment|logger)\\.ts$';
+const EDGES = '^src/(contract|proxy|client|options|config-file|cli|mcp)/|^src/(config|serve-environment|logger)\\.ts$';
 // The contract room's sub-rooms (docs/architecture.md): each has an index.ts, its only door.
 // From the bottom up: http-client, paging, checks, reports, crawl; fixture-sets beside them.
 // The recording proxy sees these (the HTTP client and the checks it observes; paging for the next-page link, a fixture set to record into):

@@ -86,13 +86,13 @@ const LAZY_PACKAGES = ['chokidar', 'undici', 'ajv', 'ajv-formats', 'express', 'p
 
 /**
  * Which imports become a require of another output file instead of being inlined: the lazy
- * packages (`deps/<name>.cjs`), and, as in dist/, src/cli.ts's import of the commands
+ * packages (`deps/<name>.cjs`) and the MCP SDK (`deps/mcp-sdk.cjs`), and, as in dist/, src/cli.ts's import of the commands
  * (`cli-main.cjs`) and the commands' import of check, record and proxy (`cli-crawl.cjs`).
  */
 function splitPlugin() {
   const lazy = new RegExp(`^(${LAZY_PACKAGES.join('|')})$`);
   const source = (file) => path.join(ROOT, 'src', file);
-  const files = { [source('cli/run-cli.ts')]: './cli-main.cjs', [source('cli/crawl-commands.ts')]: './cli-crawl.cjs' };
+  const files = { [source('cli/run-cli.ts')]: './cli-main.cjs', [source('cli/crawl-commands.ts')]: './cli-crawl.cjs', [source('mcp/sdk.ts')]: './deps/mcp-sdk.cjs' };
   return {
     name: 'split',
     setup(b) {
@@ -137,6 +137,8 @@ async function bundleAll() {
     results.push(await bundle(entry, name, true));
   }
   for (const name of LAZY_PACKAGES) results.push(await bundle(name, `deps/${name}`, false));
+  // The MCP SDK (src/mcp/sdk.ts: what `market-stub mcp` uses of it), inlined whole in a file of its own.
+  results.push(await bundle('src/mcp/sdk.ts', 'deps/mcp-sdk', false));
   const missing = results.flatMap((r) => Object.values(r.metafile.outputs).flatMap((o) => o.imports.filter((i) => i.external && isOwnOutput(i.path)).map((i) => i.path)))
     .filter((file) => !existsSync(path.join(OUT, file)));
   if (missing.length > 0) throw new Error(`the bundled CLI requires ${[...new Set(missing)].join(', ')}, which the build did not write`);

@@ -19,7 +19,8 @@
 // because the ESM loader's work per chunk and the ESM facade of every built-in (which evaluates all
 // of its lazy exports) delay the ready line. It bundles the dependencies every `serve` needs (pino,
 // json-schema-faker) and those its commands import statically; the ones only some lines need load
-// from node_modules when first needed: chokidar (--watch), undici and tough-cookie (check, record, proxy) by
+// from node_modules when first needed: chokidar (--watch), undici and tough-cookie (check, record, proxy),
+// @modelcontextprotocol/sdk (mcp) by
 // import(), ajv, express, pino-pretty and xmlbuilder2 by createRequire (src/**/load-*.ts). The
 // library builds keep the other dependencies external, except that the CommonJS build carries the
 // ESM-only ones (Jest's CommonJS module system cannot require ESM) and the ESM build the small ones
@@ -124,7 +125,7 @@ function assertNoImportMeta(file) {
  * runtime dependency of the package anyway: code that every start would otherwise compile. The optional
  * peers too (@opentelemetry/api: loaded only when a tracer provider is registered, http/request-spans.ts).
  */
-const LAZY_CLI_DEPENDENCIES = ['undici', 'chokidar', 'tough-cookie', ...PEER_DEPENDENCIES];
+const LAZY_CLI_DEPENDENCIES = ['undici', 'chokidar', 'tough-cookie', '@modelcontextprotocol/sdk', ...PEER_DEPENDENCIES];
 
 /** What both CLI files share: CommonJS, import.meta.url as the file URL of the output file (CJS_MODULE_URL). */
 function cliOptions(externalDeps) {

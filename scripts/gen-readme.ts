@@ -2,7 +2,7 @@
 // docs and the code have one source: each section sits between `<!-- generated:NAME -->` and
 // `<!-- /generated:NAME -->` in one of GENERATED_DOCS and is rendered by SECTIONS[NAME].
 //
-//   npm run gen:readme            rewrite docs/configuration.md and docs/deviations.md
+//   npm run gen:readme            rewrite docs/configuration.md, docs/deviations.md, docs/options.md and docs/mcp.md
 //   (test/docs/generated-sections.test.ts fails when a document differs from what this renders)
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -10,6 +10,7 @@ import { COMMANDS } from '../src/cli/commands.js';
 import type { OptionKind } from '../src/floor/option-kind.js';
 import type { OptionSpec } from '../src/floor/option-spec.js';
 import { deviationTable, unprovokedTable } from '../src/deviation/deviation-table.js';
+import { RESOURCES, toolListings } from '../src/mcp/mcp-server.js';
 
 
 /** `integer 0–65535`, `one of text, json, junit`… the kind as a table cell. */
@@ -53,6 +54,22 @@ export function feedsTable(command: string): string {
   return ['| option | library option | kind |', '|---|---|---|', ...rows].join('\n');
 }
 
+/** The tools of `market-stub mcp` as a Markdown table: name, what it does (its admin route), what it takes, read-only or not. */
+export function mcpToolTable(): string {
+  const rows = toolListings().map((tool) => {
+    const properties = Object.keys((tool.inputSchema['properties'] ?? {}) as object);
+    const required = (tool.inputSchema['required'] ?? []) as string[];
+    const takes = properties.map((p) => `\`${p}\`${required.includes(p) ? '' : '?'}`).join(', ') || '—';
+    return `| \`${tool.name}\` | ${tool.description.replaceAll('|', '\\|')} | ${takes} | ${tool.annotations.readOnlyHint ? 'yes' : 'no'} |`;
+  });
+  return ['| tool | what it does | arguments | read-only |', '|---|---|---|---|', ...rows].join('\n');
+}
+
+/** The resources of `market-stub mcp` as a Markdown table. */
+export function mcpResourceTable(): string {
+  return ['| resource | what it holds |', '|---|---|', ...RESOURCES.map((r) => `| \`${r.uri}\` | ${r.description} |`)].join('\n');
+}
+
 /** Every generated section by name. */
 export const SECTIONS: Record<string, () => string> = {
   ...Object.fromEntries(COMMANDS.map((c) => [`options-${c.name}`, () => optionTable(c.name)])),
@@ -62,10 +79,13 @@ export const SECTIONS: Record<string, () => string> = {
   'feeds-proxy': () => feedsTable('proxy'),
   deviations: deviationTable,
   'unprovoked-findings': unprovokedTable,
+  // The MCP server's tools (one per control-table row, then openapi and check) and resources.
+  'mcp-tools': mcpToolTable,
+  'mcp-resources': mcpResourceTable,
 };
 
 /** The documents holding generated sections (paths from the repository root), each section in exactly one. */
-export const GENERATED_DOCS: readonly string[] = ['docs/configuration.md', 'docs/deviations.md', 'docs/options.md'];
+export const GENERATED_DOCS: readonly string[] = ['docs/configuration.md', 'docs/deviations.md', 'docs/options.md', 'docs/mcp.md'];
 
 /**
  * A document's text with every generated section rendered anew.

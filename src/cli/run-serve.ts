@@ -79,15 +79,15 @@ async function readyRecordOrRefuse(file: string | undefined, url: string, io: Cl
 }
 
 /**
- * The serve config, or exit code 2 after printing why the options do not compose: any MarketStubError
+ * The serve config, or exit code 2 after printing why the options do not compose (worded for `command`: serve, mcp): any MarketStubError
  * (the config's own ConfigError is one). Other errors are thrown on.
  */
-function composeOrRefuse(options: ResolvedOptions<ServeValues>, io: CliIo): ServeConfig | number {
+export function composeOrRefuse(options: ResolvedOptions<ServeValues>, io: CliIo, command = 'serve'): ServeConfig | number {
   try {
     return composeServeConfig(options);
   } catch (error) {
     if (error instanceof MarketStubError) {
-      io.stderr(`market-stub serve: ${error.message} Run '${CLI_HINT} serve --help' for the options.\n`);
+      io.stderr(`market-stub ${command}: ${error.message} Run '${CLI_HINT} ${command} --help' for the options.\n`);
       return EXIT.couldNotRun;
     }
     throw error;
@@ -98,21 +98,21 @@ function composeOrRefuse(options: ResolvedOptions<ServeValues>, io: CliIo): Serv
  * Launches the stub with launchOptionsOf(config), or returns exit code 2 after printing why it
  * could not start: bad fixtures (every problem), a port or host that cannot be bound, a refused option.
  */
-async function launchOrRefuse(config: ServeConfig, logger: MarketStubOptions['logger'], io: CliIo): Promise<LaunchedStub | number> {
+export async function launchOrRefuse(config: ServeConfig, logger: MarketStubOptions['logger'], io: CliIo, command = 'serve'): Promise<LaunchedStub | number> {
   try {
-    return await launchStub(launchOptionsOf(config, logger), 'market-stub serve');
+    return await launchStub(launchOptionsOf(config, logger), `market-stub ${command}`);
   } catch (error) {
     if (error instanceof FixtureError) {
-      io.stderr(`market-stub serve: ${formatFixtureProblems(error.problems, error.location)}\n`);
+      io.stderr(`market-stub ${command}: ${formatFixtureProblems(error.problems, error.location)}\n`);
       return EXIT.couldNotRun;
     }
     if (error instanceof MarketStubError && error.code === 'LISTEN_FAILED') {
       const code = (error.cause as NodeJS.ErrnoException | undefined)?.code ?? 'error';
-      io.stderr(`market-stub serve: cannot listen on ${config.values.host}:${config.values.port} (${code}). Choose another --port (0 picks a free one) or --host.\n`);
+      io.stderr(`market-stub ${command}: cannot listen on ${config.values.host}:${config.values.port} (${code}). Choose another --port (0 picks a free one) or --host.\n`);
       return EXIT.couldNotRun;
     }
     if (error instanceof MarketStubError) {
-      io.stderr(`${error.message}. Run '${CLI_HINT} serve --help' for the options.\n`);
+      io.stderr(`${error.message}. Run '${CLI_HINT} ${command} --help' for the options.\n`);
       return EXIT.couldNotRun;
     }
     throw error;

@@ -42,6 +42,17 @@ const CONNECT_FIELDS = {
  * @throws MarketStubError OPTION_INVALID (where `connectMarketStub`) for a bad URL or option.
  */
 export function connectMarketStub(url: string, options: ConnectMarketStubOptions = {}): MarketStubClient {
+  const { base, send } = connectAdminApi(url, options);
+  return Object.freeze(remoteMethods(base, send));
+}
+
+/**
+ * What connectMarketStub is made of: the stub's base URL and the transport to its admin API, after
+ * the same checks (URL, options). The MCP server (src/mcp/) sends every control-table row through it,
+ * the rows that are no MarketStubClient method too.
+ * @throws MarketStubError OPTION_INVALID (where `connectMarketStub`) for a bad URL or option.
+ */
+export function connectAdminApi(url: string, options: ConnectMarketStubOptions = {}): { base: string; send: AdminTransport } {
   const base = checkBaseUrl(url);
   checkConnectOptions(options);
   const send = createAdminTransport({
@@ -50,7 +61,7 @@ export function connectMarketStub(url: string, options: ConnectMarketStubOptions
     timeoutMs: options.timeoutMs ?? DEFAULT_CLIENT_TIMEOUT_MS,
     maxResponseBytes: options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
   });
-  return Object.freeze(remoteMethods(base, send));
+  return { base, send };
 }
 
 /** The MarketStubClient methods over the transport: one per library row of the control table, each named `stub.<method>` in errors like the in-process handle's. */

@@ -203,6 +203,20 @@ export const MAX_MARKETS_PER_CALL = 10_000;
 /** Largest `n` of one tick call (n price steps of the clock; a tick visits no market). */
 export const MAX_TICKS_PER_CALL = 10_000;
 
+// Enforced in mcp/ (mcp-input.ts, mcp-server.ts, bounded-check.ts): market-stub mcp, docs/mcp.md
+/**
+ * Largest JSON-RPC message `market-stub mcp` reads, bytes (one line on stdin): twice the admin body
+ * (MAX_ADMIN_BODY_BYTES) for the envelope and JSON escaping. A longer line is answered with a JSON-RPC
+ * error (-32600, id null) and skipped while it is read; the server goes on.
+ */
+export const MAX_MCP_MESSAGE_BYTES = 512 * 1024;
+/** Largest answer one MCP tool call or resource read takes from the stub, bytes; more is a tool error saying to ask for less (a journal filter's limit). */
+export const MAX_MCP_RESULT_BYTES = 1024 * 1024;
+/** The MCP `check` tool's bounds: list pages followed, markets requested one by one, time per request and for the whole check, ms. */
+export const MAX_MCP_CHECK = { pages: 5, markets: 20, requestTimeoutMs: 5_000, totalMs: 30_000 } as const;
+/** Time the MCP server waits for one admin API answer of the stub, ms. */
+export const MAX_MCP_CALL_MS = 10_000;
+
 // Enforced in runtime/lagging-list.ts
 /** Most list request targets (path and query) `list-lags-items` keeps a rendering of, per stub; all are forgotten when one more comes. */
 export const LAGGING_LIST_TARGETS = 64;

@@ -120,14 +120,26 @@ export type LibraryControl = Exclude<keyof MarketStubClient, 'url'>;
 type Args<N extends LibraryControl> = Parameters<MarketStubClient[N]>;
 type Result<N extends LibraryControl> = Awaited<ReturnType<MarketStubClient[N]>>;
 
+/**
+ * The bodies the admin routes read, by what they hold: every market (`markets`), one market, an
+ * RFC 7396 merge `patch`, `tick`'s `{n}`, a `clockChange` (`{to, advance, rate}`), the deviation
+ * settings, one market's deviation names, a global `behaviour`, a behaviour `rule`.
+ */
+export type ControlBody = 'markets' | 'market' | 'patch' | 'tick' | 'clockChange' | 'deviationSettings' | 'deviationNames' | 'behaviour' | 'rule';
+
 /** A control's admin route: method and path template under `/__stub` (`{id}` is one segment), what it does, and how HTTP maps to the control. */
 interface RouteSpec {
   method: AdminMethod;
   path: string;
   /** What the route does, as `GET /__stub` lists it. */
   doc: string;
-  /** Whether the route reads a JSON body (only those are read). */
-  body?: boolean;
+  /**
+   * The JSON body the route reads, by name (only those routes read one): what it is, for the
+   * surfaces that describe a control's input (the MCP tools' JSON Schemas, src/mcp/tool-schemas.ts).
+   */
+  body?: ControlBody;
+  /** `filter`: the route reads a journal filter from its query (`?method=&path=&…&limit=`, checkFilter in stub-controls.ts). */
+  query?: 'filter';
   /** Path parameters, body and query in; the control's result out as status and JSON. */
   serve(context: AdminContext): AdminAnswer;
 }
@@ -178,7 +190,7 @@ const TABLE = {
     library: { send: () => ({ method: 'GET', path: '/markets' }), read: (where, answer) => answerOf(where, answer, isArrayOfObjects) as Market[] },
   },
   setMarkets: {
-    method: 'PUT', path: '/markets', body: true, doc: 'replace the catalog (a JSON array of markets; all or nothing)',
+    method: 'PUT', path: '/markets', body: 'markets', doc: 'replace the catalog (a JSON array of markets; all or nothing)',
     serve: ({ controls, where, body, runtime }) => {
       controls.setMarkets(where, body);
       return { status: 200, body: { count: runtime.store.current().size } };
@@ -186,7 +198,7 @@ const TABLE = {
     library: { send: (_where, markets) => ({ method: 'PUT', path: '/markets', body: markets, bodyOption: 'markets' }), read: nothing },
   },
   addMarket: {
-    method: 'POST', path: '/markets', body: true, doc: 'add one market (409 when its market_id exists)',
+    method: 'POST', path: '/markets', body: 'market', doc: 'add one market (409 when its market_id exists)',
     serve: ({ controls, where, body }) => {
       const given = (body as { market_id?: unknown } | null | undefined)?.market_id;
       if (typeof given === 'string' && controls.hasMarket(given)) {
@@ -201,7 +213,7 @@ const TABLE = {
     serve: ({ controls, where, params }) => ({ status: 200, body: controls.market(where, id(params)) }),
   },
   putMarket: {
-    method: 'PUT', path: '/markets/{id}', body: true, doc: 'add or replace one market (its market_id must be the path id)',
+    method: 'PUT', path: '/markets/{id}', body: 'market', doc: 'add or replace one market (its market_id must be the path id)',
     serve: ({ controls, where, body, params }) => {
       const given = (body as { market_id?: unknown } | null | undefined)?.market_id;
       if (given !== id(params)) throw adminFailure('OPTION_INVALID', where, `the body's market_id must be the path's (${JSON.stringify(id(params))}).`, { option: 'market_id', expected: JSON.stringify(id(params)), found: given });
@@ -219,7 +231,7 @@ const TABLE = {
     },
   },
   patchMarket: {
-    method: 'PATCH', path: '/markets/{id}', body: true, doc: 'RFC 7396 merge patch (null removes a member; the result is validated first)',
+    method: 'PATCH', path: '/markets/{id}', body: 'patch', doc: 'RFC 7396 merge patch (null removes a member; the result is validated first)',
     serve: ({ controls, where, body, params }) => ({ status: 200, body: controls.patchMarket(where, id(params), body) }),
     library: {
       send: (where, marketId, patch) => ({ method: 'PATCH', path: marketPath(where, marketId), body: patch, bodyOption: 'patch', contentType: 'application/merge-patch+json' }),
@@ -232,7 +244,7 @@ const TABLE = {
     library: { send: (where, marketId) => ({ method: 'DELETE', path: marketPath(where, marketId) }), read: nothing },
   },
   tick: {
-    method: 'POST', path: '/tick', body: true, doc: 'move prices n ticks ({"n":3}; default 1)',
+    method: 'POST', path: '/tick', body: 'tick', doc: 'move prices n ticks ({"n":3}; default 1)',
     serve: ({ controls, where, body }) => {
       if (body !== undefined && (body === null || typeof body !== 'object' || Array.isArray(body))) throw adminFailure('OPTION_INVALID', where, 'the body must be an object such as {"n":3}.', { option: 'body', expected: 'an object such as {"n":3}', found: body });
       // Only `n`: a forbidden member (`__proto__`: docs/limits.md) or any other is refused, not ignored.
@@ -251,7 +263,7 @@ const TABLE = {
     library: { send: () => ({ method: 'GET', path: '/clock' }), read: (where, answer) => clockOf(where, answer) },
   },
   setClock: {
-    method: 'POST', path: '/clock', body: true, doc: 'move the stub clock forward: {"advance":"PT6H"}, {"to":"2026-01-02T00:00:00Z"}, {"rate":60}, alone or together',
+    method: 'POST', path: '/clock', body: 'clockChange', doc: 'move the stub clock forward: {"advance":"PT6H"}, {"to":"2026-01-02T00:00:00Z"}, {"rate":60}, alone or together',
     serve: ({ controls, where, body }) => ({ status: 200, body: controls.setClock(where, body) }),
     library: {
       send: (_where, change) => ({ method: 'POST', path: '/clock', body: change, bodyOption: 'change' }),
@@ -268,7 +280,7 @@ const TABLE = {
     serve: ({ controls, where }) => ({ status: 200, body: controls.deviations(where) }),
   },
   setDeviations: {
-    method: 'PUT', path: '/deviations', body: true, doc: 'replace every deviation in force ([{"name":"string-price","rate":0.1}, {"name":"item-bom","marketIds":["A"]}, {"name":"list-500"}]; [] clears)',
+    method: 'PUT', path: '/deviations', body: 'deviationSettings', doc: 'replace every deviation in force ([{"name":"string-price","rate":0.1}, {"name":"item-bom","marketIds":["A"]}, {"name":"list-500"}]; [] clears)',
     serve: ({ controls, where, body }) => {
       controls.setDeviations(where, body);
       const { active, reach } = controls.deviations(where);
@@ -283,7 +295,7 @@ const TABLE = {
     },
   },
   setMarketDeviations: {
-    method: 'PUT', path: '/markets/{id}/deviations', body: true, doc: 'the deviations of one market (["string-price","item-slow"]; [] clears)',
+    method: 'PUT', path: '/markets/{id}/deviations', body: 'deviationNames', doc: 'the deviations of one market (["string-price","item-slow"]; [] clears)',
     serve: ({ controls, where, body, params }) => ({ status: 200, body: { market_id: params['id'], deviations: controls.setMarketDeviations(where, id(params), body) } }),
   },
   behaviours: {
@@ -295,7 +307,7 @@ const TABLE = {
     serve: ({ controls, where }) => noContent(() => controls.resetBehaviours(where)),
   },
   setBehaviour: {
-    method: 'PUT', path: '/behaviours/global', body: true, doc: 'replace the global behaviour',
+    method: 'PUT', path: '/behaviours/global', body: 'behaviour', doc: 'replace the global behaviour',
     serve: ({ controls, where, body }) => ({ status: 200, body: controls.setBehaviour(where, body) }),
     library: {
       local: (controls, where, behaviour) => {
@@ -306,7 +318,7 @@ const TABLE = {
     },
   },
   addRule: {
-    method: 'POST', path: '/behaviours/rules', body: true, doc: 'add (or with the same id replace) a rule {match, behaviour, times?, id?}',
+    method: 'POST', path: '/behaviours/rules', body: 'rule', doc: 'add (or with the same id replace) a rule {match, behaviour, times?, id?}',
     serve: ({ controls, where, body }) => ({ status: 201, body: controls.addRule(where, body) }),
     library: { send: (_where, rule) => ({ method: 'POST', path: '/behaviours/rules', body: rule, bodyOption: 'rule' }), read: (where, answer) => answerOf(where, answer, isObject) as BehaviourRule },
   },
@@ -322,7 +334,7 @@ const TABLE = {
     },
   },
   requests: {
-    method: 'GET', path: '/requests', doc: 'journal entries, oldest first: the newest ?limit= (default and at most 1,000) matching ?method=&path=&pathPrefix=&status=&traceId=&requestId=',
+    method: 'GET', path: '/requests', query: 'filter', doc: 'journal entries, oldest first: the newest ?limit= (default and at most 1,000) matching ?method=&path=&pathPrefix=&status=&traceId=&requestId=',
     serve: ({ controls, where, query }) => {
       const requests = controls.requests(where, filterOf(where, query));
       const stats = JSON.stringify(controls.journalStats(where));
@@ -339,7 +351,7 @@ const TABLE = {
     },
   },
   har: {
-    method: 'GET', path: '/requests.har', doc: 'the journal as an HTTP Archive (HAR 1.2): the same filters as /requests (and ?traceId=&requestId=), request and response headers, bodies up to 64 KiB, the explanation in _marketStubExplain',
+    method: 'GET', path: '/requests.har', query: 'filter', doc: 'the journal as an HTTP Archive (HAR 1.2): the same filters as /requests (and ?traceId=&requestId=), request and response headers, bodies up to 64 KiB, the explanation in _marketStubExplain',
     serve: ({ controls, where, query }) => ({ status: 200, chunks: controls.har(where, filterOf(where, query)) }),
     library: {
       local: (controls, where, filter) => JSON.parse([...controls.har(where, filter)].join('')) as HarDocument,
@@ -352,7 +364,7 @@ const TABLE = {
     },
   },
   requestCount: {
-    method: 'GET', path: '/requests/count', doc: 'how many journal entries match the same filters',
+    method: 'GET', path: '/requests/count', query: 'filter', doc: 'how many journal entries match the same filters',
     serve: ({ controls, where, query }) => ({ status: 200, body: { count: controls.requestCount(where, filterOf(where, query)) } }),
     library: {
       send: (where, filter) => ({ method: 'GET', path: '/requests/count', query: filterQuery(where, filter) }),

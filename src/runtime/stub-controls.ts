@@ -204,7 +204,8 @@ function journalControls(journal: StubRuntime['journal']): Pick<StubControls, 'r
   };
 }
 
-const FILTER_FIELDS: Record<keyof JournalFilter, 'string' | 'status' | 'count' | 'traceId'> = { method: 'string', path: 'string', pathPrefix: 'string', status: 'status', traceId: 'traceId', requestId: 'string', limit: 'count' };
+/** The fields of a journal filter and what each holds (checkFilter reads them; the MCP tools describe them: src/mcp/tool-schemas.ts). */
+export const FILTER_FIELDS: Readonly<Record<keyof JournalFilter, 'string' | 'status' | 'count' | 'traceId'>> = { method: 'string', path: 'string', pathPrefix: 'string', status: 'status', traceId: 'traceId', requestId: 'string', limit: 'count' };
 
 /**
  * Checks a journal filter: only known fields, strings where strings go, `status` an HTTP status

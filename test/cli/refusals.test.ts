@@ -114,10 +114,10 @@ describe('every command refuses bad input before anything runs', () => {
     const typo = await runCliProcess(['serv'], { timeoutMs: 10_000 });
     expect(typo.code).toBe(2);
     expect(typo.stdout).toBe('');
-    expect(typo.stderr).toBe('market-stub: unknown command "serv"; did you mean serve? The commands are serve, generate, validate, check, record, proxy.\n');
+    expect(typo.stderr).toBe('market-stub: unknown command "serv"; did you mean serve? The commands are serve, generate, validate, check, record, proxy, mcp.\n');
     const none = await runCliProcess([], { timeoutMs: 10_000 });
     expect(none.code).toBe(2);
-    expect(none.stderr).toMatch(/^market-stub: name a command: serve, generate, validate, check, record, proxy\./);
+    expect(none.stderr).toMatch(/^market-stub: name a command: serve, generate, validate, check, record, proxy, mcp\./);
   });
 });
 

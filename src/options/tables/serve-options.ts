@@ -87,7 +87,7 @@ const OWN_ROWS = [
  * (ServeFeeds): the library's flags (startMarketStub's, the catalog's, the runtime's), then serve's
  * own, sorted by heading (SERVE_GROUPS).
  */
-const SERVE_ROWS = inHelpOrder([...serveRowsOf(STUB_SERVE_FLAGS, STUB_FIELDS), ...serveRowsOf(RUNTIME_SERVE_FLAGS, RUNTIME_FIELDS), ...OWN_ROWS]);
+export const SERVE_ROWS = inHelpOrder([...serveRowsOf(STUB_SERVE_FLAGS, STUB_FIELDS), ...serveRowsOf(RUNTIME_SERVE_FLAGS, RUNTIME_FIELDS), ...OWN_ROWS]);
 
 /** `market-stub serve`'s options as data: flag, environment variables, kind, default, help, and the library option each feeds. */
 export const SERVE_OPTIONS = optionTable(SERVE_ROWS);
