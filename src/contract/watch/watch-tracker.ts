@@ -1,8 +1,9 @@
 import type { Market } from '../../schema/generated/market-types.js';
-import { MAX_WATCHED_MARKETS, WATCH_FORGET_ROUNDS } from '../../floor/limits.js';
+import { MAX_WATCHED_MARKETS, WATCH_FORGET_ROUNDS, WATCH_INSTANT_ROUNDS } from '../../floor/limits.js';
 import { WATCH_RULES } from '../../floor/watch-finding-codes.js';
 import { LIST_ENDPOINT, SINGLE_ENDPOINT, type ListedMarkets } from '../checks/index.js';
 import type { AnswerFacts } from '../crawl/index.js';
+import { countTransitions, emptyStillCounts, frozenRunNeeded, stayBound, stillBin, type StillCounts } from './still-odds.js';
 import { WatchFindings, type WatchEvidence, type WatchFinding } from './watch-finding.js';
 
 /** What one round saw, gathered by its crawl's observer (watch-deployment.ts). */
@@ -35,6 +36,10 @@ export interface MarketTrack {
   no: number;
   /** The round its list prices last changed (or it was first seen). */
   movedAt: number;
+  /** Rounds in a row, up to the last, its listed prices stayed put while it was listed and active (0 after a move, a gap or another status). */
+  still: number;
+  /** Its prices moved at least once while it was watched active: its transitions teach the odds of staying put (still-odds.ts). */
+  moved?: boolean;
   /** prices-frozen reported and not moved since. */
   frozen?: boolean;
   /** prices-after-resolution reported in this terminal status. */
@@ -57,10 +62,18 @@ export interface DeploymentTrack {
   skewed?: boolean;
   /** prices-static reported (once a watch). */
   staticSaid?: boolean;
+  /** What the rounds taught of prices that stay put (still-odds.ts), for prices-frozen. */
+  stillCounts?: StillCounts;
 }
 
-const RANK: Readonly<Record<string, number>> = { active: 0, closed: 1, resolved: 2 };
-const TERMINAL = new Set(['closed', 'resolved']);
+/**
+ * The order of the lifecycle's statuses (docs/lifecycle.md: generic `active → closed → resolved`,
+ * kalshi `initialized → active → closed → determined → finalized`); a status not named here is
+ * never judged.
+ */
+const RANK: Readonly<Record<string, number>> = { initialized: 0, active: 1, closed: 2, resolved: 3, determined: 3, finalized: 4 };
+/** Statuses whose prices no longer trade: closed (held) and the outcome's (settled). */
+const TERMINAL = new Set(['closed', 'resolved', 'determined', 'finalized']);
 
 /**
  * Compares each round with the ones before it and returns the round's time findings
@@ -154,13 +167,14 @@ export class WatchTracker {
       const track = this.markets.get(id);
       if (!track) {
         if (this.markets.size >= MAX_WATCHED_MARKETS) this.untracked++;
-        else this.markets.set(id, { first: r, seen: r, ...(status === undefined ? {} : { status }), yes, no, movedAt: r, listYes: [yes], itemYes: [] });
+        else this.markets.set(id, { first: r, seen: r, ...(status === undefined ? {} : { status }), yes, no, movedAt: r, still: 0, listYes: [yes], itemYes: [] });
         continue;
       }
       if (track.seen === r) continue;
       this.comeBack(id, track, r);
       this.judgeStatus(id, track, r, status, yes, no);
       const moved = !samePrice(track.yes, yes) || !samePrice(track.no, no);
+      this.learnStill(track, r, status, yes, moved);
       if (moved) {
         track.movedAt = r;
         track.frozen = false;
@@ -173,6 +187,32 @@ export class WatchTracker {
       track.seen = r;
     }
     if (round.complete) this.noteAbsences(r);
+  }
+
+  /**
+   * One round-to-round transition of a market's listed prices: counted in what the watch learns of
+   * moving markets (still-odds.ts) when it was listed and active in both rounds, and its run of
+   * unchanged rounds carried on or ended. A market's transitions count from its first move on (the
+   * run before that too, once it moved): a market stale from the start teaches nothing. A run that
+   * reached K rounds is counted only once it ends: a market under judgement never vouches for itself.
+   */
+  private learnStill(track: MarketTrack, r: number, status: string | undefined, yes: number, moved: boolean): void {
+    const consecutive = track.seen === r - 1 && track.status === 'active' && status === 'active' && Number.isFinite(track.yes) && Number.isFinite(yes);
+    if (!consecutive) {
+      track.still = 0;
+      return;
+    }
+    const counts = (this.deployment.stillCounts ??= emptyStillCounts());
+    const [bin, run, k] = [stillBin(track.yes), track.still, WATCH_RULES.frozenRounds];
+    if (!track.moved) {
+      if (moved) countTransitions(counts, bin, run, false, false);
+    } else if (moved) {
+      // The deferred part of a long run (its transitions from K − 1 to `run` unchanged rounds), then the move.
+      if (run >= k) countTransitions(counts, bin, run - k, true, true);
+      countTransitions(counts, bin, 0, false, run > 0);
+    } else if (run + 1 < k) countTransitions(counts, bin, 0, true, run > 0);
+    if (moved) track.moved = true;
+    track.still = moved ? 0 : run + 1;
   }
 
   /** market-flapped: a market absent from a complete list in an earlier round is listed again. */
@@ -254,9 +294,10 @@ export class WatchTracker {
   }
 
   /**
-   * prices-frozen: active markets tracked K + 1 rounds whose list prices did not change in the last
-   * K rounds, while more than half of such markets moved; when none moved at all, prices-static
-   * once (information: a deployment whose prices do not move, not a stale market).
+   * prices-frozen: an active market tracked K + 1 rounds or more whose listed prices stayed put
+   * for L rounds in a row, L the run chance no longer explains (still-odds.ts frozenRunNeeded: at
+   * least K), while more than half of such markets moved in the last K rounds; when none moved at
+   * all, prices-static once (information: a deployment whose prices do not move, not a stale market).
    */
   private judgeFrozen(r: number): void {
     const k = WATCH_RULES.frozenRounds;
@@ -276,18 +317,24 @@ export class WatchTracker {
       return;
     }
     if (moving / judged <= WATCH_RULES.movingShare) return;
+    const counts = this.deployment.stillCounts ?? emptyStillCounts();
     for (const [id, track] of still) {
-      if (track.frozen) continue;
+      if (track.frozen || track.still < k) continue;
+      const q = stayBound(counts, stillBin(track.yes));
+      const needed = frozenRunNeeded(q, judged, r);
+      if (track.still < needed) continue;
       track.frozen = true;
-      const seen = [this.evidence(track.movedAt, `yes ${price(track.yes)} no ${price(track.no)}`), this.evidence(r, 'the same')];
-      this.findings.add('prices-frozen', LIST_ENDPOINT, { marketId: id, found: `yes ${price(track.yes)} since round ${track.movedAt}, while ${moving} of ${judged} active markets moved`, seen }, `market ${JSON.stringify(id)} kept yes ${price(track.yes)} no ${price(track.no)} from round ${track.movedAt} to round ${r} while ${moving} of ${judged} active markets moved`);
+      const since = r - track.still;
+      const odds = `a moving market here stays put a round with probability ${q.toFixed(3)} at most: ${needed} rounds in a row happen by chance with probability under ${WATCH_RULES.frozenAlpha} over the watch`;
+      const seen = [this.evidence(since, `yes ${price(track.yes)} no ${price(track.no)}`), this.evidence(r, `the same, ${track.still} rounds later`)];
+      this.findings.add('prices-frozen', LIST_ENDPOINT, { marketId: id, found: `yes ${price(track.yes)} for ${track.still} rounds (since round ${since}), while ${moving} of ${judged} active markets moved`, seen }, `market ${JSON.stringify(id)} kept yes ${price(track.yes)} no ${price(track.no)} from round ${since} to round ${r} while ${moving} of ${judged} active markets moved (${odds})`);
     }
   }
 
   /** Drops markets absent WATCH_FORGET_ROUNDS rounds and instants older than any evidence needs. */
   private forget(r: number): void {
     for (const [id, track] of this.markets) if (track.absent !== undefined && r - track.absent >= WATCH_FORGET_ROUNDS) this.markets.delete(id);
-    const keep = WATCH_FORGET_ROUNDS + WATCH_RULES.frozenRounds + WATCH_RULES.lagHistory;
+    const keep = WATCH_INSTANT_ROUNDS;
     for (const round of this.instants.keys()) if (r - round > keep) this.instants.delete(round);
   }
 }
