@@ -67,7 +67,7 @@ const WATCHED = DEVIATIONS.filter((d) => d.watch !== undefined);
 
 describe.concurrent('a watch of a stub serving each deviation that declares what a watch sees', () => {
   it('covers the deviations the issue names', () => {
-    expect(WATCHED.map((d) => d.name)).toEqual(expect.arrayContaining(['stale-prices', 'status-regression', 'prices-after-resolution', 'item-flapping', 'clock-skew']));
+    expect(WATCHED.map((d) => d.name)).toEqual(expect.arrayContaining(['stale-prices', 'status-regression', 'prices-after-resolution', 'item-flapping', 'clock-skew', 'stale-etag', 'list-lags-items']));
   });
 
   it.each(WATCHED.map((d) => [d.name, d] as const))('%s', async (_name, deviation) => {

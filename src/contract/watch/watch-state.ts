@@ -2,7 +2,7 @@ import { MAX_WATCHED_MARKETS } from '../../floor/limits.js';
 import { packageVersion } from '../../floor/package-info.js';
 import { ContractRunError } from '../http-client/index.js';
 import { emptyStillCounts, type StillCounts } from './still-odds.js';
-import { WatchTracker, type DeploymentTrack, type MarketTrack } from './watch-tracker.js';
+import { WatchTracker, type DeploymentTrack, type MarketTrack, type Validators } from './watch-tracker.js';
 
 /** The `format` member of every watch state file. */
 export const WATCH_STATE_FORMAT = 'market-stub watch state';
@@ -125,8 +125,9 @@ function restoreMarket(raw: Record<string, unknown>, at: string, refuse: (why: s
   return track;
 }
 
-function validators(raw: Record<string, unknown>, at: string, refuse: (why: string) => ContractRunError): { etag?: string; lastModified?: string; hash?: number } {
-  const out: { etag?: string; lastModified?: string; hash?: number } = {};
+function validators(raw: Record<string, unknown>, at: string, refuse: (why: string) => ContractRunError): Omit<Validators, 'round'> {
+  const out: Omit<Validators, 'round'> = {};
+  if (raw['etagKept'] === true) out.etagKept = true;
   for (const name of ['etag', 'lastModified'] as const) {
     const value = raw[name];
     if (value === undefined) continue;

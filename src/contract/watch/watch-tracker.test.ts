@@ -193,3 +193,19 @@ function countMany(counts: number[], bin: number, n: number, stay: number): void
     previous = stayed;
   }
 }
+
+describe('a lag is a side behind for most markets that move, not a race', () => {
+  it('one market of four whose price moved between the two requests two rounds running is no lag', () => {
+    const t = new WatchTracker();
+    const found: string[] = [];
+    // m0 rises a cent a round; the others move back and forth.
+    const yes = (m: number, r: number) => Math.round((m === 0 ? 0.2 + r * 0.01 : 0.3 + m * 0.1 + (r % 2) * 0.02) * 100) / 100;
+    for (let r = 1; r <= 6; r++) {
+      const listed: Array<[string, number]> = [0, 1, 2, 3].map((m) => [`m${m}`, yes(m, r)]);
+      // m0's single answer is read after its price moved on: the list's next value each round.
+      const items: Array<[string, number]> = [0, 1, 2, 3].map((m) => [`m${m}`, m === 0 ? yes(m, r + 1) : yes(m, r)]);
+      found.push(...codes(t, round(r, listed, items)));
+    }
+    expect(found).toEqual([]);
+  });
+});

@@ -50,14 +50,24 @@ export interface MarketTrack {
   /** Rounds in a row a lag was seen, which side lags, and whether it was reported. */
   lag?: { side: 'list' | 'items'; rounds: number; behind: number; reported: boolean };
   /** Last round the single market answered, its status, validators and body hash. */
-  item?: { round: number; status: number; etag?: string; lastModified?: string; hash?: number };
+  item?: Validators & { status: number };
   /** The round its single answer was a 404 while listed, until a 200 follows. */
   item404?: number;
 }
 
+/** An answer's validators in one round: `ETag`, `Last-Modified`, the body's hash, and whether etag-kept was said of this `ETag`. */
+export interface Validators {
+  round: number;
+  etag?: string;
+  lastModified?: string;
+  hash?: number;
+  /** etag-kept reported while this `ETag` stays (once an episode). */
+  etagKept?: boolean;
+}
+
 /** What a watch keeps of the deployment between rounds. */
 export interface DeploymentTrack {
-  list?: { round: number; etag?: string; lastModified?: string; hash?: number };
+  list?: Validators;
   /** clock-skew reported and not ended since. */
   skewed?: boolean;
   /** prices-static reported (once a watch). */
@@ -90,6 +100,10 @@ export class WatchTracker {
   /** Markets listed beyond MAX_WATCHED_MARKETS in the last round (counted, not compared). */
   untracked = 0;
   private findings = new WatchFindings();
+  /** This round's lags by lagging side, and the markets whose other side moved (judgeLags). */
+  private lagRound: { lagging: Record<'list' | 'items', Array<[string, MarketTrack]>>; movers: Record<'list' | 'items', number> } = { lagging: { list: [], items: [] }, movers: { list: 0, items: 0 } };
+  /** Rounds in a row each side lagged for most markets that moved (not carried in the state: seen again in lagRounds rounds). */
+  private lagRounds: Record<'list' | 'items', number> = { list: 0, items: 0 };
 
   /** The round's time findings; updates what is kept. */
   compare(round: RoundObservations): WatchFinding[] {
@@ -97,7 +111,9 @@ export class WatchTracker {
     this.instants.set(round.round, new Date(round.at).toISOString());
     if (round.list) this.compareList(round, round.list);
     if (round.listed) this.compareListing(round, round.listed);
+    this.lagRound = { lagging: { list: [], items: [] }, movers: { list: 0, items: 0 } };
     for (const [id, observed] of round.items) this.compareItem(round, id, observed.facts, observed.market);
+    this.judgeLags(round.round);
     if (round.listed) this.judgeFrozen(round.round);
     this.forget(round.round);
     return this.findings.list();
@@ -119,11 +135,13 @@ export class WatchTracker {
     this.judgeSkew(round.round, facts);
   }
 
-  /** etag-kept and last-modified-backwards between two answers of the same URL. */
-  private compareValidators(endpoint: typeof LIST_ENDPOINT | typeof SINGLE_ENDPOINT, marketId: string | undefined, before: { round: number; etag?: string; lastModified?: string; hash?: number }, now: { round: number; etag?: string; lastModified?: string; hash?: number }): void {
+  /** etag-kept (once while the same `ETag` stays) and last-modified-backwards between two answers of the same URL. */
+  private compareValidators(endpoint: typeof LIST_ENDPOINT | typeof SINGLE_ENDPOINT, marketId: string | undefined, before: Validators, now: Validators): void {
     const id = marketId === undefined ? {} : { marketId };
     const what = marketId === undefined ? 'the list' : `market ${JSON.stringify(marketId)}`;
-    if (before.etag !== undefined && before.etag === now.etag && before.hash !== undefined && now.hash !== undefined && before.hash !== now.hash) {
+    if (before.etag !== undefined && before.etag === now.etag && before.etagKept) now.etagKept = true;
+    if (before.etag !== undefined && before.etag === now.etag && before.hash !== undefined && now.hash !== undefined && before.hash !== now.hash && !now.etagKept) {
+      now.etagKept = true;
       const seen = [this.evidence(before.round, `ETag ${before.etag}`), this.evidence(now.round, `ETag ${now.etag}, another body`)];
       this.findings.add('etag-kept', endpoint, { ...id, found: `ETag ${now.etag} kept while the body changed`, seen }, `${what} kept ETag ${now.etag} from round ${before.round} to round ${now.round} while its body changed`);
     }
@@ -268,16 +286,18 @@ export class WatchTracker {
     track.item = now;
     const yes = market ? market.yes_price : Number.NaN;
     track.itemYes = consecutive ? [yes, ...track.itemYes].slice(0, WATCH_RULES.lagHistory) : [yes];
-    if (listedNow) this.judgeLag(id, track, r);
+    if (listedNow) this.judgeLag(id, track);
   }
 
   /**
-   * A lag: this round the list and the single market disagree, and one shows what the other showed
-   * 1 to lagHistory − 1 rounds earlier; reported once it held lagRounds rounds in a row (a price that
-   * moved between the two requests of one round holds one round).
+   * A lag of one market this round: the list and the single market disagree, and one shows what
+   * the other showed 1 to lagHistory − 1 rounds earlier. Counted per side among the markets whose
+   * leading side moved this round (judgeLags decides); a market's episode ends when the lag does.
    */
-  private judgeLag(id: string, track: MarketTrack, r: number): void {
+  private judgeLag(id: string, track: MarketTrack): void {
     const [list, item] = [track.listYes[0] ?? Number.NaN, track.itemYes[0] ?? Number.NaN];
+    if (track.itemYes.length > 1 && !samePrice(track.itemYes[0] ?? Number.NaN, track.itemYes[1] ?? Number.NaN)) this.lagRound.movers.list++;
+    if (track.listYes.length > 1 && !samePrice(track.listYes[0] ?? Number.NaN, track.listYes[1] ?? Number.NaN)) this.lagRound.movers.items++;
     const lag = Number.isNaN(list) || Number.isNaN(item) || samePrice(list, item) ? undefined : lagOf(track);
     if (!lag) {
       delete track.lag;
@@ -285,12 +305,37 @@ export class WatchTracker {
     }
     const rounds = track.lag?.side === lag.side ? track.lag.rounds + 1 : 1;
     track.lag = { ...lag, rounds, reported: track.lag?.side === lag.side ? track.lag.reported : false };
-    if (rounds < WATCH_RULES.lagRounds || track.lag.reported) return;
-    track.lag.reported = true;
+    this.lagRound.lagging[lag.side].push([id, track]);
+  }
+
+  /**
+   * list-lags-items and items-lag-list: a cache in front of one endpoint lags every market that
+   * moves, while a price that moved between the list request and the single request of a round
+   * (or went back and forth) shows a lag for a few. So a side lags when more than half of the
+   * markets whose other side moved show its lag, WATCH_RULES.lagRounds rounds in a row; then the
+   * markets that show it are reported, once an episode.
+   */
+  private judgeLags(r: number): void {
+    for (const side of ['list', 'items'] as const) {
+      const lagging = this.lagRound.lagging[side];
+      const movers = this.lagRound.movers[side];
+      const held = movers > 0 && lagging.length * 2 > movers ? (this.lagRounds[side] += 1) : (this.lagRounds[side] = 0);
+      if (held < WATCH_RULES.lagRounds) continue;
+      for (const [id, track] of lagging) this.reportLag(id, track, r, held, `${lagging.length} of ${movers} markets that moved`);
+    }
+  }
+
+  private reportLag(id: string, track: MarketTrack, r: number, held: number, share: string): void {
+    const lag = track.lag;
+    if (!lag || lag.reported) return;
+    lag.reported = true;
+    const [list, item] = [track.listYes[0] ?? Number.NaN, track.itemYes[0] ?? Number.NaN];
     const code = lag.side === 'list' ? 'list-lags-items' : 'items-lag-list';
     const [lagging, leading] = lag.side === 'list' ? ['the list', 'the single market'] : ['the single market', 'the list'];
-    const seen = [this.evidence(r - lag.behind, `${lag.side === 'list' ? 'single market' : 'list'} yes ${price(lag.side === 'list' ? (track.itemYes[lag.behind] ?? Number.NaN) : (track.listYes[lag.behind] ?? Number.NaN))}`), this.evidence(r, `list yes ${price(list)}, single market yes ${price(item)}`)];
-    this.findings.add(code, lag.side === 'list' ? LIST_ENDPOINT : SINGLE_ENDPOINT, { marketId: id, found: `${lagging} shows what ${leading} showed ${lag.behind} round${lag.behind === 1 ? '' : 's'} earlier`, seen }, `market ${JSON.stringify(id)}: ${lagging} showed what ${leading} showed ${lag.behind} round${lag.behind === 1 ? '' : 's'} earlier, ${rounds} rounds in a row (yes ${price(list)} listed, ${price(item)} single)`);
+    const earlier = lag.side === 'list' ? (track.itemYes[lag.behind] ?? Number.NaN) : (track.listYes[lag.behind] ?? Number.NaN);
+    const seen = [this.evidence(r - lag.behind, `${lag.side === 'list' ? 'single market' : 'list'} yes ${price(earlier)}`), this.evidence(r, `list yes ${price(list)}, single market yes ${price(item)}`)];
+    const rounds = `${lag.behind} round${lag.behind === 1 ? '' : 's'}`;
+    this.findings.add(code, lag.side === 'list' ? LIST_ENDPOINT : SINGLE_ENDPOINT, { marketId: id, found: `${lagging} shows what ${leading} showed ${rounds} earlier`, seen }, `market ${JSON.stringify(id)}: ${lagging} showed what ${leading} showed ${rounds} earlier (yes ${price(list)} listed, ${price(item)} single), as ${share} did, ${held} rounds in a row`);
   }
 
   /**
@@ -339,14 +384,21 @@ export class WatchTracker {
   }
 }
 
-/** Which side lags and by how many rounds, when the disagreeing value is one the other side showed earlier. */
+/**
+ * Which side lags and by how many rounds, when the disagreeing value is one the other side showed
+ * earlier. A price that went back and forth can fit both sides at the same distance (list a, item
+ * b, and a round earlier list b, item a): that says nothing of which side lags, so no lag.
+ */
 function lagOf(track: MarketTrack): { side: 'list' | 'items'; behind: number } | undefined {
   const [list, item] = [track.listYes[0] as number, track.itemYes[0] as number];
   for (let behind = 1; behind < WATCH_RULES.lagHistory; behind++) {
     const listed = track.listYes[behind];
-    if (listed !== undefined && samePrice(listed, item) && !samePrice(listed, list)) return { side: 'items', behind };
     const single = track.itemYes[behind];
-    if (single !== undefined && samePrice(single, list) && !samePrice(single, item)) return { side: 'list', behind };
+    const itemsLag = listed !== undefined && samePrice(listed, item) && !samePrice(listed, list);
+    const listLags = single !== undefined && samePrice(single, list) && !samePrice(single, item);
+    if (itemsLag && listLags) return undefined;
+    if (itemsLag) return { side: 'items', behind };
+    if (listLags) return { side: 'list', behind };
   }
   return undefined;
 }
