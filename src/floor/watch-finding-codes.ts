@@ -50,7 +50,7 @@ export const WATCH_RULES = {
   /** z of the one-sided 95% Wilson bound on the odds of staying put. */
   stillConfidenceZ: 1.645,
   /** Rounds in a row a side must lag for more than half of the markets whose other side moved (a price that moved between the two requests of a round lags for a few). */
-  lagRounds: 2,
+  lagRounds: 3,
   /** Rounds of list and item prices kept per market to tell a lag (so lags of 1 to lagHistory − 1 rounds). */
   lagHistory: 4,
   /** A `Date` more than this far outside [request sent, answer read] is clock-skew, ms (an HTTP-date has whole seconds: 1 s more is allowed). */

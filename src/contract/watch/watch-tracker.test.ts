@@ -30,21 +30,30 @@ function round(r: number, listed: Array<[string, number]>, items: Array<[string,
 const codes = (tracker: WatchTracker, r: RoundObservations) => tracker.compare(r).map((f) => f.code);
 
 describe('a cache in front of one endpoint', () => {
-  it('items-lag-list: the single market shows what the list showed a round earlier, two rounds in a row', () => {
+  it('items-lag-list: the single market shows what the list showed a round earlier, three rounds in a row', () => {
     const t = new WatchTracker();
     expect(codes(t, round(1, [['a', 0.4]], [['a', 0.4]]))).toEqual([]);
     expect(codes(t, round(2, [['a', 0.42]], [['a', 0.4]]))).toEqual([]);
-    const found = t.compare(round(3, [['a', 0.44]], [['a', 0.42]]));
+    expect(codes(t, round(3, [['a', 0.44]], [['a', 0.42]]))).toEqual([]);
+    const found = t.compare(round(4, [['a', 0.46]], [['a', 0.44]]));
     expect(found.map((f) => f.code)).toEqual(['items-lag-list']);
-    expect(found[0]?.examples[0]).toMatchObject({ marketId: 'a', found: 'the single market shows what the list showed 1 round earlier', seen: [{ round: 2, value: 'list yes 0.42' }, { round: 3, value: 'list yes 0.44, single market yes 0.42' }] });
-    expect(codes(t, round(4, [['a', 0.46]], [['a', 0.44]])), 'once an episode').toEqual([]);
+    expect(found[0]?.examples[0]).toMatchObject({ marketId: 'a', found: 'the single market shows what the list showed 1 round earlier', seen: [{ round: 3, value: 'list yes 0.44' }, { round: 4, value: 'list yes 0.46, single market yes 0.44' }] });
+    expect(codes(t, round(5, [['a', 0.48]], [['a', 0.46]])), 'once an episode').toEqual([]);
   });
 
-  it('list-lags-items: the list shows what the single market showed a round earlier', () => {
+  it('list-lags-items: the list shows what the single market showed two rounds earlier, not one (read before this list)', () => {
     const t = new WatchTracker();
-    t.compare(round(1, [['a', 0.4]], [['a', 0.42]]));
-    t.compare(round(2, [['a', 0.42]], [['a', 0.44]]));
-    expect(codes(t, round(3, [['a', 0.44]], [['a', 0.46]]))).toEqual(['list-lags-items']);
+    t.compare(round(1, [['a', 0.4]], [['a', 0.44]]));
+    t.compare(round(2, [['a', 0.42]], [['a', 0.46]]));
+    expect(codes(t, round(3, [['a', 0.44]], [['a', 0.48]]))).toEqual([]);
+    expect(codes(t, round(4, [['a', 0.46]], [['a', 0.5]]))).toEqual([]);
+    expect(codes(t, round(5, [['a', 0.48]], [['a', 0.52]]))).toEqual(['list-lags-items']);
+  });
+
+  it('a list that shows what the single market showed one round earlier may be a price that moved between the two requests: no lag', () => {
+    const t = new WatchTracker();
+    const found = [0, 1, 2, 3, 4, 5].flatMap((r) => codes(t, round(r + 1, [['a', 0.4 + r / 100]], [['a', 0.41 + r / 100]])));
+    expect(found).toEqual([]);
   });
 
   it('a price that moved between the list and the single request of one round is no lag', () => {

@@ -296,15 +296,20 @@ export class WatchTracker {
    */
   private judgeLag(id: string, track: MarketTrack): void {
     const [list, item] = [track.listYes[0] ?? Number.NaN, track.itemYes[0] ?? Number.NaN];
-    if (track.itemYes.length > 1 && !samePrice(track.itemYes[0] ?? Number.NaN, track.itemYes[1] ?? Number.NaN)) this.lagRound.movers.list++;
+    // Markets where a lag would show: for the list (two rounds behind), the single market moved from
+    // two rounds ago both by the last round and by this one; for the single market, the list moved this round.
+    const [now, last, before] = [track.itemYes[0] ?? Number.NaN, track.itemYes[1] ?? Number.NaN, track.itemYes[2] ?? Number.NaN];
+    if (track.itemYes.length > 2 && !samePrice(last, before) && !samePrice(now, before)) this.lagRound.movers.list++;
     if (track.listYes.length > 1 && !samePrice(track.listYes[0] ?? Number.NaN, track.listYes[1] ?? Number.NaN)) this.lagRound.movers.items++;
     const lag = Number.isNaN(list) || Number.isNaN(item) || samePrice(list, item) ? undefined : lagOf(track);
     if (!lag) {
       delete track.lag;
       return;
     }
-    const rounds = track.lag?.side === lag.side ? track.lag.rounds + 1 : 1;
-    track.lag = { ...lag, rounds, reported: track.lag?.side === lag.side ? track.lag.reported : false };
+    // The same side, the same number of rounds behind: a revisited price of a walk matches at a distance that changes.
+    const same = track.lag?.side === lag.side && track.lag.behind === lag.behind;
+    const rounds = same && track.lag ? track.lag.rounds + 1 : 1;
+    track.lag = { ...lag, rounds, reported: same && track.lag ? track.lag.reported : false };
     this.lagRound.lagging[lag.side].push([id, track]);
   }
 
@@ -313,7 +318,8 @@ export class WatchTracker {
    * moves, while a price that moved between the list request and the single request of a round
    * (or went back and forth) shows a lag for a few. So a side lags when more than half of the
    * markets whose other side moved show its lag, WATCH_RULES.lagRounds rounds in a row; then the
-   * markets that show it are reported, once an episode.
+   * markets that showed it that long, the same number of rounds behind, are reported, once an
+   * episode.
    */
   private judgeLags(r: number): void {
     for (const side of ['list', 'items'] as const) {
@@ -321,7 +327,7 @@ export class WatchTracker {
       const movers = this.lagRound.movers[side];
       const held = movers > 0 && lagging.length * 2 > movers ? (this.lagRounds[side] += 1) : (this.lagRounds[side] = 0);
       if (held < WATCH_RULES.lagRounds) continue;
-      for (const [id, track] of lagging) this.reportLag(id, track, r, held, `${lagging.length} of ${movers} markets that moved`);
+      for (const [id, track] of lagging) if ((track.lag?.rounds ?? 0) >= WATCH_RULES.lagRounds) this.reportLag(id, track, r, held, `${lagging.length} of ${movers} markets that moved`);
     }
   }
 
@@ -386,8 +392,13 @@ export class WatchTracker {
 
 /**
  * Which side lags and by how many rounds, when the disagreeing value is one the other side showed
- * earlier. A price that went back and forth can fit both sides at the same distance (list a, item
- * b, and a round earlier list b, item a): that says nothing of which side lags, so no lag.
+ * earlier than the last answer read before it. A round reads the list first, then the single
+ * markets: a single market read after the list that shows an older list price lags (1 round or
+ * more); a list that shows what the single market showed a round earlier may only be a price that
+ * moved between the list request and the single request, so the list lags only when it shows what
+ * the single market showed 2 rounds earlier or more, and not what it showed in the round before
+ * (read before this list). A price that went back and forth can fit both sides at the same
+ * distance: that says nothing of which side lags, so no lag.
  */
 function lagOf(track: MarketTrack): { side: 'list' | 'items'; behind: number } | undefined {
   const [list, item] = [track.listYes[0] as number, track.itemYes[0] as number];
@@ -395,7 +406,7 @@ function lagOf(track: MarketTrack): { side: 'list' | 'items'; behind: number } |
     const listed = track.listYes[behind];
     const single = track.itemYes[behind];
     const itemsLag = listed !== undefined && samePrice(listed, item) && !samePrice(listed, list);
-    const listLags = single !== undefined && samePrice(single, list) && !samePrice(single, item);
+    const listLags = behind >= 2 && single !== undefined && samePrice(single, list) && !samePrice(single, item) && !samePrice(track.itemYes[1] ?? Number.NaN, list);
     if (itemsLag && listLags) return undefined;
     if (itemsLag) return { side: 'items', behind };
     if (listLags) return { side: 'list', behind };
