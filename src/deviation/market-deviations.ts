@@ -1,5 +1,4 @@
 import { mixSeed } from '../floor/seed-mix.js';
-import { WATCH_RULES } from '../floor/watch-finding-codes.js';
 import { WATCHED_DEVIATIONS } from './watched-deviations.js';
 import { onItem, onList, type DeviationContext, type JsonObject, type MarketDeviation, type MarketViews } from './deviation-definition.js';
 
@@ -263,7 +262,10 @@ export const MARKET_DEVIATIONS: readonly MarketDeviation[] = [
     describe: 'prices do not move with the clock (or a tick) while the others walk',
     findings: [],
     unseen: 'one crawl sees prices at one moment; only a client that ticks and compares can tell a stale market',
-    watch: { findings: ['prices-frozen'], rounds: WATCH_RULES.frozenRounds + 1 },
+    // The run prices-frozen needs grows with the markets and rounds watched and shrinks as the
+    // rounds teach how often a moving market stays put (contract/watch/still-odds.ts): against 12
+    // markets ticked one step a round it is 17 unchanged rounds, so round 18.
+    watch: { findings: ['prices-frozen'], rounds: 20 },
     record: 'kept',
     freezesPrices: true,
   },
@@ -336,6 +338,8 @@ export const MARKET_DEVIATIONS: readonly MarketDeviation[] = [
     describe: 'the single market\'s `ETag` names the market, not its bytes: it stays while the body changes (a tick, an edit, the clock), and `If-None-Match` with it is answered 304, so a poller keeps old prices',
     findings: [],
     unseen: 'one crawl sees each body once, with a tag it cannot fault; the evidence needs two rounds: the same URL answering the same strong `ETag` with different bytes, or a 304 to that tag while an unconditional GET shows a changed body',
+    // Ticked once a round, the body changes when the market's price moves (a step of 0 keeps it): 2 rounds for a market that moves at the first tick.
+    watch: { findings: ['etag-kept'], rounds: 4 },
     record: 'kept',
     reply: { staleTag: true },
   },

@@ -242,6 +242,8 @@ export const DEFAULT_STARTUP_TIMEOUT_MS = 60_000;
 export const MAX_WATCHED_MARKETS = 100_000;
 /** Rounds a market absent from a complete list is still remembered, to tell a market that comes back (market-flapped). */
 export const WATCH_FORGET_ROUNDS = 20;
+/** Rounds whose start instant a watch keeps for evidence (a frozen market's run starts this far back at most with an instant; older evidence carries its round only). */
+export const WATCH_INSTANT_ROUNDS = 256;
 /** Largest --state file read, bytes (100,000 markets take about 20 MiB). */
 export const MAX_WATCH_STATE_BYTES = 64 * 1024 * 1024;
 /** Rounds the summary of a watch keeps for its timeline (the HTML report, --format json): the last ones. */

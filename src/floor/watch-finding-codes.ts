@@ -29,16 +29,28 @@ export type WatchFindingCode = (typeof WATCH_FINDING_KINDS)[number]['code'];
 
 /**
  * The rounds of a watch a rule needs before it can report (docs/contract-check.md states them):
- * K, the rounds a market's prices must stay still while most others move, and the skew a `Date`
- * may have from this machine's clock beyond the request's own duration.
+ * K, the fewest rounds a market's prices must stay still while most others move (more when chance
+ * explains a run of K: still-odds.ts), and the skew a `Date` may have from this machine's clock
+ * beyond the request's own duration.
  */
 export const WATCH_RULES = {
-  /** K: rounds without a price change (so K + 1 lists seen) before prices-frozen. */
+  /** K: the fewest rounds without a price change (so K + 1 lists seen) before prices-frozen; also the window of prices-static. */
   frozenRounds: 10,
   /** More than this share of the tracked active markets moved in the same K rounds. */
   movingShare: 0.5,
-  /** Rounds in a row a price lag between list and items must hold (a price that moved between the two requests lasts one). */
-  lagRounds: 2,
+  /**
+   * α: the chance, over a whole watch, that a moving market is called frozen by a run of unchanged
+   * rounds that is only chance (contract/watch/still-odds.ts frozenRunNeeded).
+   */
+  frozenAlpha: 0.01,
+  /** Transitions after an unchanged one that the bins nearest a market's price must hold before its own bins alone tell its odds of staying put (still-odds.ts stayBound). */
+  stillSample: 200,
+  /** Transitions after an unchanged one needed before their rate (a walk whose still steps cluster) enters the odds of staying put. */
+  stillAfterSample: 30,
+  /** z of the one-sided 95% Wilson bound on the odds of staying put. */
+  stillConfidenceZ: 1.645,
+  /** Rounds in a row a side must lag for more than half of the markets whose other side moved (a price that moved between the two requests of a round lags for a few). */
+  lagRounds: 3,
   /** Rounds of list and item prices kept per market to tell a lag (so lags of 1 to lagHistory − 1 rounds). */
   lagHistory: 4,
   /** A `Date` more than this far outside [request sent, answer read] is clock-skew, ms (an HTTP-date has whole seconds: 1 s more is allowed). */

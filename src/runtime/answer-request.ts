@@ -206,7 +206,7 @@ function renderMarketRoute(route: { kind: 'list' } | { kind: 'item'; marketId: s
     const edits = preferred?.scope === 'list' ? withPreferred(store.listDeviations(), preferred) : store.listDeviations();
     const firstPage = edits.length === 0 ? undefined : edits.find((d) => d.reply.firstPage !== undefined)?.reply.firstPage;
     let reply = firstPage === undefined ? renderList(catalog, new URLSearchParams(query), profile) : renderFirstPageOnly(catalog, firstPage, profile);
-    if (edits.length > 0 && edits.some((d) => d.reply.lagsItems === true)) reply = laggingList(store, target, reply);
+    if (edits.length > 0 && edits.some((d) => d.reply.lagsItems === true)) reply = laggingList(store, target, reply, on.t);
     let labels: string[] | undefined;
     if (edits.length > 0) {
       reply = deviatedListReply(reply, edits, profile, target);

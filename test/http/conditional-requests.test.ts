@@ -277,7 +277,7 @@ describe('the cache deviations', () => {
 });
 
 describe('list-lags-items', () => {
-  it('serves the list one catalog change behind its markets, each list target on its own', async () => {
+  it('serves the list two catalog changes behind its markets (one after the first), each list target on its own', async () => {
     const stub = createFetchHandler({ ...base, profile: { paging: 'offset', pageSize: 3 }, deviations: [{ name: 'list-lags-items' }] });
     const id = (await stub.catalog())[0]?.market_id ?? '';
     const titles = async (target: string) => (JSON.parse((await get(stub, target)).text) as { title: string }[]).map((m) => m.title);
@@ -289,9 +289,13 @@ describe('list-lags-items', () => {
     expect((await titles('/markets'))[0]).toBe(first[0]);
     expect((await titles('/markets'))[0]).toBe(first[0]);
     await stub.patchMarket(id, { title: 'Two' });
+    // Two changes behind: the list read before the first.
+    expect((await titles('/markets'))[0]).toBe(first[0]);
+    await stub.patchMarket(id, { title: 'Three' });
+    expect((await titles('/markets'))[0]).toBe('One');
     expect((await titles('/markets'))[0]).toBe('One');
     // A target never read before the change has nothing older to show: the current list.
-    expect((await titles('/markets?limit=2'))[0]).toBe('Two');
+    expect((await titles('/markets?limit=2'))[0]).toBe('Three');
     // Its ETag is the tag of the bytes it sends, so a revalidation of the old list is a 304.
     const listed = await get(stub, '/markets');
     expect((await get(stub, '/markets', { 'if-none-match': listed.headers.get('etag') ?? '' })).status).toBe(304);

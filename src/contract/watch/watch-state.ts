@@ -1,7 +1,8 @@
 import { MAX_WATCHED_MARKETS } from '../../floor/limits.js';
 import { packageVersion } from '../../floor/package-info.js';
 import { ContractRunError } from '../http-client/index.js';
-import { WatchTracker, type DeploymentTrack, type MarketTrack } from './watch-tracker.js';
+import { emptyStillCounts, type StillCounts } from './still-odds.js';
+import { WatchTracker, type DeploymentTrack, type MarketTrack, type Validators } from './watch-tracker.js';
 
 /** The `format` member of every watch state file. */
 export const WATCH_STATE_FORMAT = 'market-stub watch state';
@@ -94,6 +95,7 @@ function restoreDeployment(track: Record<string, unknown>, refuse: (why: string)
   }
   if (track['skewed'] === true) out.skewed = true;
   if (track['staticSaid'] === true) out.staticSaid = true;
+  if (track['stillCounts'] !== undefined) out.stillCounts = stillCounts(track['stillCounts'], refuse);
   return out;
 }
 
@@ -101,6 +103,8 @@ function restoreMarket(raw: Record<string, unknown>, at: string, refuse: (why: s
   const int = (name: string) => checkedInteger(raw[name], `${at}/${name}`, refuse);
   const track: MarketTrack = {
     first: int('first'), seen: int('seen'), yes: checkedPrice(raw['yes'], `${at}/yes`, refuse), no: checkedPrice(raw['no'], `${at}/no`, refuse), movedAt: int('movedAt'),
+    // A state written before runs were counted starts each run afresh.
+    still: raw['still'] === undefined ? 0 : int('still'),
     listYes: prices(raw['listYes'], `${at}/listYes`, refuse), itemYes: prices(raw['itemYes'], `${at}/itemYes`, refuse),
   };
   if (raw['absent'] !== undefined) track.absent = int('absent');
@@ -110,6 +114,7 @@ function restoreMarket(raw: Record<string, unknown>, at: string, refuse: (why: s
     track.status = raw['status'];
   }
   if (raw['frozen'] === true) track.frozen = true;
+  if (raw['moved'] === true) track.moved = true;
   if (raw['afterTerminal'] === true) track.afterTerminal = true;
   const item = raw['item'];
   if (item !== undefined) {
@@ -120,8 +125,9 @@ function restoreMarket(raw: Record<string, unknown>, at: string, refuse: (why: s
   return track;
 }
 
-function validators(raw: Record<string, unknown>, at: string, refuse: (why: string) => ContractRunError): { etag?: string; lastModified?: string; hash?: number } {
-  const out: { etag?: string; lastModified?: string; hash?: number } = {};
+function validators(raw: Record<string, unknown>, at: string, refuse: (why: string) => ContractRunError): Omit<Validators, 'round'> {
+  const out: Omit<Validators, 'round'> = {};
+  if (raw['etagKept'] === true) out.etagKept = true;
   for (const name of ['etag', 'lastModified'] as const) {
     const value = raw[name];
     if (value === undefined) continue;
@@ -130,6 +136,12 @@ function validators(raw: Record<string, unknown>, at: string, refuse: (why: stri
   }
   if (raw['hash'] !== undefined) out.hash = checkedInteger(raw['hash'], `${at}/hash`, refuse);
   return out;
+}
+
+/** The counts of still-odds.ts: STILL_BINS × 4 whole numbers. */
+function stillCounts(raw: unknown, refuse: (why: string) => ContractRunError): StillCounts {
+  if (!Array.isArray(raw) || raw.length !== emptyStillCounts().length) throw refuse(`/track/stillCounts is not an array of ${emptyStillCounts().length} counts`);
+  return raw.map((value, k) => checkedInteger(value, `/track/stillCounts/${k}`, refuse));
 }
 
 function prices(raw: unknown, at: string, refuse: (why: string) => ContractRunError): number[] {
