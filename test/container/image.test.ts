@@ -243,8 +243,12 @@ describe(`docker/Dockerfile, built and run (${TAG})`, () => {
     const e = needImage();
     const lock = JSON.parse(await readFile(path.join(ROOT, 'package-lock.json'), 'utf8')) as { packages: Record<string, { dev?: boolean }> };
     const devOnly = Object.entries(lock.packages).filter(([key, info]) => key.startsWith('node_modules/') && info.dev).map(([key]) => key);
-    const pkg = JSON.parse(await readFile(path.join(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string>; devDependencies: Record<string, string> };
-    expect(devOnly).toEqual(expect.arrayContaining(Object.keys(pkg.devDependencies).map((d) => `node_modules/${d}`)));
+    const pkg = JSON.parse(await readFile(path.join(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string>; devDependencies: Record<string, string>; peerDependencies: Record<string, string> };
+    // An optional peer the tests install may also be a production dependency's own dependency
+    // (@opentelemetry/api: prom-client's), so the lock does not mark it dev; every other one must be.
+    const peersInProduction = Object.keys(pkg.peerDependencies).filter((d) => lock.packages[`node_modules/${d}`] !== undefined && lock.packages[`node_modules/${d}`]?.dev !== true);
+    expect(peersInProduction).toEqual(['@opentelemetry/api']);
+    expect(devOnly).toEqual(expect.arrayContaining(Object.keys(pkg.devDependencies).filter((d) => !peersInProduction.includes(d)).map((d) => `node_modules/${d}`)));
     const prod = Object.keys(pkg.dependencies).map((d) => `node_modules/${d}`);
     // As root, so that /root/.npm is visible too; one line per finding.
     const script = [
