@@ -1,6 +1,7 @@
 import type { Market, MarketSummary } from '../schema/generated/market-types.js';
 import type { DeviatedReply } from '../deviation/render-deviated-market.js';
 import { utf8 } from '../floor/bytes.js';
+import { strongTag } from '../floor/text-hash.js';
 
 /** One market with its pre-serialised response bodies (no serialisation on the request path). */
 export interface CatalogEntry {
@@ -9,6 +10,11 @@ export interface CatalogEntry {
   readonly body: Uint8Array;
   /** JSON text of the list item (the MarketSummary projection). */
   readonly summaryJson: string;
+  /**
+   * The strong entity tag of `body` (floor/text-hash.ts strongTag), when the entry keeps it: hashed
+   * once per entry, so a market at a new step of the clock costs no lookup in a table of tags.
+   */
+  readonly bodyTag?: string;
   /** Set only on a market served with a deviation: how its single answer deviates beyond `body` (404, status, media type, delay). */
   readonly deviated?: DeviatedReply;
 }
@@ -64,6 +70,7 @@ export function toCatalogEntry(market: Market): CatalogEntry {
 class EntryBuiltOnUse implements CatalogEntry {
   #body: Uint8Array | undefined;
   #summaryJson: string | undefined;
+  #bodyTag: string | undefined;
 
   constructor(readonly market: Market) {}
 
@@ -73,6 +80,10 @@ class EntryBuiltOnUse implements CatalogEntry {
 
   get summaryJson(): string {
     return (this.#summaryJson ??= JSON.stringify(toSummary(this.market)));
+  }
+
+  get bodyTag(): string {
+    return (this.#bodyTag ??= strongTag(this.body));
   }
 }
 

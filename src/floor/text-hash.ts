@@ -41,6 +41,15 @@ export function bytesDigest(bytes: Uint8Array): string {
   return hex8(fmix32(a)) + hex8(fmix32(b ^ a));
 }
 
+/**
+ * The strong entity tag of some bytes (RFC 9110 §8.8.3): `"`, the 16 hex digits of bytesDigest,
+ * `"`. What every market answer's `ETag` is (runtime/conditional-reply.ts), whoever computes it: a
+ * catalog entry keeps its body's (catalog/market-catalog.ts), the conditional stage makes the rest.
+ */
+export function strongTag(bytes: Uint8Array): string {
+  return `"${bytesDigest(bytes)}"`;
+}
+
 /** MurmurHash3's 32-bit finaliser: every input bit reaches every output bit. */
 function fmix32(h: number): number {
   let x = h ^ (h >>> 16);

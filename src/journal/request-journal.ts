@@ -197,8 +197,13 @@ function journalColumns(capacity: number) {
     /** Explanations of explained answers (undefined elsewhere): small records the core built for the request, kept as they are. */
     explains: new Array<Explanation | undefined>(capacity),
     text: createTextSlots(capacity),
-    /** Response headers, in text slots as the request's are (no headers object kept). */
-    responses: createTextSlots(capacity),
+    /**
+     * Response headers: the reply's own headers object, kept as the body is (not copied into text
+     * slots as a request's are: the stub built it for this one answer, every adapter has finished it
+     * before the exchange is recorded, and nothing writes it after; copying cost each answer about
+     * 2 µs, bench/README.md). Read back as a fresh object.
+     */
+    responses: new Array<Readonly<Record<string, string>> | undefined>(capacity),
     /** Response bodies kept for the HAR export (MAX_JOURNAL_BODY_BYTES): the reply's own bytes, not a copy. */
     bodies: new Array<Uint8Array | undefined>(capacity),
     /** -2: no response recorded; -1: a body in chunks (size unknown). */
@@ -229,7 +234,7 @@ function clearColumns(c: JournalColumns): void {
   c.text.clear();
   c.labels.fill(NO_LABELS);
   c.explains.fill(undefined);
-  c.responses.clear();
+  c.responses.fill(undefined);
   c.bodies.fill(undefined);
   c.bodySizes.fill(-2);
 }
@@ -239,7 +244,7 @@ function releaseSlot(c: JournalColumns, slot: number): void {
   c.text.release(slot);
   c.labels[slot] = NO_LABELS;
   c.explains[slot] = undefined;
-  c.responses.release(slot);
+  c.responses[slot] = undefined;
   c.bodies[slot] = undefined;
   c.bodySizes[slot] = -2;
 }
@@ -290,7 +295,7 @@ function writeResponse(c: JournalColumns, slot: number, method: string, response
     c.bodySizes[slot] = -2;
     return;
   }
-  c.responses.write(slot, '', '', response.headers);
+  c.responses[slot] = response.headers;
   const size = response.chunks !== undefined ? -1 : method === 'HEAD' ? 0 : response.body.length;
   c.bodySizes[slot] = size;
   c.bodies[slot] = size > 0 && size <= MAX_JOURNAL_BODY_BYTES ? response.body : undefined;
@@ -300,7 +305,7 @@ function writeResponse(c: JournalColumns, slot: number, method: string, response
 function readResponse(c: JournalColumns, slot: number): JournaledResponse | undefined {
   const bodySize = c.bodySizes[slot] ?? -2;
   if (bodySize === -2) return undefined;
-  return { headers: c.responses.read(slot).headers, body: c.bodies[slot], bodySize };
+  return { headers: { ...c.responses[slot] }, body: c.bodies[slot], bodySize };
 }
 
 /** What a response costs the byte bound: its header names and values and the body bytes kept. */

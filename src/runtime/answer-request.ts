@@ -12,7 +12,7 @@ import { errorReply, marketNotFound, methodNotAllowed } from './error-reply.js';
 import { conditional } from './conditional-reply.js';
 import { laggingList } from './lagging-list.js';
 import { renderFirstPageOnly, renderList } from './market-list.js';
-import { sharedJsonReply, type Reply } from './reply.js';
+import { entryReply, sharedJsonReply, type Reply } from './reply.js';
 import type { ResponseProfile } from './response-profile.js';
 import { ADMIN_PREFIX, type StubRuntime } from './stub-runtime.js';
 import type { MarketStore } from '../catalog/market-store.js';
@@ -218,7 +218,7 @@ function renderMarketRoute(route: { kind: 'list' } | { kind: 'item'; marketId: s
   const entry = catalog.entry(route.marketId);
   const deviated = entry?.deviated;
   if (entry === undefined) return { reply: marketNotFound(profile.errors, route.marketId), delayMs: 0 };
-  if (deviated === undefined) return { reply: sharedJsonReply(entry.body), delayMs: 0 };
+  if (deviated === undefined) return { reply: entryReply(entry), delayMs: 0 };
   return { reply: deviatedItemReply(entry, profile), labels: deviated.labels, delayMs: deviated.delayMs ?? 0 };
 }
 

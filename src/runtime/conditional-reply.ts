@@ -1,7 +1,7 @@
 import fresh from 'fresh';
 import type { TransportFault } from '../behaviour/behaviour.js';
 import { utf8 } from '../floor/bytes.js';
-import { bytesDigest } from '../floor/text-hash.js';
+import { strongTag } from '../floor/text-hash.js';
 import type { LastModified } from '../catalog/market-store.js';
 import type { Reply } from './reply.js';
 import { httpDate } from './http-date.js';
@@ -29,10 +29,17 @@ const tagByBody = new WeakMap<Uint8Array, string>();
  * the envelope, the page, a deviation). Hashed once per kept body, every time for a fresh one.
  */
 export function entityTag(body: Uint8Array, kept: boolean): string {
-  if (!kept) return `"${bytesDigest(body)}"`;
+  if (!kept) return strongTag(body);
   let tag = tagByBody.get(body);
-  if (tag === undefined) tagByBody.set(body, (tag = `"${bytesDigest(body)}"`));
+  if (tag === undefined) tagByBody.set(body, (tag = strongTag(body)));
   return tag;
+}
+
+/** A reply's own tag: its entry's kept one while it carries that entry's body (Reply.entry), else entityTag's. */
+function replyTag(reply: Reply): string {
+  const entry = reply.entry;
+  const kept = entry !== undefined && entry.body === reply.body ? entry.bodyTag : undefined;
+  return kept ?? entityTag(reply.body, reply.shared === true);
 }
 
 /**
@@ -59,7 +66,7 @@ export function conditional(requestHeaders: Readonly<Record<string, string | str
     reply.headers['cache-control'] = NO_STORE;
     return reply;
   }
-  reply.headers['etag'] = reply.tag ?? entityTag(reply.body, reply.shared === true);
+  reply.headers['etag'] = reply.tag ?? replyTag(reply);
   if (lastModified !== undefined && Number.isFinite(lastModified.ms)) reply.headers['last-modified'] = lastModifiedText(lastModified.ms);
   reply.headers['cache-control'] = REVALIDATE;
   return reply.notModified || stillCurrent(requestHeaders, reply.headers, lastModified?.trusted ?? false) ? notModified(reply) : reply;

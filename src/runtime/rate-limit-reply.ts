@@ -28,10 +28,15 @@ interface Window {
 const windows = new WeakMap<readonly ListDeviation[], Window>();
 const WINDOW_MS = 1000;
 
-/** Counts one request against the first rate-limited deviation of `deviations`; undefined when none is in force. */
-export function decideRateLimit(deviations: readonly ListDeviation[], profile: ResponseProfile, now = performance.now()): RateLimitDecision | undefined {
+/**
+ * Counts one request against the first rate-limited deviation of `deviations`; undefined when none
+ * is in force. `now` (performance.now() ms) is read only when one is: most answers pay one check.
+ */
+export function decideRateLimit(deviations: readonly ListDeviation[], profile: ResponseProfile, at?: number): RateLimitDecision | undefined {
+  if (deviations.length === 0) return undefined;
   const limit = deviations.find((d) => d.reply.rateLimit !== undefined)?.reply.rateLimit;
   if (limit === undefined) return undefined;
+  const now = at ?? performance.now();
   let window = windows.get(deviations);
   if (window === undefined || now - window.opened >= WINDOW_MS) windows.set(deviations, (window = { opened: now, used: 0 }));
   window.used++;

@@ -20,6 +20,11 @@ export interface Reply {
    * conditional stage (conditional-reply.ts) uses it instead of the body's own.
    */
   tag?: string;
+  /**
+   * The catalog entry the body is (a market's answer): its kept `bodyTag` is the `ETag` while the
+   * reply still carries that entry's body (conditional-reply.ts checks that it does).
+   */
+  entry?: { readonly body: Uint8Array; readonly bodyTag?: string | undefined };
   /** A deviation's 304 to any request, validators sent or not (`item-unconditional-304`, `list-unconditional-304`). */
   notModified?: true;
   /** A deviation's `Date` this many ms from the stub clock (`clock-skew`); the core stamps it (stub-core.ts `dated`). */
@@ -32,6 +37,11 @@ export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 /** A 200 JSON reply around an already serialised body. */
 export function jsonReply(body: Uint8Array, status = 200, headers?: Record<string, string>): Reply {
   return { status, headers: headers === undefined ? { 'content-type': JSON_CONTENT_TYPE } : { 'content-type': JSON_CONTENT_TYPE, ...headers }, body };
+}
+
+/** A market's 200: its entry's kept body, and the entry, whose kept tag the conditional stage reads. */
+export function entryReply(entry: { readonly body: Uint8Array; readonly bodyTag?: string | undefined }): Reply {
+  return { status: 200, headers: { 'content-type': JSON_CONTENT_TYPE }, body: entry.body, shared: true, entry };
 }
 
 /** A 200 JSON reply around a body the stub keeps and sends again (Reply.shared): a market's, a whole list's. */
