@@ -5,6 +5,9 @@
 // refused arguments with the admin API's located problem, sit behind the admin API's token and
 // Host/Origin rules, and not be there at all when the option is off.
 import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -14,7 +17,7 @@ import { MAX_MCP_HTTP_SESSIONS, MAX_MCP_MESSAGE_BYTES } from '../../src/floor/li
 import { createMcpHttpEndpoint } from '../../src/mcp/mcp-http.js';
 import { CONTROLS } from '../../src/runtime/control-table.js';
 import { launchStub } from '../../src/stub.js';
-import { CLI, startServeProcess, type ServedProcess } from '../support/cli-process.js';
+import { CLI, runCliProcess, startServeProcess, type ServedProcess } from '../support/cli-process.js';
 
 const TOKEN = 'mcp-http-token-8d41e07a';
 const STUB_ARGS = ['--port', '0', '--seed', '3', '--count', '5', '--clock', '2026-01-01', '--quiet'];
@@ -209,6 +212,31 @@ describe('serve without --mcp-http on', () => {
       child.kill('SIGTERM');
       await new Promise((resolve) => child.once('exit', resolve));
     }
+  });
+});
+
+describe('--mcp-http as an option row', () => {
+  it('is turned on by MARKET_STUB_MCP_HTTP and by the config file, and a bad value stops the start naming it', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'market-stub-mcp-http-'));
+    const config = path.join(dir, 'stub.json');
+    writeFileSync(config, JSON.stringify({ serve: { mcpHttp: 'on' } }));
+    try {
+      for (const [args, env] of [[STUB_ARGS, { MARKET_STUB_MCP_HTTP: 'on' }], [[...STUB_ARGS, '--config', config], {}]] as const) {
+        const stub = await startServeProcess(args, { env });
+        try {
+          const opened = await post(stub.url, JSON.stringify(INITIALIZE), { authorization: '' });
+          expect(opened.status).toBe(200);
+          expect(opened.headers.get('mcp-session-id')).toMatch(/^[0-9a-f-]{36}$/);
+        } finally {
+          await stub.stop();
+        }
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    const bad = await runCliProcess(['serve', ...STUB_ARGS, '--mcp-http', 'yes']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain(`--mcp-http: expected one of on, off, found "yes"`);
   });
 });
 
