@@ -92,6 +92,7 @@ export function createMcpHttpEndpoint(options: McpHttpOptions): McpHttpEndpoint 
   const table = sessionTable(options.maxSessions ?? MAX_MCP_HTTP_SESSIONS, options.idleMs ?? MCP_HTTP_IDLE_MS);
   return {
     path: MCP_HTTP_PATH,
+    describe: 'the Model Context Protocol over Streamable HTTP (serve --mcp-http on): POST JSON-RPC messages, DELETE to end a session (docs/mcp.md#over-http)',
     bodyBytes: MAX_MCP_MESSAGE_BYTES,
     get sessions() {
       return table.byId.size;

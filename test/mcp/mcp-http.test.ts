@@ -62,6 +62,8 @@ describe('serve --mcp-http on', () => {
 
   it('opens a session (Mcp-Session-Id) and lists exactly the tools `market-stub mcp` lists over stdio', async () => {
     expect(session.transport.sessionId).toMatch(/^[0-9a-f-]{36}$/);
+    const index = await fetch(`${stub.url}/__stub`, { headers: { authorization: `Bearer ${TOKEN}` } }).then((r) => r.json()) as { endpoint?: unknown };
+    expect(index.endpoint).toMatchObject({ method: 'POST', path: '/__stub/mcp' });
     const { tools } = await session.client.listTools();
     expect(tools.map((t) => t.name)).toEqual([...CONTROLS.map((row) => row.name), 'openapi', 'check']);
     const stdio = new Client({ name: 'market-stub-stdio', version: '1.0.0' });
@@ -190,6 +192,7 @@ describe('serve without --mcp-http on', () => {
       expect(mcp.status).toBe(404);
       expect((await mcp.text()).replaceAll('/mcp', '/mcq')).toBe(await other.text());
       expect(mcp.headers.get('mcp-session-id')).toBeNull();
+      expect(await fetch(`${stub.url}/__stub`).then((r) => r.json())).not.toHaveProperty('endpoint');
     } finally {
       await stub.stop();
     }

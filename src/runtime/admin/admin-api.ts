@@ -73,9 +73,9 @@ export function createAdminApi(runtime: StubRuntime, options: { controls?: StubC
   const endpoint = options.endpoint;
   const dispatch: AdminDispatch = (request) => {
     const split = splitTarget(request.target);
-    return answer(request, split.path, split.query);
+    return answerAdmin(request, split.path, split.query);
   };
-  const answer = async (request: StubRequest, fullPath: string, queryText: string): Promise<Reply> => {
+  const answerAdmin = async (request: StubRequest, fullPath: string, queryText: string): Promise<Reply> => {
     const method = request.method;
     const path = fullPath.slice(ADMIN_PREFIX.length) || '/';
     let where = `${method} ${ADMIN_PREFIX}${path === '/' ? '' : path}`;
@@ -105,6 +105,7 @@ export function createAdminApi(runtime: StubRuntime, options: { controls?: StubC
       // Two turns: parse, then run; each after the event loop has answered what waits.
       const body = raw === undefined ? undefined : await takeTurn(() => parseAdminBody(raw, where));
       const answer = await takeTurn(() => found.route.run({ params: found.params, body, query: new URLSearchParams(queryText), where, controls, runtime }));
+      if (found.route === INDEX_ROUTE && endpoint !== undefined) answer.body = { ...(answer.body as object), endpoint: { method: 'POST', path: `${ADMIN_PREFIX}${endpoint.path}`, describe: endpoint.describe } };
       return withAdminHeaders(answerReply(answer));
     } catch (error) {
       return withAdminHeaders(adminErrorReply(toFailure(error, where, runtime)));
@@ -112,7 +113,7 @@ export function createAdminApi(runtime: StubRuntime, options: { controls?: StubC
       if (counted) inFlight -= 1;
     }
   };
-  return answer;
+  return answerAdmin;
 }
 
 /** An endpoint's request: its headers one value each, and a POST's body read within `limit` (readAdminBody). @throws AdminFailure as readAdminBody. */

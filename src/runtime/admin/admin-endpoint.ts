@@ -30,6 +30,8 @@ export type AdminDispatch = (request: StubRequest) => Promise<Reply>;
 export interface AdminEndpoint {
   /** The path under `/__stub`, such as `/mcp`. */
   path: string;
+  /** What `GET /__stub` says of it (its `endpoint` member: `{method, path, describe}`, the method a client starts with). */
+  describe: string;
   /** Largest POST body read for it, bytes. */
   bodyBytes: number;
   /**
