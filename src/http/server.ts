@@ -60,8 +60,8 @@ export interface RunningServer {
 /**
  * The server's request handler: the node:http adapter over the request core, which answers every
  * route (market routes, health, OpenAPI, 404/405, preflights, the admin API and its console's
- * files, read from dist/console; `adminEndpoint`: the edges' admin path, admin-endpoint.ts). Express is never loaded: it is one more adapter (createApp), for
- * apps that mount the stub.
+ * files, read from dist/console; `adminEndpoint`: the edges' admin path, admin-endpoint.ts).
+ * Express is never loaded: it is one more adapter (createApp), for apps that mount the stub.
  */
 export function createRequestHandler(runtime: StubRuntime, options: Pick<StubCoreOptions, 'adminEndpoint'> = {}): (req: IncomingMessage, res: ServerResponse) => void {
   return createNodeHandler(createStubCore(runtime, { consoleAssets: loadConsoleAssets, ...options }));

@@ -116,12 +116,18 @@ export function createAdminApi(runtime: StubRuntime, options: { controls?: StubC
   return answerAdmin;
 }
 
-/** An endpoint's request: its headers one value each, and a POST's body read within `limit` (readAdminBody). @throws AdminFailure as readAdminBody. */
+/** Credentials the admin API has checked: never handed on to an endpoint. */
+const CHECKED_CREDENTIALS = new Set(['authorization', 'cookie']);
+
+/**
+ * An endpoint's request: its headers one value each, less the credentials (the token was checked
+ * in stage 1), and a POST's body read within `limit` (readAdminBody). @throws AdminFailure as readAdminBody.
+ */
 async function endpointRequest(request: StubRequest, where: string, limit: number): Promise<AdminEndpointRequest> {
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(request.headers)) {
     const one = header(value);
-    if (one !== undefined) headers[name] = one;
+    if (one !== undefined && !CHECKED_CREDENTIALS.has(name)) headers[name] = one;
   }
   const body = request.method === 'POST' ? await readAdminBody(request, where, limit) : undefined;
   return { method: request.method, headers, body };

@@ -8,7 +8,8 @@ import { AdminFailure, adminFailure } from './admin-error.js';
 const NO_BYTES = new Uint8Array(0);
 
 /**
- * Reads an admin request's body with a byte limit: a declared Content-Length over it is refused
+ * Reads an admin request's body with a byte limit (`limit`: MAX_ADMIN_BODY_BYTES, or an admin
+ * endpoint's own, admin-endpoint.ts): a declared Content-Length over it is refused
  * before a byte is read, a chunked body as soon as it passes it (the rest is never read: the
  * adapter closes the connection), a body shorter or longer than its Content-Length is refused;
  * compressed bodies are refused. parseAdminBody then checks the text is UTF-8, nested at most

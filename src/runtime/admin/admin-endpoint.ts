@@ -5,7 +5,7 @@ import type { Reply } from '../reply.js';
 export interface AdminEndpointRequest {
   /** Upper-case method (`POST`). */
   method: string;
-  /** Lower-case header names, one value each (a repeated singleton field was refused before). */
+  /** Lower-case header names, one value each (a repeated singleton field was refused before); never Authorization or Cookie. */
   headers: Readonly<Record<string, string>>;
   /** The body, read within AdminEndpoint.bodyBytes (POST only; undefined for other methods). */
   body: Uint8Array | undefined;
