@@ -13,7 +13,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_MCP_HTTP_SESSIONS, MAX_MCP_MESSAGE_BYTES } from '../../src/floor/limits.js';
+import { MAX_MCP_HTTP_SESSIONS, MAX_MCP_MESSAGE_BYTES, MAX_MCP_RESULT_BYTES } from '../../src/floor/limits.js';
 import { createMcpHttpEndpoint } from '../../src/mcp/mcp-http.js';
 import { CONTROLS } from '../../src/runtime/control-table.js';
 import { launchStub } from '../../src/stub.js';
@@ -243,7 +243,7 @@ describe('--mcp-http as an option row', () => {
   });
 });
 
-describe('an MCP HTTP session left idle', () => {
+describe('an MCP HTTP session left idle, or asking for too much', () => {
   it('is closed after its idle time, and its id then answers 404', async () => {
     let url = '';
     const endpoint = createMcpHttpEndpoint({ adminToken: undefined, url: () => url, check: () => Promise.reject(new Error('not used')), idleMs: 200 });
@@ -257,6 +257,27 @@ describe('an MCP HTTP session left idle', () => {
       expect(endpoint.sessions).toBe(0);
       const gone = await post(url, JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/list' }), { 'mcp-session-id': transport.sessionId! });
       expect(gone.status).toBe(404);
+      await client.close();
+    } finally {
+      await stub.close();
+      await endpoint.close();
+    }
+  });
+
+  it('answers a tool call whose answer is over MAX_MCP_RESULT_BYTES with a tool error saying to ask for less, read in process', async () => {
+    let url = '';
+    const endpoint = createMcpHttpEndpoint({ adminToken: TOKEN, url: () => url, check: () => Promise.reject(new Error('not used')) });
+    const { stub } = await launchStub({ port: 0, count: 20_000, seed: 5, clock: '2026-01-01', adminToken: TOKEN }, 'test', { adminEndpoint: endpoint });
+    url = stub.url;
+    try {
+      const { client } = await connectHttp(url, { authorization: `Bearer ${TOKEN}` });
+      const result = (await client.callTool({ name: 'catalog', arguments: {} })) as CallToolResult;
+      expect(result.isError).toBe(true);
+      expect(result.structuredContent).toMatchObject({ error: 'limit_exceeded', option: 'maxResponseBytes' });
+      expect(JSON.stringify(result)).toContain(`over ${MAX_MCP_RESULT_BYTES} bytes`);
+      expect(JSON.stringify(result)).not.toContain(TOKEN);
+      const few = (await client.callTool({ name: 'requests', arguments: { filter: { limit: 5 } } })) as CallToolResult;
+      expect(few.isError).toBeFalsy();
       await client.close();
     } finally {
       await stub.close();
