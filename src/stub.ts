@@ -5,6 +5,7 @@ import type { GeneratedCatalog } from './catalog/generated-catalog.js';
 import { formatWatchRefusal } from './file-system/load-fixtures.js';
 import { watchFixtures, type FixtureWatch } from './file-system/watch-fixtures.js';
 import { createStubRuntime, type StubRuntime } from './runtime/stub-runtime.js';
+import type { StubCoreOptions } from './runtime/stub-core.js';
 import { checkStubOptions, type MarketStubOptions } from './stub-options.js';
 import type { MarketStubClient } from './runtime/control-table.js';
 import { createStubControls } from './runtime/stub-controls.js';
@@ -56,8 +57,11 @@ export interface LaunchedStub {
   runtime: StubRuntime;
 }
 
-/** startMarketStub, also returning the runtime. Same errors. */
-export async function launchStub(options: MarketStubOptions = {}, where = 'startMarketStub'): Promise<LaunchedStub> {
+/**
+ * startMarketStub, also returning the runtime. Same errors. `serving`: what the CLI adds to the
+ * server besides the library's options (an admin endpoint: `serve --mcp-http on`).
+ */
+export async function launchStub(options: MarketStubOptions = {}, where = 'startMarketStub', serving: Pick<StubCoreOptions, 'adminEndpoint'> = {}): Promise<LaunchedStub> {
   checkStubOptions(options, where);
   const seed = options.seed ?? 1;
   const { port, host = '127.0.0.1', count, clock, fixtures, watch, markets, shutdownGraceMs, ...runtimeOptions } = options;
@@ -66,7 +70,7 @@ export async function launchStub(options: MarketStubOptions = {}, where = 'start
   const allowedHosts = isIP(host) === 0 ? [...(runtimeOptions.allowedHosts ?? []), host] : runtimeOptions.allowedHosts;
   const runtime = createStubRuntime({ ...runtimeOptions, ...(allowedHosts ? { allowedHosts } : {}), ...(clock === undefined ? {} : { clock }), catalog, seed }, where);
   runtime.observeExchanges(await loadRequestSpans(secretNames(options.redactHeaders, options.redactQuery), packageVersion(), runtime.warn));
-  const running = await listen(createRequestHandler(runtime), {
+  const running = await listen(createRequestHandler(runtime, serving), {
     port: port ?? 0,
     host,
     ...(shutdownGraceMs === undefined ? {} : { graceMs: shutdownGraceMs }),

@@ -12,6 +12,7 @@ import { formatServeConfig } from './format-serve-config.js';
 import { CLI_HINT } from '../floor/cli-hint.js';
 import { removeReadyRecord, writeReadyRecord } from './ready-record.js';
 import { ignoredOptionWarning, ignoredServeOptions } from '../options/ignored-options.js';
+import type { McpHttpEndpoint } from '../mcp/mcp-http.js';
 
 // `serve`'s one lazy load (serveCommand.load): the stub, the logger and the fixture reader load
 // with it, when `serve` runs, never for another command or `--help`.
@@ -37,9 +38,11 @@ export async function runServe(options: ResolvedOptions<ServeValues>, io: CliIo)
   });
   // One line per warning, in one stream: the request log when there is one (a JSON line, or a
   // pretty one on a terminal), stderr with --quiet; never both (`podman logs` shows both streams).
-  const launched = await launchOrRefuse(config, config.values.quiet ? undefined : logger, io);
+  const mcpHttp = await mcpHttpOf(config);
+  const launched = await launchOrRefuse(config, config.values.quiet ? undefined : logger, io, 'serve', mcpHttp ? { adminEndpoint: mcpHttp.endpoint } : {});
   if (typeof launched === 'number') return launched;
   const { stub, runtime } = launched;
+  mcpHttp?.listening(stub.url);
   const catalog = runtime.store.current();
   const readyFile = options.values.readyFile;
   if (!(await readyRecordOrRefuse(readyFile, stub.url, io))) {
@@ -61,8 +64,26 @@ export async function runServe(options: ResolvedOptions<ServeValues>, io: CliIo)
   });
   await removeReadyRecord(readyFile);
   await stub.close();
+  await mcpHttp?.endpoint.close();
   logger.flush();
   return EXIT.ok;
+}
+
+/**
+ * The MCP Streamable HTTP endpoint of `--mcp-http on` (mcp/mcp-http.ts, loaded only then, with the
+ * MCP SDK), when the admin API is on (off, the option was warned about: ignoredServeOptions), and
+ * `listening`, to tell it the stub's URL once bound (its `openapi` tool reads `{url}/openapi.json`).
+ */
+async function mcpHttpOf(config: ServeConfig): Promise<{ endpoint: McpHttpEndpoint; listening(url: string): void } | undefined> {
+  if (config.values.mcpHttp !== 'on' || config.values.admin === 'off') return undefined;
+  const { createMcpHttpEndpoint } = await import('../mcp/mcp-http.js');
+  let url = '';
+  const endpoint = createMcpHttpEndpoint({
+    adminToken: config.values.adminToken,
+    url: () => url,
+    check: async (target, maxMarkets) => (await import('./crawl-commands.js')).boundedCheck(target, maxMarkets),
+  });
+  return { endpoint, listening: (bound) => { url = bound; } };
 }
 
 /** Writes `--ready-file` (when given) once listening; false after printing why it could not be written. */
@@ -97,10 +118,11 @@ export function composeOrRefuse(options: ResolvedOptions<ServeValues>, io: CliIo
 /**
  * Launches the stub with launchOptionsOf(config), or returns exit code 2 after printing why it
  * could not start: bad fixtures (every problem), a port or host that cannot be bound, a refused option.
+ * `serving`: what the server adds to the library's options (launchStub: an admin endpoint).
  */
-export async function launchOrRefuse(config: ServeConfig, logger: MarketStubOptions['logger'], io: CliIo, command = 'serve'): Promise<LaunchedStub | number> {
+export async function launchOrRefuse(config: ServeConfig, logger: MarketStubOptions['logger'], io: CliIo, command = 'serve', serving: Parameters<typeof launchStub>[2] = {}): Promise<LaunchedStub | number> {
   try {
-    return await launchStub(launchOptionsOf(config, logger), `market-stub ${command}`);
+    return await launchStub(launchOptionsOf(config, logger), `market-stub ${command}`, serving);
   } catch (error) {
     if (error instanceof FixtureError) {
       io.stderr(`market-stub ${command}: ${formatFixtureProblems(error.problems, error.location)}\n`);

@@ -217,6 +217,16 @@ export const MAX_MCP_CHECK = { pages: 5, markets: 20, requestTimeoutMs: 5_000, t
 /** Time the MCP server waits for one admin API answer of the stub, ms. */
 export const MAX_MCP_CALL_MS = 10_000;
 
+// Enforced in mcp/mcp-http.ts: serve --mcp-http on, docs/mcp.md "Over HTTP"
+/**
+ * MCP sessions one stub holds at once over Streamable HTTP (`POST /__stub/mcp`): an `initialize`
+ * past them is answered 503 with a JSON-RPC error and Retry-After; a session ends with DELETE or
+ * after MCP_HTTP_IDLE_MS without a request.
+ */
+export const MAX_MCP_HTTP_SESSIONS = 16;
+/** An MCP session over Streamable HTTP with no request for this long is closed (its id then answers 404), ms. */
+export const MCP_HTTP_IDLE_MS = 10 * 60_000;
+
 // Enforced in runtime/lagging-list.ts
 /** Most list request targets (path and query) `list-lags-items` keeps a rendering of, per stub; all are forgotten when one more comes. */
 export const LAGGING_LIST_TARGETS = 64;

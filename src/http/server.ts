@@ -10,7 +10,7 @@ import { createNodeHandler } from './node-handler.js';
 import type { ResponseProfile } from '../runtime/response-profile.js';
 import type { StubRuntime } from '../runtime/stub-runtime.js';
 import { loadConsoleAssets } from './admin/console-assets.js';
-import { createStubCore } from '../runtime/stub-core.js';
+import { createStubCore, type StubCoreOptions } from '../runtime/stub-core.js';
 
 /**
  * After close(), keep-alive connections that are idle stay open this long (at most the grace), so a
@@ -60,11 +60,11 @@ export interface RunningServer {
 /**
  * The server's request handler: the node:http adapter over the request core, which answers every
  * route (market routes, health, OpenAPI, 404/405, preflights, the admin API and its console's
- * files, read from dist/console). Express is never loaded: it is one more adapter (createApp), for
- * apps that mount the stub.
+ * files, read from dist/console; `adminEndpoint`: the edges' admin path, admin-endpoint.ts).
+ * Express is never loaded: it is one more adapter (createApp), for apps that mount the stub.
  */
-export function createRequestHandler(runtime: StubRuntime): (req: IncomingMessage, res: ServerResponse) => void {
-  return createNodeHandler(createStubCore(runtime, { consoleAssets: loadConsoleAssets }));
+export function createRequestHandler(runtime: StubRuntime, options: Pick<StubCoreOptions, 'adminEndpoint'> = {}): (req: IncomingMessage, res: ServerResponse) => void {
+  return createNodeHandler(createStubCore(runtime, { consoleAssets: loadConsoleAssets, ...options }));
 }
 
 /**

@@ -16,7 +16,8 @@ export interface IgnoredOption {
 /**
  * The `serve` options given (by flag, variable or config file; defaults never count) that have
  * no effect beside the others: `count` when fixtures are served (the catalog is the fixtures'
- * markets; `seed` still picks deviating markets and tick steps, so it is not ignored).
+ * markets; `seed` still picks deviating markets and tick steps, so it is not ignored), and
+ * `mcpHttp` on when the admin API is off (its path is the admin API's).
  */
 export function ignoredServeOptions(resolved: ResolvedOptions<ServeValues>): IgnoredOption[] {
   const { values, origins } = resolved;
@@ -24,6 +25,9 @@ export function ignoredServeOptions(resolved: ResolvedOptions<ServeValues>): Ign
   const ignored: IgnoredOption[] = [];
   if (given('count') && values.fixtures !== undefined) {
     ignored.push({ key: 'count', origin: origins.count ?? '--count', because: `fixtures are served (${origins.fixtures ?? '--fixtures'})`, remedy: 'remove count, or fixtures to serve generated markets' });
+  }
+  if (given('mcpHttp') && values.mcpHttp === 'on' && values.admin === 'off') {
+    ignored.push({ key: 'mcpHttp', origin: origins.mcpHttp ?? '--mcp-http', because: `the admin API is off (${origins.admin ?? '--admin'}) and MCP over HTTP is one of its paths`, remedy: 'turn the admin API on, or leave mcp-http off' });
   }
   return ignored;
 }

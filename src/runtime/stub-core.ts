@@ -1,5 +1,6 @@
 import { createAdminApi } from './admin/admin-api.js';
 import type { ConsoleAssetSource } from './admin/console-routes.js';
+import type { AdminEndpoint } from './admin/admin-endpoint.js';
 import { addCors, answerRequest, NO_LABELS, splitTarget, type SplitTarget, type StubAnswer, type StubRequest } from './answer-request.js';
 import { NO_STORE } from './conditional-reply.js';
 import { errorReply, internalError, methodNotAllowed, routeNotFound } from './error-reply.js';
@@ -14,6 +15,12 @@ import type { StubRuntime } from './stub-runtime.js';
 export interface StubCoreOptions {
   /** The web console's files (`/__stub/ui`); without it the console answers 404 saying this adapter serves none. */
   consoleAssets?: ConsoleAssetSource;
+  /**
+   * One more admin path answered by the edges (admin-endpoint.ts: the MCP Streamable HTTP transport
+   * of `serve --mcp-http on`), behind the admin API's access rules; without it the path is an
+   * unknown admin path (404) as any other. Ignored when the admin API is off.
+   */
+  adminEndpoint?: AdminEndpoint;
 }
 
 /**
@@ -48,7 +55,7 @@ export function createStubCore(runtime: StubRuntime, options: StubCoreOptions = 
   const openapi = createOpenApiResponder(runtime.profile);
   // The one rule for secrets in answers (floor/redact-secrets.ts redactAnswer): the admin token never reaches a client in an error.
   const secrets = createRedactor(runtime.adminToken === undefined ? [] : [runtime.adminToken]);
-  const admin = runtime.admin ? createAdminApi(runtime, options.consoleAssets ? { consoleAssets: options.consoleAssets } : {}) : undefined;
+  const admin = runtime.admin ? createAdminApi(runtime, { ...(options.consoleAssets ? { consoleAssets: options.consoleAssets } : {}), ...(options.adminEndpoint ? { endpoint: options.adminEndpoint } : {}) }) : undefined;
   const other = (request: StubRequest, split: SplitTarget): StubAnswer => {
     let reply: Reply;
     if (split.path !== OPENAPI_PATH || split.admin) reply = routeNotFound(runtime.profile.errors, request.method, split.path);

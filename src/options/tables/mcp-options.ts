@@ -2,8 +2,8 @@ import type { OptionSpec } from '../../floor/option-spec.js';
 import { optionTable, type TableValues } from '../option-values.js';
 import { SERVE_ROWS } from './serve-options.js';
 
-/** serve's rows `mcp` leaves out: no config file section, no ready line or request log (stdout is the protocol's). */
-const NOT_FOR_MCP = ['config', 'print-config', 'ready-file', 'quiet', 'log-format'] as const;
+/** serve's rows `mcp` leaves out: no config file section, no ready line or request log (stdout is the protocol's), no second MCP transport. */
+const NOT_FOR_MCP = ['config', 'print-config', 'ready-file', 'quiet', 'log-format', 'mcp-http'] as const;
 type McpServeRow = Exclude<(typeof SERVE_ROWS)[number], { flag: (typeof NOT_FOR_MCP)[number] }>;
 
 /** `--url`: drive a stub that runs already instead of starting one. */

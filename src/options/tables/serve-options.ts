@@ -27,7 +27,7 @@ export const BEHAVIOUR_OPTIONS = {
 } as const satisfies Readonly<Record<keyof Omit<Behaviour, 'dribbleMs'>, keyof ServeValues>>;
 
 const env = (name: string) => [`MARKET_STUB_${name}`];
-const { server: SERVER, profile: PROFILE, behaviour: BEHAVIOUR, deviations: DEVIATIONS } = SERVE_GROUPS;
+const { server: SERVER, profile: PROFILE, behaviour: BEHAVIOUR, deviations: DEVIATIONS, control: CONTROL } = SERVE_GROUPS;
 
 /** A serve row made from a library option's ServeFlag: it feeds that option, and reads the flag's kind or else the option's own. */
 type FedRow<K extends string, F, R> = Omit<F, 'kind'> & { readonly feeds: K; readonly kind: F extends { readonly kind: infer X extends OptionKind } ? X : Extract<R, OptionKind> };
@@ -79,6 +79,7 @@ const OWN_ROWS = [
   { flag: 'retry-after', env: env('RETRY_AFTER'), kind: int(0, 86_400), defaultText: '1 for 429', describe: 'Retry-After seconds sent with 429/503', group: BEHAVIOUR },
   { flag: 'fault', env: env('FAULT'), kind: choice(...TRANSPORT_FAULTS), defaultText: 'none', describe: 'Transport fault on every market response', group: BEHAVIOUR },
   { flag: 'deviation', env: env('DEVIATION'), kind: LIST, defaultText: 'none', describe: 'Serve a deviation from the contract: NAME (every market; a list deviation such as list-500 changes the whole list) or NAME=RATE (a seeded share of markets, 0–1), e.g. string-price=0.1; repeat or comma-separate; docs/deviations.md and GET /__stub/deviations list every name', group: DEVIATIONS },
+  { flag: 'mcp-http', env: env('MCP_HTTP'), kind: choice('on', 'off'), default: 'off', describe: 'Also serve the Model Context Protocol over Streamable HTTP at POST /__stub/mcp, behind the admin API\'s token and Host/Origin rules (docs/mcp.md#over-http); needs --admin on', group: CONTROL },
   { flag: 'behaviours', env: env('BEHAVIOURS'), kind: { type: 'path' }, defaultText: 'none', describe: 'JSON file: an array of rules {match:{route?,marketId?,method?}, behaviour:{…}, times?}', group: BEHAVIOUR },
 ] as const satisfies readonly (OptionSpec & { group: ServeGroup })[];
 

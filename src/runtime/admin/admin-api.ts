@@ -14,6 +14,8 @@ import type { AdminAnswer, AdminRoute } from './admin-route.js';
 import { CONTROLS } from '../control-table.js';
 import { CONSOLE_PATH, createConsoleFiles, isConsolePath, type ConsoleAssetSource } from './console-routes.js';
 import { nextTurn } from '../../floor/next-turn.js';
+import { splitTarget } from '../answer-request.js';
+import type { AdminDispatch, AdminEndpoint, AdminEndpointRequest } from './admin-endpoint.js';
 
 
 /** The admin API's limits, as `GET /__stub` reports them (and the README's limits table lists them). */
@@ -53,9 +55,11 @@ const ROUTES: readonly AdminRoute[] = [INDEX_ROUTE, ...CONTROLS.map((row) => ({ 
  * 4. body: at most MAX_ADMIN_IN_FLIGHT requests at once (503), each body read with its limits;
  * 5. turn: parsing and handlers run one at a time, each after a timer turn of the event loop, so
  *    market routes and /healthz keep answering while the admin API is busy; large reads are chunks.
+ * `endpoint` (admin-endpoint.ts): one more path answered by the edges' code after stage 1 and its
+ * body's read (stage 4), with no turn of its own (what it asks of the admin API takes turns).
  * The promise never rejects: every failure is an error Reply.
  */
-export function createAdminApi(runtime: StubRuntime, options: { controls?: StubControls; consoleAssets?: ConsoleAssetSource } = {}): (request: StubRequest, path: string, query: string) => Promise<Reply> {
+export function createAdminApi(runtime: StubRuntime, options: { controls?: StubControls; consoleAssets?: ConsoleAssetSource; endpoint?: AdminEndpoint } = {}): (request: StubRequest, path: string, query: string) => Promise<Reply> {
   const controls = options.controls ?? createStubControls(runtime);
   const token = runtime.adminToken === undefined ? undefined : utf8(`Bearer ${runtime.adminToken}`);
   let inFlight = 0;
@@ -66,7 +70,12 @@ export function createAdminApi(runtime: StubRuntime, options: { controls?: StubC
     return turn;
   };
   const consoleFiles = createConsoleFiles(options.consoleAssets);
-  return async (request, fullPath, queryText) => {
+  const endpoint = options.endpoint;
+  const dispatch: AdminDispatch = (request) => {
+    const split = splitTarget(request.target);
+    return answerAdmin(request, split.path, split.query);
+  };
+  const answerAdmin = async (request: StubRequest, fullPath: string, queryText: string): Promise<Reply> => {
     const method = request.method;
     const path = fullPath.slice(ADMIN_PREFIX.length) || '/';
     let where = `${method} ${ADMIN_PREFIX}${path === '/' ? '' : path}`;
@@ -77,6 +86,16 @@ export function createAdminApi(runtime: StubRuntime, options: { controls?: StubC
         return await consoleFiles(method, path, request.headers, where);
       }
       checkOrigin(request, where, runtime, token);
+      if (endpoint !== undefined && path === endpoint.path) {
+        // Its media type is the endpoint's to check (the MCP transport answers a JSON-RPC error).
+        checkRoom(where, inFlight);
+        inFlight += 1;
+        counted = true;
+        const read = await endpointRequest(request, where, endpoint.bodyBytes);
+        inFlight -= 1;
+        counted = false;
+        return withAdminHeaders(await endpoint.answer(read, dispatch));
+      }
       const found = matchRoute(method === 'HEAD' ? 'GET' : method, path, where);
       where = found.where;
       checkForm(request, where, inFlight);
@@ -86,6 +105,7 @@ export function createAdminApi(runtime: StubRuntime, options: { controls?: StubC
       // Two turns: parse, then run; each after the event loop has answered what waits.
       const body = raw === undefined ? undefined : await takeTurn(() => parseAdminBody(raw, where));
       const answer = await takeTurn(() => found.route.run({ params: found.params, body, query: new URLSearchParams(queryText), where, controls, runtime }));
+      if (found.route === INDEX_ROUTE && endpoint !== undefined) answer.body = { ...(answer.body as object), endpoint: { method: 'POST', path: `${ADMIN_PREFIX}${endpoint.path}`, describe: endpoint.describe } };
       return withAdminHeaders(answerReply(answer));
     } catch (error) {
       return withAdminHeaders(adminErrorReply(toFailure(error, where, runtime)));
@@ -93,6 +113,24 @@ export function createAdminApi(runtime: StubRuntime, options: { controls?: StubC
       if (counted) inFlight -= 1;
     }
   };
+  return answerAdmin;
+}
+
+/** Credentials the admin API has checked: never handed on to an endpoint. */
+const CHECKED_CREDENTIALS = new Set(['authorization', 'cookie']);
+
+/**
+ * An endpoint's request: its headers one value each, less the credentials (the token was checked
+ * in stage 1), and a POST's body read within `limit` (readAdminBody). @throws AdminFailure as readAdminBody.
+ */
+async function endpointRequest(request: StubRequest, where: string, limit: number): Promise<AdminEndpointRequest> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(request.headers)) {
+    const one = header(value);
+    if (one !== undefined && !CHECKED_CREDENTIALS.has(name)) headers[name] = one;
+  }
+  const body = request.method === 'POST' ? await readAdminBody(request, where, limit) : undefined;
+  return { method: request.method, headers, body };
 }
 
 /** Stages 3 and 4 before the body is read: the media type of a state-changing request, and room for one more. @throws AdminFailure 415 or 503. */
@@ -102,6 +140,11 @@ function checkForm(request: StubRequest, where: string, inFlight: number): void 
   if (method !== 'DELETE' && STATE_CHANGING.has(method) && !ADMIN_MEDIA_TYPES.includes(mediaType(type))) {
     throw adminFailure('OPTION_INVALID', where, `send the request with Content-Type: application/json (found ${JSON.stringify(type ?? 'none')}); the admin API refuses bodies a browser could send from another site.`, { status: 415, option: 'content-type', expected: ADMIN_MEDIA_TYPES.join(' or '), found: type ?? 'none' });
   }
+  checkRoom(where, inFlight);
+}
+
+/** Stage 4: room for one more request in flight. @throws AdminFailure LIMIT_EXCEEDED (503, Retry-After). */
+function checkRoom(where: string, inFlight: number): void {
   if (inFlight >= MAX_ADMIN_IN_FLIGHT) {
     throw adminFailure('LIMIT_EXCEEDED', where, `${MAX_ADMIN_IN_FLIGHT} admin requests are already in progress; retry in a moment.`, { status: 503, headers: { 'retry-after': '1' }, option: 'requestsInFlight', expected: `at most ${MAX_ADMIN_IN_FLIGHT} admin requests at once` });
   }

@@ -8,7 +8,8 @@ import { AdminFailure, adminFailure } from './admin-error.js';
 const NO_BYTES = new Uint8Array(0);
 
 /**
- * Reads an admin request's body with a byte limit: a declared Content-Length over it is refused
+ * Reads an admin request's body with a byte limit (`limit`: MAX_ADMIN_BODY_BYTES, or an admin
+ * endpoint's own, admin-endpoint.ts): a declared Content-Length over it is refused
  * before a byte is read, a chunked body as soon as it passes it (the rest is never read: the
  * adapter closes the connection), a body shorter or longer than its Content-Length is refused;
  * compressed bodies are refused. parseAdminBody then checks the text is UTF-8, nested at most
@@ -16,7 +17,7 @@ const NO_BYTES = new Uint8Array(0);
  * document) and valid JSON.
  * @throws AdminFailure LIMIT_EXCEEDED (413 body size) or OPTION_INVALID (`body` 400, `content-encoding` 415).
  */
-export async function readAdminBody(request: StubRequest, where: string): Promise<Uint8Array> {
+export async function readAdminBody(request: StubRequest, where: string, limit = MAX_ADMIN_BODY_BYTES): Promise<Uint8Array> {
   const encoding = single(request.headers['content-encoding']);
   if (encoding !== undefined && encoding.toLowerCase() !== 'identity') {
     throw adminFailure('OPTION_INVALID', where, 'compressed bodies are not accepted; send plain JSON.', { status: 415, option: 'content-encoding', expected: 'identity (no Content-Encoding)' });
@@ -24,17 +25,17 @@ export async function readAdminBody(request: StubRequest, where: string): Promis
   const lengthText = single(request.headers['content-length']);
   const declared = lengthText === undefined ? undefined : /^\d{1,15}$/.test(lengthText.trim()) ? Number(lengthText.trim()) : Number.NaN;
   if (Number.isNaN(declared)) throw unreadable(where, 'invalid Content-Length');
-  if (declared !== undefined && declared > MAX_ADMIN_BODY_BYTES) throw tooLarge(where, `${declared} bytes`);
-  const bytes = await collect(request.body, where);
+  if (declared !== undefined && declared > limit) throw tooLarge(where, `${declared} bytes`, limit);
+  const bytes = await collect(request.body, where, limit);
   if (declared !== undefined && bytes.length !== declared) throw unreadable(where, 'request size did not match content length');
   return bytes;
 }
 
-/** The body's bytes, stopping (and refusing) as soon as they pass MAX_ADMIN_BODY_BYTES. */
-async function collect(body: StubRequest['body'], where: string): Promise<Uint8Array> {
+/** The body's bytes, stopping (and refusing) as soon as they pass `limit` (MAX_ADMIN_BODY_BYTES for the control routes). */
+async function collect(body: StubRequest['body'], where: string, limit: number): Promise<Uint8Array> {
   if (body === undefined) return NO_BYTES;
   if (body instanceof Uint8Array) {
-    if (body.length > MAX_ADMIN_BODY_BYTES) throw tooLarge(where, `${body.length} bytes`);
+    if (body.length > limit) throw tooLarge(where, `${body.length} bytes`, limit);
     return body;
   }
   const parts: Uint8Array[] = [];
@@ -43,7 +44,7 @@ async function collect(body: StubRequest['body'], where: string): Promise<Uint8A
     for await (const chunk of body) {
       total += chunk.length;
       // Leaving the loop stops reading: the rest of the body is never read.
-      if (total > MAX_ADMIN_BODY_BYTES) throw tooLarge(where, 'more');
+      if (total > limit) throw tooLarge(where, 'more', limit);
       parts.push(chunk);
     }
   } catch (error) {
@@ -58,8 +59,8 @@ function single(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
-function tooLarge(where: string, found: string): AdminFailure {
-  return adminFailure('LIMIT_EXCEEDED', where, `the body is larger than ${MAX_ADMIN_BODY_BYTES} bytes; nothing was read past the limit.`, { status: 413, option: 'body', expected: `at most ${MAX_ADMIN_BODY_BYTES} bytes`, found });
+function tooLarge(where: string, found: string, limit: number): AdminFailure {
+  return adminFailure('LIMIT_EXCEEDED', where, `the body is larger than ${limit} bytes; nothing was read past the limit.`, { status: 413, option: 'body', expected: `at most ${limit} bytes`, found });
 }
 
 function unreadable(where: string, why: string): AdminFailure {
