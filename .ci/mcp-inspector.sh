@@ -49,15 +49,21 @@ step() {
   fi
 }
 read_json='const r = JSON.parse(require("fs").readFileSync(0, "utf8"));'
-step 'tools/list --strict: one tool per control-table row, then openapi and check' \
-  "$read_json const names = r.tools.map((t) => t.name); for (const n of ['catalog','setMarkets','tick','setClock','setDeviations','requests','har','clearRequests','openapi','check']) if (!names.includes(n)) { console.error('missing tool ' + n); process.exit(1); }" \
-  0 --strict "${STUB[@]}" --method tools/list
-step 'tools/call setClock {"advance":"PT6H"}' \
-  "$read_json if (r.isError || r.structuredContent.instant !== '2026-01-01T06:00:00Z') process.exit(1);" \
-  0 "${STUB[@]}" --method tools/call --tool-name setClock --tool-arg 'body={"advance":"PT6H"}'
-step 'tools/call tick {"n":0}: a tool error with the admin API'"'"'s problem' \
-  "$read_json const p = r.structuredContent; if (!r.isError || p.error !== 'option_invalid' || p.option !== 'n') process.exit(1);" \
-  5 "${STUB[@]}" --method tools/call --tool-name tick --tool-arg 'body={"n":0}'
+# control_steps PREFIX TARGET...: the checks every transport answers alike (the same tools, a call, a refused call).
+control_steps() {
+  local prefix=$1
+  shift
+  step "${prefix}tools/list --strict: one tool per control-table row, then openapi and check" \
+    "$read_json const names = r.tools.map((t) => t.name); for (const n of ['catalog','setMarkets','tick','setClock','setDeviations','requests','har','clearRequests','openapi','check']) if (!names.includes(n)) { console.error('missing tool ' + n); process.exit(1); }" \
+    0 --strict "$@" --method tools/list
+  step "${prefix}tools/call setClock {\"advance\":\"PT6H\"}" \
+    "$read_json if (r.isError || r.structuredContent.instant !== '2026-01-01T06:00:00Z') process.exit(1);" \
+    0 "$@" --method tools/call --tool-name setClock --tool-arg 'body={"advance":"PT6H"}'
+  step "${prefix}tools/call tick {\"n\":0}: a tool error with the admin API's problem" \
+    "$read_json const p = r.structuredContent; if (!r.isError || p.error !== 'option_invalid' || p.option !== 'n') process.exit(1);" \
+    5 "$@" --method tools/call --tool-name tick --tool-arg 'body={"n":0}'
+}
+control_steps '' "${STUB[@]}"
 step 'resources/read market-stub://deviations' \
   "$read_json const body = JSON.parse(r.contents[0].text); if (!body.catalogue.some((d) => d.name === 'string-price')) process.exit(1);" \
   0 "${STUB[@]}" --method resources/read --uri market-stub://deviations
@@ -68,15 +74,7 @@ for _ in $(seq 150); do [ -s "$WORK/ready.json" ] && break; sleep 0.1; done
 if [ -s "$WORK/ready.json" ]; then
   MCP_URL="$(node -e 'console.log(JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")).url)' "$WORK/ready.json")/__stub/mcp"
   HTTP=("$MCP_URL" --transport http --header 'Authorization: Bearer ci-inspector-token')
-  step 'http: tools/list --strict: the same tools over Streamable HTTP' \
-    "$read_json const names = r.tools.map((t) => t.name); for (const n of ['catalog','setMarkets','tick','setClock','requests','openapi','check']) if (!names.includes(n)) { console.error('missing tool ' + n); process.exit(1); }" \
-    0 --strict "${HTTP[@]}" --method tools/list
-  step 'http: tools/call setClock {"advance":"PT6H"}' \
-    "$read_json if (r.isError || r.structuredContent.instant !== '2026-01-01T06:00:00Z') process.exit(1);" \
-    0 "${HTTP[@]}" --method tools/call --tool-name setClock --tool-arg 'body={"advance":"PT6H"}'
-  step 'http: tools/call tick {"n":0}: a tool error with the admin API'"'"'s problem' \
-    "$read_json const p = r.structuredContent; if (!r.isError || p.error !== 'option_invalid' || p.option !== 'n') process.exit(1);" \
-    5 "${HTTP[@]}" --method tools/call --tool-name tick --tool-arg 'body={"n":0}'
+  control_steps 'http: ' "${HTTP[@]}"
   # Without the token: the admin API's 401 on stderr (the Inspector then wants OAuth; --stored-auth-only: no browser).
   step 'http: without the token: refused with the admin API'"'"'s 401' \
     'const e = JSON.parse(require("fs").readFileSync(process.env.STDERR_FILE, "utf8")).error; if (e.code !== "auth_required" || !/status\W+401\W+error\W+unauthorized/.test(e.message)) process.exit(1);' \
