@@ -12,6 +12,8 @@ export interface ServerSpec {
   /** Executable and arguments, e.g. `node` and `['dist/cli.cjs', 'serve', '--port', '0', …]`. */
   command: string;
   args: readonly string[];
+  /** Variables added to the harness's environment for this child (a measurement control's settings). */
+  env?: Readonly<Record<string, string>>;
   /**
    * File the child's stdout (ready line and request log) goes to, emptied first. A file, not a pipe the
    * harness reads: under load the log then costs the server what `serve > file` costs a user, and
@@ -51,7 +53,7 @@ export async function startServerProcess(spec: ServerSpec, readyTimeoutMs: numbe
   const fd = openSync(spec.stdoutFile, 'a');
   let child: ChildProcess;
   try {
-    child = spawnTracked(spec.command, spec.args, { cwd: spec.cwd, stdio: ['ignore', fd, 'pipe'] });
+    child = spawnTracked(spec.command, spec.args, { cwd: spec.cwd, stdio: ['ignore', fd, 'pipe'], ...(spec.env ? { env: { ...process.env, ...spec.env } } : {}) });
   } finally {
     closeSync(fd); // the child holds its own copy
   }

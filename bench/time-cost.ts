@@ -3,7 +3,9 @@
 // - `GET /markets/{id}` on a 10,000,000-market catalog: a running clock against the frozen clock
 //   (≤ 1.1× server CPU per request), explanation on against off (≤ 1.1×), and this build's frozen
 //   path against the other build (0.4: no regression, no measurable cost of explanation off);
-// - `GET /markets` of 1,000 markets: a running clock against the frozen clock (≤ 1.2×);
+// - `GET /markets` of 1,000 markets: a running clock against the frozen clock (≤ 1.2×), and the frozen
+//   clock against the other build three ways: as both answer, against the other build's answers
+//   padded to this build's length (bench/pad-answer-headers.cjs), and at 999 markets;
 // - advancing the clock by a year, in process, at every catalog size (< 1 ms);
 // - the HAR export of a full journal read (1,000 entries of 48 KiB bodies) streamed to a slow reader:
 //   the server's resident memory while it streams, against the size of the document.
@@ -11,6 +13,7 @@
 // from /proc around each run, so each ratio is a median of per-round ratios.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
+import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -55,6 +58,10 @@ const SEED = 1;
 const CLOCK = '2026-01-01';
 const ITEM_COUNT = 10_000_000;
 const LIST_COUNT = 1_000;
+/** The neighbouring list size: the same comparison with every answer about 150 bytes shorter. */
+const NEIGHBOUR_COUNT = 999;
+/** The line the padding control adds is `x-bench-pad: ` + value + CRLF: this many bytes besides the value. */
+const PAD_LINE_OVERHEAD = 'x-bench-pad: \r\n'.length;
 
 /**
  * The servers and what each is compared with. `running 60`: a minute of stub time a second, so a new
@@ -73,7 +80,46 @@ function serverArgs(options: TimeOptions): Record<string, string[]> {
     'list frozen': [CLI, ...catalog(LIST_COUNT), '--clock', CLOCK],
     'list running 60': [CLI, ...catalog(LIST_COUNT), '--clock', `${CLOCK}T00:00:00Z`, '--clock-rate', '60'],
     'list running 3600': [CLI, ...catalog(LIST_COUNT), '--clock', `${CLOCK}T00:00:00Z`, '--clock-rate', '3600'],
+    'list base 999': [options.baseCli, ...catalog(NEIGHBOUR_COUNT), '--clock', CLOCK],
+    'list frozen 999': [CLI, ...catalog(NEIGHBOUR_COUNT), '--clock', CLOCK],
   };
+}
+
+/** The bytes of the status line and header section of `GET path` (through the blank line), read off the wire. */
+function headBytes(url: string, path: string): Promise<number> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(Number(port), hostname);
+    let seen = '';
+    socket.setEncoding('latin1');
+    socket.on('data', (text: string) => {
+      seen += text;
+      const end = seen.indexOf('\r\n\r\n');
+      if (end === -1) return;
+      socket.destroy();
+      resolve(end + 4);
+    });
+    socket.on('error', reject);
+    socket.write(`GET ${path} HTTP/1.1\r\nHost: ${hostname}\r\nConnection: keep-alive\r\n\r\n`);
+  });
+}
+
+/**
+ * The other build's list server with its answers padded to this build's length: how many header
+ * bytes this build's frozen list answer has more, and the server started with that padding.
+ * @throws Error when this build's answer is not at least PAD_LINE_OVERHEAD bytes longer (nothing to pad to).
+ */
+async function paddedBase(servers: readonly ServerProcess[], options: TimeOptions, dir: string): Promise<{ extraBytes: number; server: ServerProcess }> {
+  const url = (name: string) => servers.find((s) => s.name === name)?.url ?? '';
+  const extraBytes = (await headBytes(url('list frozen'), '/markets')) - (await headBytes(url('list base'), '/markets'));
+  if (extraBytes < PAD_LINE_OVERHEAD) throw new Error(`this build's list answer has ${extraBytes} header bytes more than the other build's: too few to pad to`);
+  const name = 'list base padded';
+  const server = await startServerProcess({
+    name, command: NODE, args: ['--require', path.join(ROOT, 'bench/pad-answer-headers.cjs'), ...(serverArgs(options)['list base'] ?? [])],
+    env: { BENCH_PAD_BYTES: String(extraBytes - PAD_LINE_OVERHEAD) }, stdoutFile: path.join(dir, 'list-base-padded.log'), cwd: ROOT,
+  }, 60_000);
+  if ((await headBytes(server.url, '/markets')) !== (await headBytes(url('list frozen'), '/markets'))) throw new Error('the padded list answer is not as long as this build\'s');
+  return { extraBytes, server };
 }
 
 /** Server CPU per request, µs, per server and round: each round loads every server of `group` once, in a rotating order. */
@@ -177,6 +223,8 @@ async function measure(options: TimeOptions): Promise<void> {
   onHarnessExit(() => rmSync(dir, { recursive: true, force: true }));
   const args = serverArgs(options);
   const servers = await Promise.all(Object.entries(args).map(([name, a]) => startServerProcess({ name, command: NODE, args: a, stdoutFile: path.join(dir, `${name.replaceAll(' ', '-')}.log`), cwd: ROOT }, 60_000)));
+  const padded = await paddedBase(servers, options, dir);
+  servers.push(padded.server);
   const group = (prefix: string) => servers.filter((s) => s.name.startsWith(prefix));
   const ids = await spreadIds(ITEM_COUNT, 1000);
   const item = await cpuRounds(group('item '), ids.map((id) => `/markets/${encodeURIComponent(id)}`), options);
@@ -193,7 +241,9 @@ async function measure(options: TimeOptions): Promise<void> {
     ratioRow(item, 'item running 3600', 'item frozen', '(every answer at a new step)'),
     ratioRow(item, 'item explain', 'item frozen', '≤ 1.1×'), '',
     '### GET /markets, 1,000 generated markets: server CPU per request', '', ...head,
-    ratioRow(list, 'list frozen', 'list base', 'no regression (≤ 1.05×)'),
+    ratioRow(list, 'list frozen', 'list base', `(as sent: ${padded.extraBytes} header bytes more, ETag, Last-Modified, Cache-Control)`),
+    ratioRow(list, 'list frozen', 'list base padded', 'no regression (≤ 1.05×): the same bytes on the wire'),
+    ratioRow(list, 'list frozen 999', 'list base 999', 'no regression (≤ 1.05×): 999 markets, as sent'),
     ratioRow(list, 'list running 60', 'list frozen', '≤ 1.2×'),
     ratioRow(list, 'list running 3600', 'list frozen', '(the list rebuilt 60 times a second)'), '',
     '### Advancing the clock by a year, in process (median and worst of 9)', '', '| markets | lifecycle | median ms | worst ms |', '|--:|---|--:|--:|', ...year, '',
