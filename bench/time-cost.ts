@@ -85,21 +85,24 @@ function serverArgs(options: TimeOptions): Record<string, string[]> {
   };
 }
 
-/** The bytes of the status line and header section of `GET path` (through the blank line), read off the wire. */
+/** The bytes of the status line and header section of `GET path` (through the blank line), read off the wire. @throws Error when no whole header section comes within 10 s. */
 function headBytes(url: string, path: string): Promise<number> {
   const { hostname, port } = new URL(url);
   return new Promise((resolve, reject) => {
     const socket = net.connect(Number(port), hostname);
     let seen = '';
     socket.setEncoding('latin1');
+    socket.setTimeout(10_000, () => socket.destroy(new Error(`GET ${url}${path}: no header section within 10 s`)));
     socket.on('data', (text: string) => {
       seen += text;
       const end = seen.indexOf('\r\n\r\n');
       if (end === -1) return;
-      socket.destroy();
       resolve(end + 4);
+      socket.destroy();
     });
     socket.on('error', reject);
+    // After a resolve this does nothing; before one, the server closed without a whole header section.
+    socket.on('close', () => reject(new Error(`GET ${url}${path}: the connection closed before the header section ended`)));
     socket.write(`GET ${path} HTTP/1.1\r\nHost: ${hostname}\r\nConnection: keep-alive\r\n\r\n`);
   });
 }
@@ -118,7 +121,8 @@ async function paddedBase(servers: readonly ServerProcess[], options: TimeOption
     name, command: NODE, args: ['--require', path.join(ROOT, 'bench/pad-answer-headers.cjs'), ...(serverArgs(options)['list base'] ?? [])],
     env: { BENCH_PAD_BYTES: String(extraBytes - PAD_LINE_OVERHEAD) }, stdoutFile: path.join(dir, 'list-base-padded.log'), cwd: ROOT,
   }, 60_000);
-  if ((await headBytes(server.url, '/markets')) !== (await headBytes(url('list frozen'), '/markets'))) throw new Error('the padded list answer is not as long as this build\'s');
+  const [paddedHead, frozenHead] = [await headBytes(server.url, '/markets'), await headBytes(url('list frozen'), '/markets')];
+  if (paddedHead !== frozenHead) throw new Error(`the padded list answer's header section is ${paddedHead} bytes, this build's ${frozenHead}: the padding control is off`);
   return { extraBytes, server };
 }
 
