@@ -112,16 +112,16 @@ function headBytes(url: string, path: string): Promise<number> {
  * bytes this build's frozen list answer has more, and the server started with that padding.
  * @throws Error when this build's answer is not at least PAD_LINE_OVERHEAD bytes longer (nothing to pad to).
  */
-async function paddedBase(servers: readonly ServerProcess[], options: TimeOptions, dir: string): Promise<{ extraBytes: number; server: ServerProcess }> {
+async function paddedBase(servers: readonly ServerProcess[], baseArgs: readonly string[], dir: string): Promise<{ extraBytes: number; server: ServerProcess }> {
   const url = (name: string) => servers.find((s) => s.name === name)?.url ?? '';
-  const extraBytes = (await headBytes(url('list frozen'), '/markets')) - (await headBytes(url('list base'), '/markets'));
+  const frozenHead = await headBytes(url('list frozen'), '/markets');
+  const extraBytes = frozenHead - (await headBytes(url('list base'), '/markets'));
   if (extraBytes < PAD_LINE_OVERHEAD) throw new Error(`this build's list answer has ${extraBytes} header bytes more than the other build's: too few to pad to`);
-  const name = 'list base padded';
   const server = await startServerProcess({
-    name, command: NODE, args: ['--require', path.join(ROOT, 'bench/pad-answer-headers.cjs'), ...(serverArgs(options)['list base'] ?? [])],
+    name: 'list base padded', command: NODE, args: ['--require', path.join(ROOT, 'bench/pad-answer-headers.cjs'), ...baseArgs],
     env: { BENCH_PAD_BYTES: String(extraBytes - PAD_LINE_OVERHEAD) }, stdoutFile: path.join(dir, 'list-base-padded.log'), cwd: ROOT,
   }, 60_000);
-  const [paddedHead, frozenHead] = [await headBytes(server.url, '/markets'), await headBytes(url('list frozen'), '/markets')];
+  const paddedHead = await headBytes(server.url, '/markets');
   if (paddedHead !== frozenHead) throw new Error(`the padded list answer's header section is ${paddedHead} bytes, this build's ${frozenHead}: the padding control is off`);
   return { extraBytes, server };
 }
@@ -229,7 +229,7 @@ async function measure(options: TimeOptions): Promise<void> {
   onHarnessExit(() => rmSync(dir, { recursive: true, force: true }));
   const args = serverArgs(options);
   const servers = await Promise.all(Object.entries(args).map(([name, a]) => startServerProcess({ name, command: NODE, args: a, stdoutFile: path.join(dir, `${name.replaceAll(' ', '-')}.log`), cwd: ROOT }, 60_000)));
-  const padded = await paddedBase(servers, options, dir);
+  const padded = await paddedBase(servers, args['list base'] ?? [], dir);
   servers.push(padded.server);
   // Each comparison with the other build rotates only the servers it compares, so the runs a round
   // compares are seconds apart on this shared host, not a whole rotation of the group apart.

@@ -35,7 +35,11 @@ describe('bench/pad-answer-headers.cjs', () => {
 
   it.each(['-1', 'abc', '8193', '1.5'])('refuses BENCH_PAD_BYTES=%s before anything is served', async (value) => {
     const result = await start(value);
-    expect('code' in result && result.code).not.toBe(0);
-    expect('stderr' in result ? result.stderr : '').toContain('BENCH_PAD_BYTES: expected an integer from 0 to 8192');
+    if ('port' in result) {
+      result.stop();
+      throw new Error(`BENCH_PAD_BYTES=${value} was taken: a server listened on ${result.port}`);
+    }
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toContain('BENCH_PAD_BYTES: expected an integer from 0 to 8192');
   });
 });
