@@ -158,7 +158,7 @@ export function createRequestJournal(options: number | JournalOptions): RequestJ
       const slot = (head + held) % capacity;
       writeSlot(columns, slot, seq, entry, cost, headersDropped);
       text.write(slot, entry.path, query, headers);
-      writeResponse(columns, slot, entry.method, entry.response);
+      writeResponse(columns, slot, entry.method, entry.response, held > 0 ? columns.responses[(slot + capacity - 1) % capacity] : undefined);
       held += 1;
       bytes += cost;
     },
@@ -201,7 +201,8 @@ function journalColumns(capacity: number) {
      * Response headers: the reply's own headers object, kept as the body is (not copied into text
      * slots as a request's are: the stub built it for this one answer, every adapter has finished it
      * before the exchange is recorded, and nothing writes it after; copying cost each answer about
-     * 2 µs, bench/README.md). Read back as a fresh object.
+     * 2 µs, bench/README.md), or the previous entry's when its names and values are the same
+     * (writeResponse). Read back as a fresh object.
      */
     responses: new Array<Readonly<Record<string, string>> | undefined>(capacity),
     /** Response bodies kept for the HAR export (MAX_JOURNAL_BODY_BYTES): the reply's own bytes, not a copy. */
@@ -289,16 +290,32 @@ function traceMatches(headers: RawJournalEntry['headers'], f: JournalFilter): bo
     (f.requestId === undefined || headers['x-request-id'] === f.requestId);
 }
 
-/** Records the response of an entry: its headers into the slot's response text, its body (kept when at most MAX_JOURNAL_BODY_BYTES; none for HEAD). */
-function writeResponse(c: JournalColumns, slot: number, method: string, response: ResponseRecord | undefined): void {
+/**
+ * Records the response of an entry: its headers object, or the previous entry's when that has the
+ * same names and values (a run of identical answers then keeps one object, and each answer's own
+ * dies young instead of being promoted: sameHeaders), and its body (kept when at most
+ * MAX_JOURNAL_BODY_BYTES; none for HEAD).
+ */
+function writeResponse(c: JournalColumns, slot: number, method: string, response: ResponseRecord | undefined, previous: Readonly<Record<string, string>> | undefined): void {
   if (response === undefined) {
     c.bodySizes[slot] = -2;
     return;
   }
-  c.responses[slot] = response.headers;
+  c.responses[slot] = previous !== undefined && sameHeaders(previous, response.headers) ? previous : response.headers;
   const size = response.chunks !== undefined ? -1 : method === 'HEAD' ? 0 : response.body.length;
   c.bodySizes[slot] = size;
   c.bodies[slot] = size > 0 && size <= MAX_JOURNAL_BODY_BYTES ? response.body : undefined;
+}
+
+/** Whether two header objects have the same names with the same values, in any order (a shared object lists them in the first answer's order; one route builds its headers in one order). */
+function sameHeaders(kept: Readonly<Record<string, string>>, headers: Readonly<Record<string, string>>): boolean {
+  let names = 0;
+  for (const name in headers) {
+    if (kept[name] !== headers[name]) return false;
+    names += 1;
+  }
+  for (const _name in kept) names -= 1;
+  return names === 0;
 }
 
 /** The response recorded in a slot, or undefined when none was. */

@@ -117,6 +117,36 @@ describe('GET /__stub/requests.har', () => {
     expect(stdout.slice(stdout.indexOf('\r\n\r\n') + 4)).toBe(entry!.response.content.text);
   });
 
+  it('gives each answer the headers it was sent with, through runs of identical answers broken by a 304, a moved clock and an explanation', async () => {
+    const s = await stub();
+    const id = (await s.catalog())[0]?.market_id ?? '';
+    const seen: Record<string, string>[] = [];
+    const get = async (headers: Record<string, string> = {}) => {
+      const res = await fetch(`${s.url}/markets/${id}`, { headers });
+      await res.arrayBuffer();
+      seen.push(Object.fromEntries(res.headers));
+      return res;
+    };
+    const etag = (await get()).headers.get('etag') ?? '';
+    await get();
+    expect((await get({ 'if-none-match': etag })).status).toBe(304);
+    await get();
+    await (await fetch(`${s.url}/__stub/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ advance: 'P1D' }) })).text();
+    await get();
+    await get({ prefer: 'explain' });
+    await get();
+    const entries = (await s.har({ path: `/markets/${id}` })).log.entries;
+    expect(entries).toHaveLength(seen.length);
+    expect(new Set(seen.map((h) => h['etag'])).size, 'the clock moved the price: a second entity tag').toBe(2);
+    entries.forEach((entry, i) => {
+      const sent = Object.fromEntries(entry.response.headers.map((h) => [h.name, h.value]));
+      const received = { ...seen[i] };
+      delete received['connection'];
+      delete received['keep-alive'];
+      expect(sent, `entry ${i + 1}`).toEqual(received);
+    });
+  });
+
   it('keeps a body of at most 64 KiB as sent (a byte-order mark included), says why for a larger one, and base64-encodes bytes that are not UTF-8', async () => {
     const s = await stub({ count: 900 });
     await (await fetch(`${s.url}/markets`)).text();
