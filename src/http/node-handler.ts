@@ -1,4 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+// The module's binding: the global `performance` is a getter Node runs on every read.
+import { performance } from 'node:perf_hooks';
 import type { TransportFault } from '../behaviour/behaviour.js';
 import { splitTarget, type SplitTarget, type StubAnswer, type StubRequest } from '../runtime/answer-request.js';
 import { internalError } from '../runtime/error-reply.js';
@@ -13,7 +15,7 @@ import { writeHead, writeReply, writeReplyHead } from './write-reply.js';
  * The node:http adapter of the core: `handle(req, res)` turns a raw Node request into a
  * StubRequest, asks the core (every route: market routes, health, OpenAPI, 404/405, preflights,
  * the admin API), waits the answer's delay and delivers it through its transport fault. Every
- * request outside the admin API is journaled once, on the response's `close`. `mounted`: the
+ * request outside the admin API is journaled once (journalExchange). `mounted`: the
  * Express adapter's, whose `req.baseUrl` is the path it is mounted under.
  */
 export function createNodeHandler(core: StubCore, options: { mounted?: boolean } = {}): (req: IncomingMessage, res: ServerResponse) => void {
@@ -29,7 +31,6 @@ export function createNodeHandler(core: StubCore, options: { mounted?: boolean }
     const start = performance.now();
     const timeMs = Date.now();
     const answer = core.handle(request, split);
-    if (!split.admin && !(answer instanceof Promise)) observe(runtime, req, res, split, answer, start, timeMs);
     if (answer instanceof Promise) {
       answer.then((a) => {
         // A body may be left unread: never let its bytes be parsed as the next request.
@@ -38,25 +39,35 @@ export function createNodeHandler(core: StubCore, options: { mounted?: boolean }
       }).catch((error: unknown) => failed(runtime, res, error, `${method} ${split.path}`));
       return;
     }
-    if (answer.preflight) {
-      writeHead(res, answer.reply.status, answer.reply.headers);
-      res.end();
-    } else if (answer.delayMs > 0) deliverLater(runtime, res, answer, `${method} ${split.path}`);
-    else deliver(res, answer);
+    try {
+      if (answer.preflight) {
+        writeHead(res, answer.reply.status, answer.reply.headers);
+        res.end();
+      } else if (answer.delayMs > 0) deliverLater(runtime, res, answer, `${method} ${split.path}`);
+      else deliver(res, answer);
+    } finally {
+      if (!split.admin) journalExchange(runtime, req, res, split, answer, start, timeMs);
+    }
   };
 }
 
 /**
- * Journals (and logs) the request once, when its response closes: completed, aborted or reset
- * alike, with what the core decided (labels, explanation, the reply). `start`: when the request
- * reached the adapter (performance.now()), `timeMs` that moment in ms since the epoch.
+ * Journals (and logs) the request once: at once when its answer has already been handed whole to
+ * the socket (`writableFinished` right after delivery: the usual answer, written in one go, costs
+ * no listener and no closure), else when its response closes, completed, aborted or reset alike
+ * (a delay, a fault, a streamed list, a pipelined request waiting its turn, a throw). `start`: when
+ * the request reached the adapter (performance.now()), `timeMs` that moment in ms since the epoch.
  */
-function observe(runtime: StubRuntime, req: IncomingMessage, res: ServerResponse, split: SplitTarget, answer: StubAnswer, start: number, timeMs: number): void {
-  // 'close' fires once (`on`, not `once`: no wrapper per request). req.headers is a fresh object per request that nothing else mutates: kept, not copied.
-  res.on('close', () => {
-    const durationMs = Math.round((performance.now() - start) * 100) / 100;
-    runtime.recordExchange({ timeMs, instantMs: answer.instantMs ?? runtime.clock.now(), method: req.method ?? 'GET', target: req.url ?? '/', path: split.path, query: split.query, headers: req.headers, status: res.headersSent ? res.statusCode : null, durationMs, labels: answer.labels, explain: answer.explain, response: answer.reply });
-  });
+function journalExchange(runtime: StubRuntime, req: IncomingMessage, res: ServerResponse, split: SplitTarget, answer: StubAnswer, start: number, timeMs: number): void {
+  if (res.writableFinished) recordExchange(runtime, req, res, split, answer, start, timeMs);
+  // 'close' fires once (`on`, not `once`: no wrapper per request), never during the delivery that came before it.
+  else res.on('close', () => recordExchange(runtime, req, res, split, answer, start, timeMs));
+}
+
+/** The exchange as the journal records it: what the core decided (labels, explanation, the reply) and what was sent. req.headers is a fresh object per request that nothing else mutates: kept, not copied. */
+function recordExchange(runtime: StubRuntime, req: IncomingMessage, res: ServerResponse, split: SplitTarget, answer: StubAnswer, start: number, timeMs: number): void {
+  const durationMs = Math.round((performance.now() - start) * 100) / 100;
+  runtime.recordExchange({ timeMs, instantMs: answer.instantMs ?? runtime.clock.now(), method: req.method ?? 'GET', target: req.url ?? '/', path: split.path, query: split.query, headers: req.headers, status: res.headersSent ? res.statusCode : null, durationMs, labels: answer.labels, explain: answer.explain, response: answer.reply });
 }
 
 /** A bug past the core: logged, answered 500 when nothing was sent yet, else cut. */

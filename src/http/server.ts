@@ -85,8 +85,6 @@ export async function listen(handler: (req: IncomingMessage, res: ServerResponse
   let draining = false;
 
   const server = createServer({ keepAliveTimeout: 5_000, headersTimeout: HEADERS_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS, connectionsCheckingInterval: 1_000 }, (req, res) => {
-    // 'close' fires once per response, completed or aborted (`on`, not `once`: no wrapper per request).
-    res.on('close', pending.add(res));
     if (draining) res.setHeader('connection', 'close');
     try {
       handler(req, res);
@@ -95,6 +93,10 @@ export async function listen(handler: (req: IncomingMessage, res: ServerResponse
       if (!res.headersSent) writeReply(res, internalError(shape));
       else res.destroy();
     }
+    // A response not yet handed whole to its socket (delayed, streamed, pipelined) is pending until
+    // its 'close' (once per response, completed or aborted; `on`, not `once`: no wrapper per
+    // request; never before the handler returns). One already sent needs no listener.
+    if (!res.writableFinished) res.on('close', pending.add(res));
   });
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => answerClientError(error, socket, shape));
   server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {

@@ -79,7 +79,34 @@ describe('request journal storage', () => {
     expect(journal.list()[0]).toMatchObject({ path: '/markets', query: { q: 'é'.repeat(70_000) }, headers: {} });
     expect(journal.count({ pathPrefix: '/markets/' })).toBe(0);
   });
+});
 
+describe('request journal responses', () => {
+  it('gives each response back with the headers it was recorded with, and counts each entry alone, through runs of repeated, reordered and changed headers', () => {
+    // A few header sets, so that runs repeat, break and come back: the same names and values in
+    // another order, one value changed, one name fewer. Each answer hands the journal a fresh object.
+    const sets: Record<string, string>[] = [
+      { 'content-type': 'application/json', etag: '"a"', 'cache-control': 'no-cache', 'content-length': '3' },
+      { etag: '"a"', 'content-type': 'application/json', 'cache-control': 'no-cache', 'content-length': '3' },
+      { 'content-type': 'application/json', etag: '"b"', 'cache-control': 'no-cache', 'content-length': '3' },
+      { 'content-type': 'application/json', etag: '"a"', 'cache-control': 'no-cache' },
+      { 'content-type': 'application/json', etag: '"a"', 'cache-control': 'no-cache', 'content-length': '3', 'x-extra': '' },
+    ];
+    const body = new Uint8Array([123, 125, 10]);
+    const answer = (i: number): RawJournalEntry => ({ timeMs: i, stubTimeMs: i, method: 'GET', path: '/markets', query: '', headers: { host: 'x' }, status: 200, durationMs: 1, behaviour: [], response: { headers: { ...sets[i] }, body } });
+    const alone = (i: number) => {
+      const one = createRequestJournal(1);
+      one.record(answer(i));
+      return one.bytes();
+    };
+    fc.assert(fc.property(fc.array(fc.integer({ min: 0, max: sets.length - 1 }), { minLength: 1, maxLength: 30 }), (picks) => {
+      const journal = createRequestJournal(100);
+      for (const i of picks) journal.record(answer(i));
+      const responses = [...journal.exchanges()].map((x) => x.response?.headers);
+      expect(responses.map((h) => Object.entries(h ?? {}).sort())).toEqual(picks.map((i) => Object.entries(sets[i] ?? {}).sort()));
+      expect(journal.bytes()).toBe(picks.reduce((sum, i) => sum + alone(i), 0));
+    }), { numRuns: 200 });
+  });
 });
 
 describe('request journal memory', () => {

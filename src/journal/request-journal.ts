@@ -126,6 +126,7 @@ export function createRequestJournal(options: number | JournalOptions): RequestJ
   let held = 0;
   let bytes = 0;
   let seq = 0;
+  let run: HeaderRun | undefined; // the last run of answers that repeat their response headers (keptHeadersOf)
   const matches = (slot: number, f: JournalFilter) => slotMatches(columns, slot, f);
   /** The slots of the newest `filter.limit` matching entries (at most MAX_JOURNAL_READ), oldest first. */
   const selected = (filter: JournalFilter) => newestMatching(held, Math.min(filter.limit ?? MAX_JOURNAL_READ, MAX_JOURNAL_READ), (i) => (head + i) % capacity, (slot) => matches(slot, filter));
@@ -153,12 +154,14 @@ export function createRequestJournal(options: number | JournalOptions): RequestJ
         ({ headers, bytes: headerBytes, dropped: headersDropped } = kept);
       }
       const query = headerMode === 'redacted' ? secrets.redactQuery(entry.query) : entry.query;
-      const cost = entryCost(entry, headerBytes, query) + responseCost(entry.response);
+      const response = entry.response;
+      if (response !== undefined) run = keptHeadersOf(run, response.headers);
+      const cost = entryCost(entry, headerBytes, query) + (response === undefined ? 0 : responseCost(response, run?.bytes ?? 0));
       while (held > 0 && (held === capacity || bytes + cost > maxBytes)) dropOldest();
       const slot = (head + held) % capacity;
       writeSlot(columns, slot, seq, entry, cost, headersDropped);
       text.write(slot, entry.path, query, headers);
-      writeResponse(columns, slot, entry.method, entry.response, held > 0 ? columns.responses[(slot + capacity - 1) % capacity] : undefined);
+      writeResponse(columns, slot, entry.method, response, run?.kept);
       held += 1;
       bytes += cost;
     },
@@ -173,10 +176,7 @@ export function createRequestJournal(options: number | JournalOptions): RequestJ
     },
     clear() {
       clearColumns(columns);
-      head = 0;
-      held = 0;
-      bytes = 0;
-      seq = 0;
+      [head, held, bytes, seq, run] = [0, 0, 0, 0, undefined];
     },
   };
 }
@@ -291,31 +291,60 @@ function traceMatches(headers: RawJournalEntry['headers'], f: JournalFilter): bo
 }
 
 /**
- * Records the response of an entry: its headers object, or the previous entry's when that has the
- * same names and values (a run of identical answers then keeps one object, and each answer's own
- * dies young instead of being promoted: sameHeaders), and its body (kept when at most
- * MAX_JOURNAL_BODY_BYTES; none for HEAD).
+ * Records the response of an entry: the headers object of its run (keptHeadersOf), and its body
+ * (kept when at most MAX_JOURNAL_BODY_BYTES; none for HEAD).
  */
-function writeResponse(c: JournalColumns, slot: number, method: string, response: ResponseRecord | undefined, previous: Readonly<Record<string, string>> | undefined): void {
-  if (response === undefined) {
+function writeResponse(c: JournalColumns, slot: number, method: string, response: ResponseRecord | undefined, headers: Readonly<Record<string, string>> | undefined): void {
+  if (response === undefined || headers === undefined) {
     c.bodySizes[slot] = -2;
     return;
   }
-  c.responses[slot] = previous !== undefined && sameHeaders(previous, response.headers) ? previous : response.headers;
+  c.responses[slot] = headers;
   const size = response.chunks !== undefined ? -1 : method === 'HEAD' ? 0 : response.body.length;
   c.bodySizes[slot] = size;
   c.bodies[slot] = size > 0 && size <= MAX_JOURNAL_BODY_BYTES ? response.body : undefined;
 }
 
-/** Whether two header objects have the same names with the same values, in any order (a shared object lists them in the first answer's order; one route builds its headers in one order). */
-function sameHeaders(kept: Readonly<Record<string, string>>, headers: Readonly<Record<string, string>>): boolean {
-  let names = 0;
+/**
+ * A run of answers whose response headers repeat one another (a poller's repeated list, a market
+ * read again): the first answer's headers object, which every entry of the run keeps (each
+ * answer's own object then dies young instead of being promoted), its names and values in order,
+ * and the bytes they count for maxBytes.
+ */
+interface HeaderRun {
+  kept: Readonly<Record<string, string>>;
+  names: string[];
+  values: string[];
+  bytes: number;
+}
+
+/**
+ * The run an answer's response headers belong to: `run` when they repeat it (the same names with
+ * the same values, in the same order: one route builds its headers in one order), else a new run
+ * of their own. One pass over the headers either way, each compared with the run's by position.
+ */
+function keptHeadersOf(run: HeaderRun | undefined, headers: Readonly<Record<string, string>>): HeaderRun {
+  if (run !== undefined && repeats(run, headers)) return run;
+  const names: string[] = [];
+  const values: string[] = [];
+  let bytes = 0;
   for (const name in headers) {
-    if (kept[name] !== headers[name]) return false;
-    names += 1;
+    const value = headers[name] ?? '';
+    names.push(name);
+    values.push(value);
+    bytes += name.length + value.length;
   }
-  for (const _name in kept) names -= 1;
-  return names === 0;
+  return { kept: headers, names, values, bytes };
+}
+
+/** Whether `headers` has exactly the run's names and values, in its order. */
+function repeats(run: HeaderRun, headers: Readonly<Record<string, string>>): boolean {
+  let i = 0;
+  for (const name in headers) {
+    if (name !== run.names[i] || headers[name] !== run.values[i]) return false;
+    i += 1;
+  }
+  return i === run.names.length;
 }
 
 /** The response recorded in a slot, or undefined when none was. */
@@ -325,11 +354,9 @@ function readResponse(c: JournalColumns, slot: number): JournaledResponse | unde
   return { headers: { ...c.responses[slot] }, body: c.bodies[slot], bodySize };
 }
 
-/** What a response costs the byte bound: its header names and values and the body bytes kept. */
-function responseCost(response: ResponseRecord | undefined): number {
-  if (response === undefined) return 0;
-  let cost = 0;
-  for (const name in response.headers) cost += name.length + (response.headers[name]?.length ?? 0);
+/** What a response costs the byte bound: its header names and values (`headerBytes`, its run's) and the body bytes kept. */
+function responseCost(response: ResponseRecord, headerBytes: number): number {
+  const cost = headerBytes;
   const size = response.chunks === undefined ? response.body.length : 0;
   return size <= MAX_JOURNAL_BODY_BYTES ? cost + size : cost;
 }

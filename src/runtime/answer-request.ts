@@ -154,7 +154,8 @@ export function matchMarketRoute(path: string): { kind: 'list' } | { kind: 'item
 /** Stages decide, render and conditional for a market route. */
 function decideAndRender(runtime: StubRuntime, route: { kind: 'list' } | { kind: 'item'; marketId: string }, request: StubRequest, split: SplitTarget, t: number): StubAnswer {
   const preferences = readPrefer(request.headers['prefer']);
-  if (preferences instanceof MarketStubError) return plain(runtime, conditional(request.headers, errorReply(runtime.profile.errors, 400, 'bad_request', `${preferences.message}. ${PREFER_HELP}`), undefined));
+  // The shared answer of a request without Prefer first: MarketStubError's instanceof is a call (its brand check).
+  if (preferences !== NO_PREFERENCES && preferences instanceof MarketStubError) return plain(runtime, conditional(request.headers, errorReply(runtime.profile.errors, 400, 'bad_request', `${preferences.message}. ${PREFER_HELP}`), undefined));
   const paced = decideRateLimit(runtime.store.listDeviations(), runtime.profile);
   if (paced?.limited) return plain(runtime, conditional(request.headers, paced.limited, undefined));
   const applied = runtime.behaviours.decide(route.kind === 'item' ? { route: 'item', method: request.method, marketId: route.marketId } : { route: 'list', method: request.method }, preferences.behaviour);
