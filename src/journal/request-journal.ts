@@ -201,8 +201,8 @@ function journalColumns(capacity: number) {
      * Response headers: the reply's own headers object, kept as the body is (not copied into text
      * slots as a request's are: the stub built it for this one answer, every adapter has finished it
      * before the exchange is recorded, and nothing writes it after; copying cost each answer about
-     * 2 µs, bench/README.md), or the previous entry's when its names and values are the same
-     * (writeResponse). Read back as a fresh object.
+     * 2 µs, bench/README.md), or the first object of its run when the answers before it had the
+     * same names and values (keptHeadersOf). Read back as a fresh object.
      */
     responses: new Array<Readonly<Record<string, string>> | undefined>(capacity),
     /** Response bodies kept for the HAR export (MAX_JOURNAL_BODY_BYTES): the reply's own bytes, not a copy. */
@@ -321,7 +321,8 @@ interface HeaderRun {
 /**
  * The run an answer's response headers belong to: `run` when they repeat it (the same names with
  * the same values, in the same order: one route builds its headers in one order), else a new run
- * of their own. One pass over the headers either way, each compared with the run's by position.
+ * of their own. The headers are compared with the run's by position, up to the first difference;
+ * only a new run passes over them again, to list its names and values once.
  */
 function keptHeadersOf(run: HeaderRun | undefined, headers: Readonly<Record<string, string>>): HeaderRun {
   if (run !== undefined && repeats(run, headers)) return run;
@@ -356,9 +357,8 @@ function readResponse(c: JournalColumns, slot: number): JournaledResponse | unde
 
 /** What a response costs the byte bound: its header names and values (`headerBytes`, its run's) and the body bytes kept. */
 function responseCost(response: ResponseRecord, headerBytes: number): number {
-  const cost = headerBytes;
   const size = response.chunks === undefined ? response.body.length : 0;
-  return size <= MAX_JOURNAL_BODY_BYTES ? cost + size : cost;
+  return size <= MAX_JOURNAL_BODY_BYTES ? headerBytes + size : headerBytes;
 }
 
 /** The entry in a slot as callers read it (a fresh object; the ring keeps none). */
